@@ -1,0 +1,36 @@
+# Hostfall — the two commands are `make play` and `make test`.
+# Every target installs what it needs first (scripts/deps.sh installs only what is missing).
+
+GO        ?= go
+BIN       := bin/hostfall
+FUZZTIME  ?= 60s
+SOAK      ?= 10000
+
+.PHONY: all deps build play test bench fuzz soak clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) .
+
+# Until the window lands, play runs the offline four-bot match and shows the result.
+play: build
+	$(BIN) play
+
+test: deps
+	@scripts/test.sh
+
+bench: deps
+	@scripts/bench.sh
+
+fuzz: deps
+	@FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
+
+soak: deps
+	@SOAK=$(SOAK) scripts/soak.sh
+
+clean:
+	rm -rf bin bench-results.txt

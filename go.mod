@@ -1,0 +1,3 @@
+module hostfall
+
+go 1.26

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs what building and testing Hostfall needs, and only what is missing.
+# Debian packages come from apt-get (through sudo when not root); Go modules from
+# the module proxy. Safe to run again: a machine that has everything is left alone.
+set -euo pipefail
+
+# Each package, and why we need it.
+packages=(
+  gcc pkg-config                      # cgo: GLFW (pixel) and ALSA (beep speaker)
+  libgl1-mesa-dev libx11-dev          # pixel: OpenGL and X11 headers
+  libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
+  libasound2-dev                      # beep speaker (oto v3 on ALSA)
+  xvfb xauth x11-apps netpbm          # headless windows and screenshots in tests
+  iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
+  avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
+)
+
+need_go="1.26"
+
+die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
+
+check_go() {
+  command -v go >/dev/null 2>&1 ||
+    die "Go is not installed. Install Go $need_go or newer from https://go.dev/dl/ and put it on PATH."
+  local v
+  v=$(go env GOVERSION | sed 's/^go//')
+  if [ "$(printf '%s\n%s\n' "$need_go" "$v" | sort -V | head -n1)" != "$need_go" ]; then
+    die "Go $v is too old; Hostfall needs Go $need_go or newer (https://go.dev/dl/)."
+  fi
+}
+
+missing_packages() {
+  local p
+  for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+      printf '%s\n' "$p"
+    fi
+  done
+}
+
+install_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || {
+    echo "deps: not a Debian-like system; make sure these are installed: ${packages[*]}" >&2
+    return 0
+  }
+  local missing
+  mapfile -t missing < <(missing_packages)
+  [ "${#missing[@]}" -eq 0 ] && return 0
+
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      sudo=(sudo)
+    else
+      die "missing Debian packages: ${missing[*]}
+      Install them as root:  sudo apt-get install -y ${missing[*]}
+      then run this again."
+    fi
+  fi
+  echo "deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq ||
+    die "apt-get update failed; check the network or /etc/apt/sources.list, then run this again."
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+    die "apt-get install failed for: ${missing[*]}. Run it by hand to see why: apt-get install ${missing[*]}"
+}
+
+install_modules() {
+  go mod download ||
+    die "go mod download failed. The module proxy must be reachable (go env GOPROXY); see ../shared/PLATFORM.md on GOSUMDB."
+}
+
+check_go
+install_packages
+install_modules
