@@ -38,7 +38,7 @@ var (
 const epochSlotBits = 4
 
 func makeEpoch(gen uint64, slot int) uint64 { return gen<<epochSlotBits | uint64(slot) }
-func epochGen(e uint64) uint64            { return e >> epochSlotBits }
+func epochGen(e uint64) uint64              { return e >> epochSlotBits }
 
 // pendingCmd is an own command not yet seen in a committed turn.
 type pendingCmd struct {

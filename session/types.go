@@ -162,8 +162,8 @@ type Turn struct {
 
 // Snapshot is the caller's opaque state after applying turn Turn.
 type Snapshot struct {
-	Turn  uint64
-	Data  []byte
+	Turn uint64
+	Data []byte
 	// Session state at Turn, filled in by the node (callers leave them zero).
 	Chain   uint64
 	NextSeq []uint64
