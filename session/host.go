@@ -134,6 +134,8 @@ func (n *Node) stepHost(m Message) {
 	pi.heard = n.now
 	pi.connLost = false
 	switch m.Kind {
+	case MsgSnapshot:
+		n.applySnapshot(m) // this host was in the minority of a desync
 	case MsgBye:
 		h.dropPeer(n, m.From, DepartLeft)
 	case MsgEdit:

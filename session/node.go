@@ -107,6 +107,7 @@ type Node struct {
 	snapAsked   uint64
 
 	out        output
+	handed     [3]int // lengths of msgs, committed, events the last Ready returned
 	lastStatus Status
 	hadStatus  bool
 }
@@ -503,12 +504,19 @@ func (n *Node) Ready() Ready {
 		n.snapAsked = n.released
 		rd.SnapshotAt = n.released
 	}
+	n.handed = [3]int{len(rd.Messages), len(rd.Committed), len(rd.Events)}
 	return rd
 }
 
-// Advance marks the last Ready as handled.
+// Advance marks the last Ready as handled. What the caller's calls between
+// Ready and Advance produced (e.g. the messages Snapshot sends) stays for the
+// next Ready.
 func (n *Node) Advance() {
-	n.out = output{}
+	n.out.msgs = slices.Clone(n.out.msgs[n.handed[0]:])
+	n.out.committed = slices.Clone(n.out.committed[min(n.handed[1], len(n.out.committed)):])
+	n.out.events = slices.Clone(n.out.events[n.handed[2]:])
+	n.out.restore = nil
+	n.handed = [3]int{}
 	n.lastStatus = n.status()
 	n.hadStatus = true
 }

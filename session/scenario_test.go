@@ -69,4 +69,28 @@ func TestEightPeersHostKilledSevenTimesLastPlaysAlone(t *testing.T) {
 		noViolations(t, n)
 	}
 }
+
 var _ = session.MsgNone
+
+func TestDesyncOfOnePeerIsRepaired(t *testing.T) {
+	n := gameOf(t, 3, 4, simConfig())
+	n.Run(20)
+	victim := n.Peers[2]
+	n.Desync(victim.ID)
+	at := n.Peers[0].Last()
+	n.Run(200)
+	if victim.Restores == 0 {
+		for _, p := range n.Peers {
+			t.Logf("%s last=%d state=%x restores=%d", p.ID, p.Last(), p.State, p.Restores)
+		}
+		t.Fatal("not repaired")
+	}
+	if victim.State != n.Peers[0].State && victim.Last() == n.Peers[0].Last() {
+		t.Fatal("victim state still differs")
+	}
+	if !victim.HasEvent(session.EvDesync) || !victim.HasEvent(session.EvDesyncRepaired) {
+		t.Fatal("victim saw no desync events")
+	}
+	t.Logf("diverged at turn %d, repaired within %d turns", at, n.Checker.WorstDesyncTurns)
+	noViolations(t, n)
+}

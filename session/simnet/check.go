@@ -62,6 +62,17 @@ func (c *Checker) desynced(n *Net, p *Peer) {
 	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n), restores: c.restores})
 }
 
+// lineageSize counts the live peers that follow the same host in the same epoch as p.
+func lineageSize(n *Net, p *Peer) int {
+	k := 0
+	for _, q := range n.Peers {
+		if q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
+			k++
+		}
+	}
+	return k
+}
+
 func maxTurn(n *Net) uint64 {
 	var m uint64
 	for _, p := range n.Peers {
@@ -77,8 +88,12 @@ func maxTurn(n *Net) uint64 {
 // command of a departed slot, no slot departing twice, nothing unproposed.
 func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	a := p.Applied[len(p.Applied)-1]
-	if len(p.Applied) > 1 && p.Applied[len(p.Applied)-2].Number+1 != t.Number {
-		c.violate(n.Now, "%s applied turn %d after turn %d", p.ID, t.Number, p.Applied[len(p.Applied)-2].Number)
+	prev := p.base
+	if len(p.Applied) > 1 {
+		prev = max(prev, p.Applied[len(p.Applied)-2].Number)
+	}
+	if (len(p.Applied) > 1 || p.base > 0) && prev+1 != t.Number {
+		c.violate(n.Now, "%s applied turn %d after turn %d", p.ID, t.Number, prev)
 	}
 	k := [2]uint64{t.Number, t.Epoch}
 	if prev, ok := c.turns[k]; ok && prev != a.Chain {
@@ -127,8 +142,8 @@ func (c *Checker) check(n *Net) {
 	keep := c.desyncs[:0]
 	for _, w := range c.desyncs {
 		switch {
-		case !w.peer.Live() || w.peer.Incarnation != w.inc:
-			// The victim left; nothing to repair.
+		case !w.peer.Live() || w.peer.Incarnation != w.inc || lineageSize(n, w.peer) < 2:
+			// The victim left, or nobody is left to compare it with.
 		case c.restores > w.restores:
 			c.WorstDesyncTurns = max(c.WorstDesyncTurns, now-w.atTurn)
 		case now > w.atTurn+c.DesyncBoundTurns:

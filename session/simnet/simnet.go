@@ -52,6 +52,7 @@ type Peer struct {
 	Events   []session.Event
 	Status   session.Status
 	Restores int
+	base     uint64 // the turn of the last restored snapshot
 
 	loaded bool
 }
@@ -118,6 +119,7 @@ func (n *Net) boot(p *Peer, name string) {
 	p.Incarnation++
 	p.State, p.chain = 0, 0
 	p.Applied = nil
+	p.base = 0
 	p.seen = map[[2]uint64]uint64{}
 	p.loaded = false
 }
@@ -339,6 +341,7 @@ func (p *Peer) snapshot(turn uint64) []byte {
 
 func (p *Peer) restore(s *session.Snapshot) {
 	p.Restores++
+	p.base = s.Turn
 	if len(s.Data) == 24 {
 		p.State = binary.LittleEndian.Uint64(s.Data)
 		p.chain = binary.LittleEndian.Uint64(s.Data[8:])
