@@ -473,6 +473,11 @@ func (h *hostState) checkPeers(n *Node) bool {
 			}
 			continue
 		}
+		if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+			lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
+		} else if pi.stallSince >= 0 && !silent {
+			lag = true
+		}
 		if !silent && !lag {
 			if pi.stallSince >= 0 {
 				pi.stallSince = -1

@@ -33,6 +33,9 @@ func livenessBound(cfg session.Config, maxLat int) int {
 	return cfg.FailTicks + cfg.TurnTicks + 3*maxLat + 5
 }
 
+// traceHook, when set by a debugging test, sees each network before it runs.
+var traceHook func(n *simnet.Net)
+
 type schedResult struct {
 	seed         uint64
 	peers        int
@@ -76,6 +79,9 @@ func runSchedule(seed uint64) (res schedResult) {
 			res.violations = append(res.violations, fmt.Sprintf("panic: %v", r))
 		}
 	}()
+	if traceHook != nil {
+		traceHook(n)
+	}
 	if err := startGame(n, res.peers, rng.IntN(3) == 0); err != nil {
 		res.violations = append(res.violations, err.Error())
 		return res
@@ -129,6 +135,9 @@ func runSchedule(seed uint64) (res schedResult) {
 	n.Run(quietTicks)
 	n.Checker.Final(n)
 	res.violations = append(res.violations, n.Checker.Violations...)
+	for _, p := range n.Peers {
+		logf("end: %s up=%v left=%v %q last=%d epoch=%d status=%+v", p.ID, p.Up, p.Left, p.LeftWhy, p.Last(), p.LastEpoch(), p.Status)
+	}
 	res.worstDesync = n.Checker.WorstDesyncTurns
 	return res
 }

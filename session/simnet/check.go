@@ -16,6 +16,7 @@ type Checker struct {
 	turns    map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
 	props    map[string]propRec   // command data → who proposed it
 	assigned map[string][2]uint64 // command data → (slot, seq) it executed as
+	execAt   map[string]uint64    // command data → turn it first executed in
 	desyncs  []desyncWatch
 	restores int
 
@@ -41,6 +42,7 @@ func newChecker() *Checker {
 		turns:            map[[2]uint64]uint64{},
 		props:            map[string]propRec{},
 		assigned:         map[string][2]uint64{},
+		execAt:           map[string]uint64{},
 	}
 }
 
@@ -119,8 +121,9 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 		}
 		if as, ok := c.assigned[string(cmd.Data)]; ok && as != key {
 			c.violate(n.Now, "exactly once: one command executed as slot %d seq %d and as seq %d", cmd.Slot, as[1], cmd.Seq)
-		} else {
+		} else if !ok {
 			c.assigned[string(cmd.Data)] = key
+			c.execAt[string(cmd.Data)] = t.Number
 		}
 		if gone&(1<<cmd.Slot) != 0 {
 			c.violate(n.Now, "%s executed a command of departed slot %d at turn %d", p.ID, cmd.Slot, t.Number)
@@ -177,8 +180,11 @@ func (c *Checker) Final(n *Net) {
 				}
 			}
 		}
+		if at, ok := c.execAt[data]; ok && count == 0 && at <= p.base {
+			count = 1 // executed before the snapshot this peer restored
+		}
 		if stays && count != 1 && c.isOwn(p, pr.slot) {
-			c.violate(n.Now, "exactly once: a command of %s (slot %d) executed %d times", p.ID, pr.slot, count)
+			c.violate(n.Now, "exactly once: command %q of %s (slot %d) executed %d times", data, p.ID, pr.slot, count)
 		}
 	}
 }
