@@ -22,7 +22,7 @@ func (h *hostState) recordHash(n *Node, p PeerID, turn, hash uint64) {
 func (h *hostState) reporters(n *Node) []PeerID {
 	r := []PeerID{n.self}
 	for _, pi := range h.peers {
-		if pi.stallSince == -1 && (pi.slot < 0 || !n.isGone(pi.slot)) {
+		if pi.stallSince == -1 {
 			r = append(r, pi.id)
 		}
 	}

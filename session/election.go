@@ -113,7 +113,9 @@ func (n *Node) onClaim(m Message) {
 	if n.el != nil {
 		n.el.maxGen = max(n.el.maxGen, epochGen(m.Epoch))
 	}
-	if epochGen(m.Epoch) <= epochGen(n.epoch) {
+	revote := n.awaitResume && epochGen(m.Epoch) == epochGen(n.epoch) &&
+		n.rosterIndex(m.From) < n.rosterIndex(n.host)
+	if epochGen(m.Epoch) <= epochGen(n.epoch) && !revote {
 		n.reject(m)
 		return
 	}
@@ -173,6 +175,9 @@ func (n *Node) onFollow(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
+	if slot >= 0 && n.isGone(slot) {
+		slot = -1 // a departed player that came back to watch
+	}
 	if slot < 0 && !n.lobby.isSpectator(m.From) {
 		return
 	}
@@ -294,7 +299,6 @@ func (n *Node) win() {
 		}
 	}
 	n.epoch = el.claim
-	n.slot = n.lobby.SlotOf(n.self)
 	n.becomeHost()
 	h := n.hs
 	for _, f := range el.followers {

@@ -39,7 +39,7 @@ func (n *Node) stepMember(m Message) {
 	case MsgBye:
 		n.suspectHost()
 	case MsgRefuse:
-		if m.Refusal != nil && m.Refusal.Code == RefuseKicked {
+		if m.Refusal != nil {
 			n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
 			n.leave(m.Refusal.Text)
 		}
@@ -86,6 +86,10 @@ func (n *Node) heardHost() {
 		// The host proved alive after the claim arrived: refuse it.
 		n.send(Message{Kind: MsgReject, To: n.deferred.From, Epoch: n.epoch, Turn: n.last(), Chain: n.lastChain()})
 		n.deferred = nil
+	}
+	if n.el != nil && !n.awaitResume {
+		n.el = nil // the host is back: the migration is off
+		n.failedTries = 0
 	}
 	if n.awaitResume {
 		n.awaitResume = false

@@ -124,7 +124,10 @@ func (n *Node) stepHost(m Message) {
 		return
 	case MsgClaim:
 		// Somebody believes this host failed; it did not.
-		n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Chain: n.lastChain()})
+		n.reject(m)
+		return
+	case MsgFollow:
+		n.lateFollower(m)
 		return
 	}
 	pi := h.peer(m.From)
@@ -548,4 +551,30 @@ func (n *Node) adaptDelay() {
 		d = uint32(n.cfg.MaxDelayTurns)
 	}
 	n.delay = d
+}
+
+// lateFollower takes in a peer whose Follow arrived after this node had won
+// the epoch: a spectator, or a player whose departure was not sequenced yet.
+func (n *Node) lateFollower(m Message) {
+	h := n.hs
+	if m.Epoch != n.epoch || h.peer(m.From) != nil {
+		return
+	}
+	slot := n.lobby.SlotOf(m.From)
+	member := slot >= 0 && !n.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
+	if slot < 0 && n.lobby.isSpectator(m.From) {
+		member = true
+	}
+	if !member || m.Turn > n.last() || !n.sameHistory(m) {
+		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefuseNotMember,
+			Text: "The game went on without you while the host changed."}})
+		return
+	}
+	pi := h.addPeer(n, m.From, slot, m.Turn)
+	h.takeCommands(n, pi, m.Commands)
+	l := n.lobby.Clone()
+	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
+	if m.Turn < n.last() {
+		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Turn, n.last()), Delay: n.delay})
+	}
 }

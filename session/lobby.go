@@ -140,9 +140,7 @@ func (n *Node) followerLobby(l *Lobby) {
 	}
 	old := n.lobby.State
 	n.lobby = l.Clone()
-	if s := n.lobby.SlotOf(n.self); s >= 0 {
-		n.slot = s
-	} else if n.slot >= 0 && !n.lobby.isSpectator(n.self) && n.lobby.State == StateLobby {
+	if n.slot >= 0 && n.lobby.SlotOf(n.self) != n.slot && n.lobby.State == StateLobby {
 		n.leave("The host removed you from the lobby.")
 		return
 	}

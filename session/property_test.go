@@ -281,7 +281,8 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 }
 
 // covered: the bound applies when every other player of the host's game is
-// alive, connected, in step, and no link fault is active.
+// alive, connected, has applied every turn the host has (so all agree on who
+// is still in the game), and no link fault is active.
 func covered(n *simnet.Net, h *simnet.Peer) bool {
 	lob := h.Node.Lobby()
 	others := 0
@@ -299,7 +300,7 @@ func covered(n *simnet.Net, h *simnet.Peer) bool {
 		if gone {
 			continue
 		}
-		if p == nil || !p.Live() || p.Status.Host != h.ID || p.Last()+2 < h.Last() {
+		if p == nil || !p.Live() || p.Status.Host != h.ID || p.Last() != h.Last() {
 			return false
 		}
 		others++
