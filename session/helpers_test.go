@@ -45,7 +45,7 @@ func gameOf(tb testing.TB, seed uint64, players int, cfg session.Config) *simnet
 	if err := n.Peers[0].Node.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	for range 200 {
+	for range 1000 {
 		n.Tick()
 		if allPlaying(n) {
 			return n

@@ -17,6 +17,7 @@ type peerInfo struct {
 	connLost   bool
 	stallSince int // tick the wait for it began; -1 when not waiting
 	lastWaitEv int
+	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
 	resentAt   int
 	loaded     bool
 }
@@ -486,18 +487,22 @@ func (h *hostState) checkPeers(n *Node) bool {
 				pi.stallSince = -1
 				h.broadcastWait(n, pi.slot, 0)
 			}
+			if pi.waited > 0 && n.now%4 == 0 {
+				pi.waited--
+			}
 			continue
 		}
 		if n.lobby.State != StatePlaying && !silent {
 			continue
 		}
 		stalled = stalled || n.lobby.State == StatePlaying
+		pi.waited++
+		left := n.cfg.DropTicks - pi.waited
 		if pi.stallSince < 0 {
 			pi.stallSince = n.now
 			pi.lastWaitEv = n.now
-			h.broadcastWait(n, pi.slot, n.cfg.DropTicks)
+			h.broadcastWait(n, pi.slot, left)
 		}
-		left := n.cfg.DropTicks - (n.now - pi.stallSince)
 		if left <= 0 {
 			drop = append(drop, pi)
 		} else if n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
