@@ -59,7 +59,7 @@ func (h *hostState) checkHashes(n *Node) {
 		}
 	}
 	for p, at := range h.repairing {
-		if n.now-at > 3*n.cfg.HashEvery*int(n.lobby.TurnTicks) {
+		if n.now-at > n.cfg.HashEvery*int(n.lobby.TurnTicks) {
 			delete(h.repairing, p)
 		}
 	}

@@ -118,7 +118,8 @@
 // the host's hash); every peer emits EvDesync with all hashes (what a report
 // file needs); a majority peer is asked for a snapshot (Ready.SnapshotAt ->
 // Snapshot) and the minority peers restore it (Ready.Restore) and replay the
-// turns since (EvDesyncRepaired). A joiner during play — a spectator, or a
+// turns since (EvDesyncRepaired); simnet checks that a divergence is
+// repaired within 6×HashEvery turns (60 at the default). A joiner during play — a spectator, or a
 // known player (same peer ID) whose slot has not departed — gets the same
 // snapshot plus the turns since, while the others play on. Spectators receive
 // turns and never propose.

@@ -201,7 +201,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 	}
 	if m.Have > pi.acked || m.Need {
 		s := h.sent[m.Have%uint64(len(h.sent))]
-		if m.Have > pi.acked && s.turn == m.Have && m.Have == n.last() {
+		if m.Have > pi.acked && s.turn == m.Have && !m.Need {
 			sample := (n.now - s.at) * 8
 			pi.srtt8 += (sample - pi.srtt8) / 4
 		}

@@ -10,7 +10,10 @@ import (
 type Checker struct {
 	Violations []string
 	// DesyncBoundTurns: an injected divergence must be repaired (some peer
-	// restores a snapshot) within this many turns of the lineage.
+	// restores a snapshot) within this many turns of the lineage: the next
+	// hash turn (≤ HashEvery), the wait for late reporters (≤ 3×HashEvery),
+	// a repair of the same peer still cooling down (≤ HashEvery turns), and
+	// the snapshot's trip — 6×HashEvery = 60 turns at the default.
 	DesyncBoundTurns uint64
 
 	turns    map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
