@@ -297,6 +297,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	if spectate && !n.lobby.isSpectator(p) {
 		n.lobby.Spectators = append(n.lobby.Spectators, p)
 	}
+	if old := h.peer(p); old != nil && old.stallSince >= 0 && slot >= 0 {
+		h.broadcastWait(n, slot, 0) // it is back: the wait is over
+	}
 	pi := h.addPeer(n, p, slot, n.last())
 	n.lobbyChanged()
 	next := uint64(1)

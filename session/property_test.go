@@ -15,7 +15,7 @@ import (
 var (
 	flagSoak      = flag.Int("soak", 0, "TestSoak: number of random schedules to run")
 	flagSeed      = flag.Uint64("seed", 0, "replay the one random schedule with this seed (TestProperty, TestSoak)")
-	flagSchedules = flag.Int("schedules", 500, "TestProperty: number of random schedules")
+	flagSchedules = flag.Int("schedules", 1000, "TestProperty: number of random schedules")
 	flagVerbose   = flag.Bool("schedlog", false, "print the fault log of replayed schedules")
 )
 
