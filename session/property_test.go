@@ -413,3 +413,12 @@ func TestSoak(t *testing.T) {
 	}
 	summarize(t, runMany(t, 1_000_001, *flagSoak))
 }
+
+// TestScheduleIsDeterministic: one seed, one history — the precondition of
+// replaying a failure by its seed.
+func TestScheduleIsDeterministic(t *testing.T) {
+	a, b := runSchedule(4242), runSchedule(4242)
+	if fmt.Sprint(a.faults) != fmt.Sprint(b.faults) || a.peers != b.peers || a.worstMigrate != b.worstMigrate {
+		t.Fatalf("same seed, different runs:\n%v\n%v", a.faults, b.faults)
+	}
+}
