@@ -123,7 +123,12 @@ func (n *Node) onTurns(m Message) {
 			gap = true
 		}
 	}
-	n.sendAck(gap)
+	// Ack at once on a gap, with hash reports, or once per heartbeat; acking
+	// on receipt keeps the host's round-trip samples honest, acking every
+	// other turn halves the idle upstream traffic.
+	if gap || len(n.hashQueue) > 0 || n.now-n.lastSent >= n.cfg.HeartbeatTicks-1 {
+		n.sendAck(gap)
+	}
 }
 
 // sendAck tells the host how far this peer got; it doubles as the heartbeat
@@ -160,7 +165,13 @@ func (n *Node) followerTick() {
 	if n.hostLost || n.awaitResume {
 		return
 	}
-	if n.now-n.lastSent >= n.cfg.HeartbeatTicks {
+	// While turns flow, acks go out on receipt (see onTurns); the tick only
+	// covers silence, so a late tick-driven ack does not skew round trips.
+	beat := n.cfg.HeartbeatTicks
+	if n.lobby.State == StatePlaying {
+		beat *= 2
+	}
+	if n.now-n.lastSent >= beat {
 		n.sendAck(false)
 	}
 	if len(n.pending) > 0 && n.now-n.pending[0].sentAt >= n.cfg.ResendTicks {

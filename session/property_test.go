@@ -297,8 +297,8 @@ func covered(n *simnet.Net, h *simnet.Peer) bool {
 				gone = gone || d.Slot == i
 			}
 		}
-		if gone {
-			continue
+		if gone || p != nil && p.Live() && p.Status.Slot != i {
+			continue // departed (maybe before a snapshot this host restored), or back only to watch
 		}
 		if p == nil || !p.Live() || p.Status.Host != h.ID || p.Last() != h.Last() {
 			return false

@@ -500,7 +500,7 @@ func TestInputDelayAdaptsToRoundTrip(t *testing.T) {
 	n.Heal()
 	n.Run(300)
 	if n.Peers[1].Status.Delay != 0 {
-		t.Fatalf("delay stayed at %d after the links healed", n.Peers[1].Status.Delay)
+		t.Fatalf("delay stayed at %d after the links healed (srtt×8 %v)", n.Peers[1].Status.Delay, n.Peers[0].Node.SRTTs())
 	}
 	t.Logf("input delay: 0 on a LAN, %d turns over 6–9 tick links", d)
 	noViolations(t, n)
