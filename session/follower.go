@@ -84,7 +84,7 @@ func (n *Node) heardHost() {
 	n.hostLost = false
 	if n.deferred != nil {
 		// The host proved alive after the claim arrived: refuse it.
-		n.send(Message{Kind: MsgReject, To: n.deferred.From, Epoch: n.epoch, Turn: n.last(), Chain: n.lastChain()})
+		n.reject(*n.deferred) // names the host, so the claimer can come back to it
 		n.deferred = nil
 	}
 	if n.el != nil && !n.awaitResume {

@@ -562,3 +562,30 @@ func TestReplayOfASimulatedGameChecksItself(t *testing.T) {
 		t.Fatalf("replay has %d turns (want %d), %d hashes", len(r.Turns), len(watcher.Applied), checked)
 	}
 }
+
+func TestWrongSuspicionRejoinsTheLineage(t *testing.T) {
+	n := gameOf(t, 18, 4, simConfig())
+	n.Run(20)
+	host := n.Peers[0]
+	var next *simnet.Peer
+	for _, p := range n.Peers {
+		if p.Status.Slot == 1 {
+			next = p
+		}
+	}
+	// Only the link between the host and the next in line breaks: that peer
+	// suspects the host and claims, the others still see the host and refuse.
+	n.Cut(host.ID, next.ID)
+	n.Run(20)
+	n.Heal()
+	n.Run(100)
+	if !next.Live() || next.Status.Host != host.ID || next.Last()+2 < host.Last() {
+		t.Fatalf("the suspicious peer did not come back: left=%v %q %+v", next.Left, next.LeftWhy, next.Status)
+	}
+	for _, p := range n.Peers {
+		if p.Status.Epoch != host.Status.Epoch {
+			t.Fatalf("%s moved to epoch %d", p.ID, p.Status.Epoch)
+		}
+	}
+	noViolations(t, n)
+}

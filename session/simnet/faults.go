@@ -131,7 +131,7 @@ func (n *Net) Restart(id session.PeerID, host session.PeerID) {
 // Desync corrupts id's game state, as a simulation bug would.
 func (n *Net) Desync(id session.PeerID) {
 	if p := n.Peer(id); p != nil && p.Up {
-		p.State ^= 0x5eed_bad_c0ffee
+		p.State ^= mix(0x5eed_bad_c0ffee, uint64(n.Now)) // distinct per injection: two never cancel
 		n.Checker.desynced(n, p)
 	}
 }
