@@ -48,12 +48,17 @@ func newMixer(b *Bank, channels int, seed uint64, observe func(Event), st *count
 	return &mixer{
 		bank:    b,
 		chans:   make([]channel, channels),
-		rnd:     rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rnd:     newRand(seed),
 		acc:     make([]float32, chunkFrames),
 		gain:    1,
 		observe: observe,
 		stats:   st,
 	}
+}
+
+// newRand is the mixer's random source: PCG, so a seed replays everywhere.
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
 
 func (m *mixer) emit(e Event) {
