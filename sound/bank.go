@@ -1,6 +1,8 @@
 package sound
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -81,6 +83,9 @@ func NewBank(rate beep.SampleRate) *Bank {
 // Rate is the bank's sample rate, which is also the mixing rate of its servers.
 func (b *Bank) Rate() beep.SampleRate { return b.rate }
 
+// maxWAVBytes bounds one WAV file read by DecodeWAV.
+const maxWAVBytes = 32 << 20
+
 // DecodeWAV reads a WAV file into a sample at the bank's rate.
 func (b *Bank) DecodeWAV(name string, r io.Reader) (smp *Sample, err error) {
 	// beep's decoder trusts header fields; a corrupt file must be an error, not a crash.
@@ -89,12 +94,45 @@ func (b *Bank) DecodeWAV(name string, r io.Reader) (smp *Sample, err error) {
 			smp, err = nil, fmt.Errorf("sound %q: corrupt WAV file: %v", name, p)
 		}
 	}()
-	s, f, err := wav.Decode(r)
+	data, err := io.ReadAll(io.LimitReader(r, maxWAVBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("sound %q: %w", name, err)
+	}
+	if len(data) > maxWAVBytes {
+		return nil, fmt.Errorf("sound %q: WAV file larger than %d bytes", name, maxWAVBytes)
+	}
+	if err := checkChunks(data); err != nil {
+		return nil, fmt.Errorf("sound %q: %w", name, err)
+	}
+	s, f, err := wav.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("sound %q: %w", name, err)
 	}
 	defer s.Close()
 	return b.Decode(name, s, f)
+}
+
+// checkChunks walks the RIFF chunks up to "data": beep's decoder allocates
+// whatever size a chunk header claims (up to 2 GiB), so every size is checked
+// against the bytes that are really there first.
+func checkChunks(data []byte) error {
+	if len(data) < 12 || string(data[:4]) != "RIFF" || string(data[8:12]) != "WAVE" {
+		return errors.New("not a RIFF WAVE file")
+	}
+	for rest := data[12:]; ; {
+		if len(rest) < 8 {
+			return errors.New("WAV file without a data chunk")
+		}
+		id, size := string(rest[:4]), int64(int32(binary.LittleEndian.Uint32(rest[4:8])))
+		if id == "data" {
+			return nil
+		}
+		size += size & 1 // chunks are padded to even sizes
+		if size < 0 || size > int64(len(rest)-8) {
+			return fmt.Errorf("WAV chunk %q claims %d bytes, %d are left", id, size, len(rest)-8)
+		}
+		rest = rest[8+size:]
+	}
 }
 
 // Decode reads a whole beep stream into a sample: stereo is mixed down to mono and
