@@ -1,12 +1,15 @@
 package sound
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"hostfall/assets"
 )
@@ -40,18 +43,26 @@ func RegisterAssets(b *Bank, fsys fs.FS) (Names, error) {
 	if err != nil {
 		return nil, err
 	}
+	samples, err := decodeAll(b, fsys, files)
+	if err != nil {
+		return nil, err
+	}
 	groups := map[string][]member{}
-	for _, f := range files {
+	for i, f := range files {
 		name, index := splitAssetName(strings.TrimSuffix(path.Base(f), ".wav"))
-		groups[name] = append(groups[name], member{index: index, file: f})
+		groups[name] = append(groups[name], member{index: index, sample: samples[i]})
 	}
 	names := Names{}
 	for _, name := range sortedKeys(groups) {
-		id, err := registerGroup(b, fsys, name, groups[name])
-		if err != nil {
+		ms := groups[name]
+		slices.SortFunc(ms, func(x, y member) int { return x.index - y.index })
+		group := make([]*Sample, len(ms))
+		for i, m := range ms {
+			group[i] = m.sample
+		}
+		if names[name], err = b.Add(name, group...); err != nil {
 			return nil, err
 		}
-		names[name] = id
 	}
 	for _, name := range sortedKeys(groups) {
 		unit, ok := strings.CutSuffix(name, firstGroupSuffix)
@@ -71,9 +82,30 @@ func RegisterAssets(b *Bank, fsys fs.FS) (Names, error) {
 	return names, nil
 }
 
+// decodeAll decodes files on every core: resampling is most of the start-up time.
+func decodeAll(b *Bank, fsys fs.FS, files []string) ([]*Sample, error) {
+	samples := make([]*Sample, len(files))
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				samples[i], errs[i] = decodeFile(b, fsys, files[i])
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return samples, errors.Join(errs...)
+}
+
 type member struct {
-	index int
-	file  string
+	index  int
+	sample *Sample
 }
 
 // splitAssetName splits "worker.annoyed.2" into ("worker.annoyed", 2); a name
@@ -90,22 +122,13 @@ func splitAssetName(base string) (string, int) {
 	return base[:i], n
 }
 
-func registerGroup(b *Bank, fsys fs.FS, name string, ms []member) (ID, error) {
-	slices.SortFunc(ms, func(x, y member) int { return x.index - y.index })
-	samples := make([]*Sample, 0, len(ms))
-	for _, m := range ms {
-		f, err := fsys.Open(m.file)
-		if err != nil {
-			return 0, err
-		}
-		s, err := b.DecodeWAV(path.Base(m.file), f)
-		f.Close()
-		if err != nil {
-			return 0, err
-		}
-		samples = append(samples, s)
+func decodeFile(b *Bank, fsys fs.FS, file string) (*Sample, error) {
+	f, err := fsys.Open(file)
+	if err != nil {
+		return nil, err
 	}
-	return b.Add(name, samples...)
+	defer f.Close()
+	return b.DecodeWAV(path.Base(file), f)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
