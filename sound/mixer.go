@@ -104,6 +104,7 @@ func (m *mixer) handle(r Request, maxRange float64) {
 	smp := m.choose(r, e)
 	m.chans[c] = channel{sample: smp, gain: float32(vol), origin: r.Origin, sound: r.Sound}
 	m.stats.started.Add(1)
+	m.stats.playing.Add(1)
 	m.emit(Event{Kind: Started, Sound: r.Sound, Origin: r.Origin, Sample: smp, Volume: vol, Frame: m.frame})
 }
 
@@ -160,6 +161,7 @@ func (m *mixer) end(i int, frame uint64, cut bool) {
 	if cut {
 		m.stats.cut.Add(1)
 	}
+	m.stats.playing.Add(-1)
 	m.emit(Event{Kind: Finished, Sound: c.sound, Origin: c.origin, Sample: c.sample, Frame: frame, Cut: cut})
 	*c = channel{}
 }

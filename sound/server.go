@@ -47,10 +47,12 @@ type Stats struct {
 	Unknown   uint64 // dropped: no such sound
 	Cut       uint64 // channels ended early for a selection
 	Frames    uint64 // frames mixed
+	Playing   int    // channels in use now
 }
 
 type counters struct {
 	queued, overflow, started, busy, noChannel, inaudible, unknown, cut, frames atomic.Uint64
+	playing atomic.Int64
 }
 
 func (c *counters) drop(why DropReason) {
@@ -207,6 +209,7 @@ func (s *Server) Stats() Stats {
 		Queued: c.queued.Load(), Overflow: c.overflow.Load(), Started: c.started.Load(),
 		Busy: c.busy.Load(), NoChannel: c.noChannel.Load(), Inaudible: c.inaudible.Load(),
 		Unknown: c.unknown.Load(), Cut: c.cut.Load(), Frames: c.frames.Load(),
+		Playing: int(c.playing.Load()),
 	}
 }
 

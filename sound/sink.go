@@ -152,7 +152,8 @@ type speakerSink struct{ buffer time.Duration }
 func (k speakerSink) open(s *Server) error {
 	err := startSpeaker(s.bank.rate, k.buffer)
 	if err != nil {
-		s.log.Warn("no sound output; playing silently", "err", err)
+		// err.Error(): beep wraps with pkg/errors, whose %+v (slog's) prints a stack.
+		s.log.Warn("the speaker cannot start; the game goes on silently", "reason", err.Error())
 		return silentSink{}.open(s)
 	}
 	s.sinkName = "speaker"
