@@ -42,7 +42,8 @@ func handled(s *Server) uint64 {
 
 // RenderWAV is PlayInTurn offline: it mixes the requests one after another on a
 // pull-mode server, as fast as the CPU allows, and writes the mix to w as a
-// 16-bit stereo WAV file.
+// 16-bit stereo WAV file. Pauses are at least gap (rounded up to wav.Encode's
+// 512-frame pulls).
 func RenderWAV(w io.WriteSeeker, s *Server, reqs []Request, gap time.Duration) error {
 	if !s.pull {
 		return errors.New("sound: RenderWAV needs a server made with Pull()")
