@@ -52,7 +52,7 @@ type Stats struct {
 
 type counters struct {
 	queued, overflow, started, busy, noChannel, inaudible, unknown, cut, frames atomic.Uint64
-	playing atomic.Int64
+	playing                                                                     atomic.Int64
 }
 
 func (c *counters) drop(why DropReason) {
