@@ -51,8 +51,9 @@ type Stats struct {
 }
 
 type counters struct {
-	queued, overflow, started, busy, noChannel, inaudible, unknown, cut, frames atomic.Uint64
-	playing                                                                     atomic.Int64
+	queued, overflow, started, cut, frames atomic.Uint64
+	busy, noChannel, inaudible, unknown    atomic.Uint64
+	playing                                atomic.Int64
 }
 
 func (c *counters) drop(why DropReason) {
