@@ -33,7 +33,10 @@
 //   - Sinks: Speaker() (falls back to Silent with one logged warning when there
 //     is no sound card), WAVFile(path), Silent() — both paced in real time by one
 //     goroutine of the server — and Pull(), where the caller mixes by calling
-//     Stream (seed 001's WriteSound). Close stops that goroutine before it returns.
+//     Stream (seed 001's WriteSound). Close stops that goroutine before it
+//     returns. On the speaker, the mixing runs on the speaker's goroutine, and a
+//     request waits at most one speaker read plus its 50 ms buffer to be heard;
+//     on the silent and WAV sinks, at most one 10 ms period (Options.Period).
 //
 // # Sound names
 //

@@ -244,7 +244,9 @@ func (s *Server) render(samples [][2]float64) {
 
 // Close stops the server: the sink's goroutine ends before Close returns, and a
 // WAV file is completed and closed. Sounds still playing are cut. It returns
-// the sink's error, if any; later calls return the same.
+// the sink's error, if any; later calls return the same. On the speaker, the
+// server's stream leaves the speaker's mixer; the speaker's own goroutines (oto's)
+// stay for the life of the process, since oto cannot close its context.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
