@@ -30,14 +30,11 @@ const (
 	Dropped                       // a request was not played (Reason)
 )
 
+var eventKindNames = [...]string{Started: "started", Finished: "finished", Dropped: "dropped"}
+
 func (k EventKind) String() string {
-	switch k {
-	case Started:
-		return "started"
-	case Finished:
-		return "finished"
-	case Dropped:
-		return "dropped"
+	if int(k) < len(eventKindNames) && eventKindNames[k] != "" {
+		return eventKindNames[k]
 	}
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
@@ -52,16 +49,13 @@ const (
 	DropUnknown                         // no such sound id
 )
 
+var dropReasonNames = [...]string{
+	DropBusy: "busy", DropNoChannel: "no channel", DropInaudible: "inaudible", DropUnknown: "unknown sound",
+}
+
 func (r DropReason) String() string {
-	switch r {
-	case DropBusy:
-		return "busy"
-	case DropNoChannel:
-		return "no channel"
-	case DropInaudible:
-		return "inaudible"
-	case DropUnknown:
-		return "unknown sound"
+	if int(r) < len(dropReasonNames) && dropReasonNames[r] != "" {
+		return dropReasonNames[r]
 	}
 	return fmt.Sprintf("DropReason(%d)", uint8(r))
 }
