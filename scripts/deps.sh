@@ -13,6 +13,7 @@ packages=(
   xvfb xauth x11-apps netpbm          # headless windows and screenshots in tests
   iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
   avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
+  qemu-user                           # qemu-i386 runs the GOARCH=386 tests where the kernel has no 32-bit support
 )
 
 need_go="1.26"
