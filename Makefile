@@ -6,7 +6,7 @@ BIN       := bin/hostfall
 FUZZTIME  ?= 60s
 SOAK      ?= 10000
 
-.PHONY: all deps build play test bench fuzz soak clean
+.PHONY: all deps build play test bench fuzz soak proto clean
 
 all: build
 
@@ -31,6 +31,10 @@ fuzz: deps
 
 soak: deps
 	@SOAK=$(SOAK) scripts/soak.sh
+
+# Regenerates the committed protobuf code of session/ (installs protoc when missing).
+proto:
+	@scripts/proto.sh
 
 clean:
 	rm -rf bin bench-results.txt

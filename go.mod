@@ -2,7 +2,10 @@ module hostfall
 
 go 1.26
 
-require github.com/gopxl/beep/v2 v2.1.1
+require (
+	github.com/gopxl/beep/v2 v2.1.1
+	google.golang.org/protobuf v1.36.10
+)
 
 require (
 	github.com/ebitengine/oto/v3 v3.3.2 // indirect

@@ -1,0 +1,59 @@
+package session
+
+import "errors"
+
+// Rand is the only source of randomness a Node uses (challenge nonces). Inject
+// a seeded one in tests (math/rand/v2's *rand.Rand satisfies it) and a
+// crypto-backed one in production.
+type Rand interface {
+	Uint64() uint64
+}
+
+// Config sets up a Node. Durations count ticks; the defaults fit a caller that
+// ticks every 10 ms (DefaultTickMillis).
+type Config struct {
+	Self        PeerID
+	Name        string // the player name shown in the lobby
+	GameVersion string // peers with another game version are refused
+	Password    string // joiner: the password to prove; host: see Settings.Password
+	Spectate    bool   // join as a spectator
+	Rand        Rand   // required
+
+	TurnTicks      int // ticks per turn when hosting (default 5 = 50 ms)
+	HeartbeatTicks int // a peer sends at least this often to its host and back (default 10)
+	FailTicks      int // silence after which the host is suspected (default 30 = 300 ms)
+	ClaimWaitTicks int // how long to wait for the expected candidate's claim (default 30)
+	GatherTicks    int // how long a candidate gathers followers (default FailTicks+20)
+	ResendTicks    int // resend unsequenced commands / unacked turns after this (default 20)
+	MaxLagTurns    int // the host holds back when a peer is this many turns behind (default 10)
+	DropTicks      int // how long the host waits for a stalled player before dropping it (default 300 = 3 s)
+	CountdownTicks int // ticks per countdown step 5..1 (default 100 = 1 s)
+	HashEvery      int // peers report their state hash every this many turns (default 10)
+	MaxDelayTurns  int // cap of the adaptive input delay (default 4)
+	KeepTurns      int // committed turns kept in memory for catch-up and migration (default 8192)
+}
+
+// DefaultTickMillis is the tick interval the defaults are chosen for.
+const DefaultTickMillis = 10
+
+var errNoRand = errors.New("session: Config.Rand is required (inject a seeded source in tests)")
+
+func (c *Config) fill() {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&c.TurnTicks, 5)
+	def(&c.HeartbeatTicks, 10)
+	def(&c.FailTicks, 30)
+	def(&c.ClaimWaitTicks, 30)
+	def(&c.GatherTicks, c.FailTicks+20)
+	def(&c.ResendTicks, 20)
+	def(&c.MaxLagTurns, 10)
+	def(&c.DropTicks, 300)
+	def(&c.CountdownTicks, 100)
+	def(&c.HashEvery, 10)
+	def(&c.MaxDelayTurns, 4)
+	def(&c.KeepTurns, 8192)
+}

@@ -1,0 +1,164 @@
+package session
+
+import (
+	"slices"
+)
+
+func (h *hostState) recordHash(n *Node, p PeerID, turn, hash uint64) {
+	if turn+uint64(8*n.cfg.HashEvery) < n.last() {
+		return // too old to matter
+	}
+	rs := h.hashes[turn]
+	for i := range rs {
+		if rs[i].Peer == p {
+			rs[i].Hash = hash
+			return
+		}
+	}
+	h.hashes[turn] = append(rs, PeerHash{Peer: p, Hash: hash})
+}
+
+// reporters lists who must report hashes: the host and every peer in step.
+func (h *hostState) reporters(n *Node) []PeerID {
+	r := []PeerID{n.self}
+	for _, pi := range h.peers {
+		if pi.stallSince == -1 {
+			r = append(r, pi.id)
+		}
+	}
+	return r
+}
+
+// checkHashes compares the reports of every turn that all reporters have
+// reported (or that waited long enough) and orders repairs of the minority.
+func (h *hostState) checkHashes(n *Node) {
+	if len(h.hashes) == 0 {
+		return
+	}
+	turns := make([]uint64, 0, len(h.hashes))
+	for t := range h.hashes {
+		turns = append(turns, t)
+	}
+	slices.Sort(turns)
+	want := h.reporters(n)
+	for _, t := range turns {
+		rs := h.hashes[t]
+		all := true
+		for _, p := range want {
+			if !slices.ContainsFunc(rs, func(ph PeerHash) bool { return ph.Peer == p }) {
+				all = false
+				break
+			}
+		}
+		if !all && t+uint64(3*n.cfg.HashEvery) > n.last() {
+			continue
+		}
+		delete(h.hashes, t)
+		if len(rs) >= 2 {
+			h.judge(n, t, rs)
+		}
+	}
+	for p, at := range h.repairing {
+		if n.now-at > n.cfg.HashEvery*int(n.lobby.TurnTicks) {
+			delete(h.repairing, p)
+		}
+	}
+}
+
+// judge finds the majority hash (ties: the host's; then the smallest) and
+// has every peer with another hash restored from a majority peer's snapshot.
+func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
+	counts := map[uint64]int{}
+	best := 0
+	for _, r := range rs {
+		counts[r.Hash]++
+		best = max(best, counts[r.Hash])
+	}
+	var maj uint64
+	found := false
+	for _, r := range rs {
+		if counts[r.Hash] != best {
+			continue
+		}
+		if r.Peer == n.self {
+			maj, found = r.Hash, true
+			break
+		}
+		if !found || r.Hash < maj {
+			maj, found = r.Hash, true
+		}
+	}
+	var minority []PeerID
+	var source PeerID
+	for _, r := range rs {
+		if r.Hash != maj {
+			if _, busy := h.repairing[r.Peer]; !busy {
+				minority = append(minority, r.Peer)
+			}
+		} else if source == "" || r.Peer == n.self {
+			source = r.Peer
+		}
+	}
+	if len(minority) == 0 {
+		return
+	}
+	info := &DesyncInfo{Turn: turn, Hashes: slices.Clone(rs), Majority: maj}
+	n.emit(Event{Kind: EvDesync, Turn: turn, Desync: info})
+	for _, p := range minority {
+		h.repairing[p] = n.now
+		if p == n.self {
+			n.expectSnap = true
+			continue
+		}
+		if pi := h.peer(p); pi != nil {
+			n.hostSend(pi, Message{Kind: MsgDesync, Desync: info})
+		}
+	}
+	if source == n.self {
+		n.snapTargets = append(n.snapTargets, minority...)
+	} else if pi := h.peer(source); pi != nil {
+		n.hostSend(pi, Message{Kind: MsgSnapshotReq, Targets: minority})
+	}
+}
+
+// applySnapshot restores from a snapshot plus the turns after it.
+func (n *Node) applySnapshot(m Message) {
+	if !n.expectSnap {
+		return
+	}
+	n.expectSnap = false
+	s := m.Snapshot
+	repaired := n.released > 0
+	if s != nil {
+		if c, ok := n.chainAt(s.Turn); !ok || c != s.Chain {
+			n.log, n.chains, n.arrived = nil, nil, nil
+			n.base, n.baseChain, n.gone = s.Turn, s.Chain, s.Gone
+			for i := range n.nextSeq {
+				n.nextSeq[i] = 1
+				if i < len(s.NextSeq) {
+					n.nextSeq[i] = s.NextSeq[i]
+				}
+			}
+			n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
+				return p.cmd.Seq < n.nextSeq[p.cmd.Slot]
+			})
+		}
+		n.out.committed = nil
+		n.out.restore = &Snapshot{Turn: s.Turn, Data: s.Data}
+		n.released = s.Turn
+	}
+	for _, t := range m.Turns {
+		if t.Number == n.last()+1 {
+			n.commit(t)
+		}
+	}
+	if m.Lobby != nil && n.role != roleHost {
+		n.followerLobby(m.Lobby)
+	}
+	if s != nil && repaired {
+		n.emit(Event{Kind: EvDesyncRepaired, Turn: s.Turn})
+	}
+	if n.role == roleFollower {
+		n.sendAck(true)
+	}
+}

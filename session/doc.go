@@ -1,0 +1,131 @@
+// Package session is Hostfall's lobby, lockstep and host migration as a pure
+// state machine, in the style of etcd's raft: no I/O, no goroutines, no clock,
+// no floats and no randomness of its own. Commands, snapshots and state hashes
+// are opaque to it (it never imports the game).
+//
+// # The loop the caller runs
+//
+// One goroutine owns a Node (it is not safe for concurrent use) and does:
+//
+//	n, _ := session.NewNode(session.Config{Self: myID, Name: "Ann", GameVersion: v, Rand: seeded})
+//	n.Host(settings)          // or n.Join(hostID)
+//	for {
+//		select {
+//		case <-ticker.C:        n.Tick()              // every Config tick (10 ms for the defaults)
+//		case m := <-inbound:    m.From = sender; n.Step(m)
+//		case p := <-connected:  n.Step(session.Message{Kind: session.MsgConnected, From: p})
+//		case p := <-lost:       n.Step(session.Message{Kind: session.MsgDisconnected, From: p})
+//		case c := <-input:      n.Propose(slot, c)
+//		}
+//		if n.HasReady() {
+//			rd := n.Ready()
+//			if rd.Restore != nil { game.Restore(rd.Restore.Data) }       // state after rd.Restore.Turn
+//			for _, t := range rd.Committed {                             // consecutive turns, in order
+//				game.Step(t)                                             // t.Departures: surrender those slots
+//				if t.WantHash { n.ReportHash(t.Number, game.Hash()) }
+//			}
+//			if rd.SnapshotAt != 0 { n.Snapshot(rd.SnapshotAt, game.Snapshot()) }
+//			for _, m := range rd.Messages { transport.Send(m.To, m.Marshal()) }
+//			show(rd.Events)
+//			n.Advance()
+//		}
+//	}
+//
+// Tick is the only clock: every duration in Config counts ticks. The defaults
+// fit a 10 ms tick (DefaultTickMillis): 50 ms turns (TurnTicks 5), heartbeats
+// every 100 ms, a silent host suspected after 300 ms (FailTicks 30), a lagging
+// or disconnected player dropped after a visible 3 s wait (DropTicks 300), a
+// 1 s countdown step, state hashes every 10 turns.
+//
+// # Connections
+//
+// The transport reports connection changes by stepping the local kinds
+// MsgConnected and MsgDisconnected with From set to the peer. A lost
+// connection to the host starts a migration at once; a host that goes silent
+// without a report is suspected after FailTicks. Local kinds are never encoded.
+//
+// # Wire
+//
+// Message.Marshal and UnmarshalMessage are the codec the real network and
+// session/simnet share (protobuf, session/internal/wirepb; `make proto`
+// regenerates it). From and To are not encoded: the receiver sets From to
+// the remote peer. A frame is at most MaxMessageSize bytes; decoding anything
+// larger or malformed fails with an error wrapping ErrMalformed.
+//
+// # Lobby and handshake
+//
+// The host owns the Lobby (settings, slots, spectators) and broadcasts every
+// revision; EvLobbyChanged carries it. Slot index = game player number. A
+// joiner's Hello names protocol and game version; with a password the host
+// sends a nonce and the joiner answers HMAC-SHA256(key = SHA-256 of the
+// password, nonce ‖ host ID ‖ joiner ID), so the password never crosses the
+// wire. Refusals (EvRefused) are sentences: version mismatch naming both
+// versions, full, wrong password, game in progress (join as a spectator),
+// kicked. Start runs the countdown 5..1 (EvCountdown), then EvLoad: the caller
+// loads and calls Loaded; turn 1 follows when every player has loaded
+// (EvGameStarted).
+//
+// # Turns and commands
+//
+// The host closes a turn every TurnTicks with the commands that reached it;
+// a late command goes into the next turn. Propose(slot, data) is allowed for
+// the slots in Status.Drives: a player's own slot, and bot slots while this
+// node hosts (after a migration the new host drives them). The host
+// attributes a player's commands to the sender's slot, so nobody can forge
+// another slot's command. Each command carries (slot, seq); a proposer keeps
+// it until it is committed and resends it (also to a new host), and the host
+// takes seq numbers only in order, so a command executes exactly once — or
+// never, if its author left. Bot commands the failed host had not sequenced
+// are lost with it. Turns are numbered from 1 across host changes; Epoch is
+// generation×16 + the sequencing host's slot, so two hosts never share one.
+//
+// The host measures round trips from acknowledgements and sets an input delay
+// (Status.Delay, in turns): followers hold that many turns back before
+// handing them over, to hide jitter. On a LAN it is 0. When a player is more
+// than MaxLagTurns behind, silent, or disconnected, the host holds turns
+// back, everyone sees EvWaiting with the ticks left, and after DropTicks the
+// player's departure is sequenced into a turn (EvPlayerLeft; every peer at the
+// same turn).
+//
+// # Host migration
+//
+// When the host fails, every peer turns to the first player in slot order
+// it does not know to have failed. That candidate claims a new epoch; a peer
+// that still hears the host answers only once the host either speaks again
+// (then it rejects the claim) or is suspected too, so a peer that wrongly
+// suspected the host cannot split the game. Followers send what they hold:
+// their history (checked by a chain hash), the lobby, and their unsequenced
+// commands. With followers making a majority of the players (failed hosts not
+// counted) the candidate adopts the longest history and the newest lobby,
+// sends everyone the turns they lack, sequences the departure of the old host
+// and of everyone who did not follow, and closes a turn at once. A candidate
+// without a majority goes back to a host others still see, or leaves cleanly
+// (EvLeft with the reason); an isolated peer therefore never plays on alone,
+// while the last survivor of a game does. Messages of older epochs are
+// ignored. EvHostChanged tells the old and new host, the epoch, and the ticks
+// the hand-over took.
+//
+// Liveness bound (tested by simnet): after the host fails with every other
+// player alive and connected, a turn of the new epoch is applied within
+// FailTicks + TurnTicks + 3 × link latency + 5 ticks (46 ticks at the
+// defaults on 1–2 tick links); a reported connection loss cuts this to a few
+// ticks.
+//
+// # Desync, late join, rejoin, spectators
+//
+// Each peer reports its state hash for every turn with WantHash (every
+// HashEvery turns). When the reports of a turn differ, the majority wins (ties:
+// the host's hash); every peer emits EvDesync with all hashes (what a report
+// file needs); a majority peer is asked for a snapshot (Ready.SnapshotAt ->
+// Snapshot) and the minority peers restore it (Ready.Restore) and replay the
+// turns since (EvDesyncRepaired); simnet checks that a divergence is
+// repaired within 6×HashEvery turns (60 at the default). A joiner during play — a spectator, or a
+// known player (same peer ID) whose slot has not departed — gets the same
+// snapshot plus the turns since, while the others play on. Spectators receive
+// turns and never propose.
+//
+// # --auto
+//
+// ElectHost is the rule peers that meet with no session apply to what they
+// see announced, so they all pick the same host.
+package session

@@ -1,0 +1,185 @@
+package session
+
+// stepMember handles messages while following a host or running for host.
+func (n *Node) stepMember(m Message) {
+	switch m.Kind {
+	case MsgClaim:
+		n.onClaim(m)
+		return
+	case MsgFollow:
+		n.onFollow(m)
+		return
+	case MsgReject:
+		n.onReject(m)
+		return
+	case MsgSnapshot:
+		if m.From == n.host || n.expectSnap {
+			n.applySnapshot(m)
+		}
+		return
+	}
+	if n.role == roleCandidate && m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye {
+		// The old host is alive after all: give up the claim and go back.
+		n.role = roleFollower
+		n.el = nil
+		n.failedTries++
+		if n.failedTries >= 3 {
+			n.leave("Lost contact with the host too often; this peer leaves the game.")
+			return
+		}
+	}
+	if m.From != n.host || n.role != roleFollower {
+		return
+	}
+	if m.Kind != MsgRefuse && m.Kind != MsgBye && m.Epoch != n.epoch {
+		return // an older (or unknown) epoch
+	}
+	n.heardHost()
+	switch m.Kind {
+	case MsgBye:
+		n.suspectHost()
+	case MsgRefuse:
+		if m.Refusal != nil {
+			n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
+			n.leave(m.Refusal.Text)
+		}
+	case MsgLobby:
+		n.followerLobby(m.Lobby)
+	case MsgChat:
+		if m.Chat != nil {
+			n.emit(Event{Kind: EvChat, Chat: m.Chat})
+		}
+	case MsgCountdown:
+		n.emit(Event{Kind: EvCountdown, Count: int(m.Count)})
+	case MsgWaiting:
+		name := ""
+		if m.Slot >= 0 && m.Slot < len(n.lobby.Slots) {
+			name = n.lobby.Slots[m.Slot].Name
+		}
+		if m.Count > 0 {
+			n.emit(Event{Kind: EvWaiting, Slot: m.Slot, Name: name, TicksLeft: int(m.Count)})
+		} else {
+			n.emit(Event{Kind: EvWaitOver, Slot: m.Slot, Name: name})
+		}
+	case MsgTurns:
+		n.onTurns(m)
+	case MsgPing:
+		if n.lobby.State == StatePlaying && m.Turn > n.last() {
+			n.sendAck(true)
+		}
+	case MsgDesync:
+		if m.Desync != nil {
+			n.expectSnap = true
+			n.emit(Event{Kind: EvDesync, Turn: m.Desync.Turn, Desync: m.Desync})
+		}
+	case MsgSnapshotReq:
+		n.snapTargets = append(n.snapTargets, m.Targets...)
+	}
+}
+
+// heardHost notes that the host is alive; the first message of a new host
+// ends the migration.
+func (n *Node) heardHost() {
+	n.hostHeard = n.now
+	n.hostLost = false
+	if n.deferred != nil {
+		// The host proved alive after the claim arrived: refuse it.
+		n.reject(*n.deferred) // names the host, so the claimer can come back to it
+		n.deferred = nil
+	}
+	if n.el != nil && !n.awaitResume {
+		n.el = nil // the host is back: the migration is off
+		n.failedTries = 0
+	}
+	if n.awaitResume {
+		n.awaitResume = false
+		old := PeerID("")
+		if n.el != nil && len(n.el.failedHosts) > 0 {
+			old = n.el.failedHosts[0]
+		}
+		n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch, Ticks: n.now - n.lostAt})
+		n.el = nil
+		n.failedTries = 0
+		for i := range n.pending {
+			n.pending[i].sentAt = n.now // they went with the Follow
+		}
+	}
+}
+
+func (n *Node) onTurns(m Message) {
+	if n.expectSnap && n.released == 0 {
+		return // a joiner catches up from the snapshot, which carries these turns
+	}
+	if m.Delay <= uint32(n.cfg.MaxDelayTurns) {
+		n.delay = m.Delay
+	}
+	gap := false
+	for _, t := range m.Turns {
+		switch {
+		case t.Number <= n.last():
+		case t.Number == n.last()+1 && t.Epoch <= n.epoch:
+			n.commit(t)
+		default:
+			gap = true
+		}
+	}
+	// Ack at once on a gap, with hash reports, or once per heartbeat; acking
+	// on receipt keeps the host's round-trip samples honest, acking every
+	// other turn halves the idle upstream traffic.
+	if gap || len(n.hashQueue) > 0 || n.now-n.lastSent >= n.cfg.HeartbeatTicks-1 {
+		n.sendAck(gap)
+	}
+}
+
+// sendAck tells the host how far this peer got; it doubles as the heartbeat
+// and carries the pending hash reports.
+func (n *Node) sendAck(need bool) {
+	m := Message{Kind: MsgAck, To: n.host, Epoch: n.epoch, Have: n.last(), Need: need, Hashes: n.hashQueue}
+	if n.lobby.State == StateLoading && n.loaded {
+		m.Loaded = true
+	}
+	n.hashQueue = nil
+	n.send(m)
+}
+
+func (n *Node) followerTick() {
+	limit := n.cfg.FailTicks
+	if n.awaitResume {
+		limit += n.cfg.GatherTicks
+	}
+	if !n.hostLost && n.now-n.hostHeard > limit {
+		n.suspectHost()
+	}
+	if n.deferred != nil && n.hostLost {
+		m := *n.deferred
+		n.deferred = nil
+		n.onClaim(m)
+	}
+	if n.el != nil && n.el.expect != "" && n.now >= n.el.deadline {
+		n.el.skipped = append(n.el.skipped, n.el.expect)
+		n.nextCandidate()
+		if n.role != roleFollower {
+			return
+		}
+	}
+	if n.hostLost || n.awaitResume {
+		return
+	}
+	// While turns flow, acks go out on receipt (see onTurns); the tick only
+	// covers silence, so a late tick-driven ack does not skew round trips.
+	beat := n.cfg.HeartbeatTicks
+	if n.lobby.State == StatePlaying {
+		beat *= 2
+	}
+	if n.now-n.lastSent >= beat {
+		n.sendAck(false)
+	}
+	if len(n.pending) > 0 && n.now-n.pending[0].sentAt >= n.cfg.ResendTicks {
+		var cs []Command
+		for i := range n.pending {
+			n.pending[i].sentAt = n.now
+			cs = append(cs, n.pending[i].cmd)
+		}
+		n.send(Message{Kind: MsgCommands, To: n.host, Epoch: n.epoch, Commands: cs})
+	}
+}

@@ -1,0 +1,588 @@
+package session
+
+import (
+	"crypto/hmac"
+	"fmt"
+	"slices"
+)
+
+// peerInfo is the host's view of one joined peer.
+type peerInfo struct {
+	id         PeerID
+	slot       int // -1 for a spectator
+	heard      int
+	lastSend   int
+	acked      uint64
+	srtt8      int // smoothed round trip in ticks × 8
+	connLost   bool
+	stallSince int // tick the wait for it began; -1 when not waiting
+	lastWaitEv int
+	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
+	resentAt   int
+	loaded     bool
+}
+
+type sentTurn struct {
+	turn uint64
+	at   int
+}
+
+// hostState exists while this node hosts.
+type hostState struct {
+	open       []Command
+	openDeps   []Departure
+	turnTimer  int
+	peers      []*peerInfo // in join order
+	nonces     map[PeerID][]byte
+	hellos     map[PeerID]*Hello
+	hashes     map[uint64][]PeerHash
+	count      int
+	countTimer int
+	loaded     map[PeerID]bool
+	sent       [64]sentTurn
+	repairing  map[PeerID]int // peer → tick its repair was ordered
+}
+
+func (n *Node) becomeHost() {
+	n.role = roleHost
+	n.host = n.self
+	n.hs = &hostState{
+		nonces: map[PeerID][]byte{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
+		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{},
+	}
+	if n.loaded {
+		n.hs.loaded[n.self] = true
+	}
+	// Bot commands the old host had not sequenced died with it: the bots
+	// continue after the last sequenced command of their slot.
+	for i, s := range n.lobby.Slots {
+		if s.Kind == SlotBot || n.propSeq[i] < n.nextSeq[i]-1 {
+			n.propSeq[i] = n.nextSeq[i] - 1
+		}
+	}
+	// This node's own unsequenced commands go into the first turn.
+	for _, p := range n.pending {
+		if p.cmd.Seq == n.hs.expectSeq(n, p.cmd.Slot) {
+			n.hs.open = append(n.hs.open, p.cmd)
+		}
+	}
+	n.pending = nil
+}
+
+func (h *hostState) peer(p PeerID) *peerInfo {
+	for _, pi := range h.peers {
+		if pi.id == p {
+			return pi
+		}
+	}
+	return nil
+}
+
+func (h *hostState) addPeer(n *Node, p PeerID, slot int, acked uint64) *peerInfo {
+	pi := h.peer(p)
+	if pi == nil {
+		pi = &peerInfo{id: p}
+		h.peers = append(h.peers, pi)
+	}
+	*pi = peerInfo{id: p, slot: slot, heard: n.now, lastSend: n.now, acked: acked, stallSince: -1, srtt8: 8}
+	return pi
+}
+
+// recipients lists the peers that receive broadcasts, in join order.
+func (h *hostState) recipients(n *Node) []PeerID {
+	var r []PeerID
+	for _, pi := range h.peers {
+		r = append(r, pi.id)
+	}
+	return r
+}
+
+func (h *hostState) connChanged(n *Node, p PeerID, lost bool) {
+	if pi := h.peer(p); pi != nil {
+		pi.connLost = lost
+		if !lost {
+			pi.heard = n.now
+		}
+	}
+}
+
+// hostSend sends to a peer and notes the time (for heartbeats).
+func (n *Node) hostSend(pi *peerInfo, m Message) {
+	pi.lastSend = n.now
+	m.To = pi.id
+	m.Epoch = n.epoch
+	n.send(m)
+}
+
+func (n *Node) stepHost(m Message) {
+	h := n.hs
+	switch m.Kind {
+	case MsgHello:
+		n.onHello(m)
+		return
+	case MsgProof:
+		n.onProof(m)
+		return
+	case MsgClaim:
+		// Somebody believes this host failed; it did not.
+		n.reject(m)
+		return
+	case MsgFollow:
+		n.lateFollower(m)
+		return
+	}
+	pi := h.peer(m.From)
+	if pi == nil {
+		return
+	}
+	pi.heard = n.now
+	pi.connLost = false
+	switch m.Kind {
+	case MsgSnapshot:
+		n.applySnapshot(m) // this host was in the minority of a desync
+	case MsgBye:
+		h.dropPeer(n, m.From, DepartLeft)
+	case MsgEdit:
+		if m.Edit != nil {
+			n.applyEdit(pi.slot, *m.Edit)
+		}
+	case MsgChat:
+		if m.Chat != nil {
+			c := *m.Chat
+			c.FromSlot = pi.slot
+			if pi.slot >= 0 {
+				c.FromName = n.lobby.Slots[pi.slot].Name
+			}
+			h.relayChat(n, &c)
+		}
+	case MsgLoaded:
+		pi.loaded = true
+		h.loaded[pi.id] = true
+	case MsgCommands:
+		if m.Epoch == n.epoch {
+			h.takeCommands(n, pi, m.Commands)
+		}
+	case MsgAck:
+		if m.Epoch == n.epoch {
+			h.onAck(n, pi, m)
+		}
+	}
+}
+
+// takeCommands appends the sender's commands to the open turn, attributed to
+// the sender's slot; duplicates and out-of-order ones are dropped (the sender
+// resends until it sees them committed).
+func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
+	if pi.slot < 0 || n.isGone(pi.slot) || n.lobby.State != StatePlaying {
+		return
+	}
+	for _, c := range cmds {
+		c.Slot = pi.slot
+		if c.Seq == h.expectSeq(n, pi.slot) {
+			h.open = append(h.open, c)
+		}
+	}
+}
+
+func (h *hostState) expectSeq(n *Node, slot int) uint64 {
+	next := n.nextSeq[slot]
+	for _, c := range h.open {
+		if c.Slot == slot {
+			next = c.Seq + 1
+		}
+	}
+	return next
+}
+
+func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
+	if m.Loaded {
+		pi.loaded = true
+		h.loaded[pi.id] = true
+	}
+	if m.Have > pi.acked || m.Need {
+		s := h.sent[m.Have%uint64(len(h.sent))]
+		if m.Have > pi.acked && s.turn == m.Have && !m.Need {
+			sample := (n.now - s.at) * 8
+			pi.srtt8 += (sample - pi.srtt8) / 4
+		}
+		pi.acked = m.Have
+	}
+	if m.Need && m.Have < n.last() {
+		pi.resentAt = n.now
+		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Have, n.last()), Delay: n.delay})
+	}
+	for _, hr := range m.Hashes {
+		h.recordHash(n, pi.id, hr.Turn, hr.Hash)
+	}
+}
+
+func (n *Node) onHello(m Message) {
+	h := n.hs
+	hello := m.Hello
+	if hello == nil {
+		return
+	}
+	refuse := func(code RefusalCode, text string) {
+		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: code, Text: text}})
+	}
+	if hello.Protocol != ProtocolVersion || hello.GameVersion != n.cfg.GameVersion {
+		refuse(RefuseVersion, fmt.Sprintf(
+			"This session runs Hostfall %s (protocol %d) and you have Hostfall %s (protocol %d); both sides need the same version.",
+			n.cfg.GameVersion, ProtocolVersion, hello.GameVersion, hello.Protocol))
+		return
+	}
+	if n.isKicked(m.From) {
+		refuse(RefuseKicked, "The host removed you from this session; you cannot join it again.")
+		return
+	}
+	h.hellos[m.From] = hello
+	if n.lobby.Password {
+		nonce := n.nonce()
+		h.nonces[m.From] = nonce
+		n.send(Message{Kind: MsgChallenge, To: m.From, Nonce: nonce})
+		return
+	}
+	n.admit(m.From, hello)
+}
+
+func (n *Node) onProof(m Message) {
+	h := n.hs
+	nonce, ok := h.nonces[m.From]
+	hello := h.hellos[m.From]
+	if !ok || hello == nil {
+		return
+	}
+	delete(h.nonces, m.From)
+	if !hmac.Equal(m.Proof, passwordProof(n.password, nonce, n.self, m.From)) {
+		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefusePassword,
+			Text: "The password is wrong; ask the host for the right one and try again."}})
+		return
+	}
+	n.admit(m.From, hello)
+}
+
+// admit seats a joiner that passed the handshake: a known player rejoins its
+// slot, a newcomer takes the first open slot in the lobby, and a spectator (or
+// a known player whose slot has departed) watches.
+func (n *Node) admit(p PeerID, hello *Hello) {
+	h := n.hs
+	delete(h.hellos, p)
+	slot := n.lobby.SlotOf(p)
+	playing := n.lobby.State != StateLobby
+	spectate := hello.Spectate
+	switch {
+	case slot >= 0 && n.isGone(slot):
+		spectate = true
+		slot = -1
+	case slot >= 0:
+	case spectate:
+	case playing:
+		n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseInProgress,
+			Text: "The game has already started; you can join it as a spectator."}})
+		return
+	default:
+		for i, s := range n.lobby.Slots {
+			if s.Kind == SlotOpen {
+				slot = i
+				break
+			}
+		}
+		if slot < 0 {
+			n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseFull,
+				Text: fmt.Sprintf("The session is full (%d players).", n.lobby.MaxPlayers)}})
+			return
+		}
+		n.lobby.Slots[slot] = Slot{Kind: SlotHuman, Peer: p, Name: hello.Name, Color: n.lobby.Slots[slot].Color}
+	}
+	if spectate && !n.lobby.isSpectator(p) {
+		n.lobby.Spectators = append(n.lobby.Spectators, p)
+	}
+	if old := h.peer(p); old != nil && old.stallSince >= 0 && slot >= 0 {
+		h.broadcastWait(n, slot, 0) // it is back: the wait is over
+	}
+	pi := h.addPeer(n, p, slot, n.last())
+	n.lobbyChanged()
+	next := uint64(1)
+	if slot >= 0 {
+		next = h.expectSeq(n, slot)
+	}
+	l := n.lobby.Clone()
+	n.hostSend(pi, Message{Kind: MsgWelcome, Slot: slot, Lobby: &l, NextSeq: next})
+	if n.lobby.State == StatePlaying {
+		// Catch up by snapshot plus the turns since (late join / rejoin).
+		n.snapTargets = append(n.snapTargets, p)
+		if n.released == 0 {
+			n.snapTargets = n.snapTargets[:len(n.snapTargets)-1]
+			n.hostSend(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.turnsAfter(0, n.last())})
+		}
+	}
+}
+
+// dropPeer removes a peer: in the lobby its slot opens; in a game its
+// departure goes into the next turn.
+func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
+	pi := h.peer(p)
+	slot := n.lobby.SlotOf(p)
+	if pi != nil {
+		h.peers = slices.DeleteFunc(h.peers, func(x *peerInfo) bool { return x.id == p })
+		if pi.stallSince >= 0 && slot >= 0 {
+			h.broadcastWait(n, slot, 0)
+		}
+	}
+	if i := slices.Index(n.lobby.Spectators, p); i >= 0 {
+		n.lobby.Spectators = slices.Delete(n.lobby.Spectators, i, i+1)
+		n.lobbyChanged()
+	}
+	if slot < 0 || n.isGone(slot) {
+		return
+	}
+	if n.lobby.State == StatePlaying {
+		for _, d := range h.openDeps {
+			if d.Slot == slot {
+				return
+			}
+		}
+		h.openDeps = append(h.openDeps, Departure{Slot: slot, Reason: why})
+		if pi != nil {
+			// It still gets the turn that removes it, so it learns why.
+			h.peers = append(h.peers, pi)
+			pi.stallSince = -2
+		}
+		return
+	}
+	c := n.lobby.Slots[slot].Color
+	n.lobby.Slots[slot] = Slot{Kind: SlotOpen, Color: c}
+	if n.lobby.State == StateCountdown {
+		n.lobby.State = StateLobby
+	}
+	n.lobbyChanged()
+}
+
+func (h *hostState) relayChat(n *Node, c *Chat) {
+	deliver := func(p PeerID) bool {
+		if c.Team == 0 {
+			return true
+		}
+		s := n.lobby.SlotOf(p)
+		return s >= 0 && n.lobby.Slots[s].Team == c.Team
+	}
+	if deliver(n.self) || c.FromSlot == n.slot {
+		n.emit(Event{Kind: EvChat, Chat: c})
+	}
+	for _, pi := range h.peers {
+		if deliver(pi.id) || (pi.slot == c.FromSlot && pi.slot >= 0) {
+			n.hostSend(pi, Message{Kind: MsgChat, Chat: c})
+		}
+	}
+}
+
+func (h *hostState) sendCount(n *Node) {
+	n.emit(Event{Kind: EvCountdown, Count: h.count})
+	for _, pi := range h.peers {
+		n.hostSend(pi, Message{Kind: MsgCountdown, Count: uint32(h.count)})
+	}
+}
+
+func (h *hostState) broadcastWait(n *Node, slot, left int) {
+	name := n.lobby.Slots[slot].Name
+	if left > 0 {
+		n.emit(Event{Kind: EvWaiting, Slot: slot, Name: name, TicksLeft: left})
+	} else {
+		n.emit(Event{Kind: EvWaitOver, Slot: slot, Name: name})
+	}
+	for _, pi := range h.peers {
+		if pi.slot != slot {
+			n.hostSend(pi, Message{Kind: MsgWaiting, Slot: slot, Count: uint32(left)})
+		}
+	}
+}
+
+func (n *Node) hostTick() {
+	h := n.hs
+	switch n.lobby.State {
+	case StateCountdown:
+		h.countTimer++
+		if h.countTimer >= n.cfg.CountdownTicks {
+			h.countTimer = 0
+			h.count--
+			if h.count > 0 {
+				h.sendCount(n)
+			} else {
+				n.lobby.State = StateLoading
+				n.lobbyChanged()
+				n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+			}
+		}
+	case StateLoading:
+		if h.allLoaded(n) {
+			n.lobby.State = StatePlaying
+			n.lobbyChanged()
+			n.emit(Event{Kind: EvGameStarted, Turn: 1})
+			h.turnTimer = int(n.lobby.TurnTicks)
+		}
+	}
+	stalled := h.checkPeers(n)
+	if n.role != roleHost {
+		return
+	}
+	if n.lobby.State == StatePlaying {
+		h.turnTimer++
+		if h.turnTimer >= int(n.lobby.TurnTicks) && (!stalled || len(h.openDeps) > 0) {
+			h.turnTimer = 0
+			n.closeTurn()
+		}
+	}
+	for _, pi := range h.peers {
+		if n.now-pi.lastSend >= n.cfg.HeartbeatTicks {
+			n.hostSend(pi, Message{Kind: MsgPing, Turn: n.last()})
+		}
+		if n.lobby.State == StatePlaying && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
+			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks {
+			pi.resentAt = n.now
+			n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(pi.acked, n.last()), Delay: n.delay})
+		}
+	}
+	h.checkHashes(n)
+}
+
+func (h *hostState) sentAt(turn uint64) int {
+	s := h.sent[turn%uint64(len(h.sent))]
+	if s.turn == turn {
+		return s.at
+	}
+	return -1 << 30
+}
+
+func (h *hostState) allLoaded(n *Node) bool {
+	for i, s := range n.lobby.Slots {
+		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPeers finds players that are silent, disconnected or too far behind,
+// shows the wait to everyone and drops them when it runs out. It reports
+// whether the host must hold back.
+func (h *hostState) checkPeers(n *Node) bool {
+	stalled := false
+	var drop []*peerInfo
+	for _, pi := range h.peers {
+		if pi.stallSince == -2 {
+			continue // already leaving
+		}
+		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
+		lag := n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
+		if pi.slot < 0 || n.isGone(pi.slot) {
+			if silent && n.now-pi.heard > n.cfg.DropTicks {
+				drop = append(drop, pi) // a silent spectator
+			}
+			continue
+		}
+		if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+			lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
+		} else if pi.stallSince >= 0 && !silent {
+			lag = true
+		}
+		if !silent && !lag {
+			if pi.stallSince >= 0 {
+				pi.stallSince = -1
+				h.broadcastWait(n, pi.slot, 0)
+			}
+			if pi.waited > 0 && n.now%4 == 0 {
+				pi.waited--
+			}
+			continue
+		}
+		if n.lobby.State != StatePlaying && !silent {
+			continue
+		}
+		stalled = stalled || n.lobby.State == StatePlaying
+		pi.waited++
+		left := n.cfg.DropTicks - pi.waited
+		if pi.stallSince < 0 {
+			pi.stallSince = n.now
+			pi.lastWaitEv = n.now
+			h.broadcastWait(n, pi.slot, left)
+		}
+		if left <= 0 {
+			drop = append(drop, pi)
+		} else if n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
+			pi.lastWaitEv = n.now
+			h.broadcastWait(n, pi.slot, left)
+		}
+	}
+	for _, pi := range drop {
+		why := DepartLost
+		if !pi.connLost && n.now-pi.heard <= n.cfg.FailTicks {
+			why = DepartLagging
+		}
+		h.dropPeer(n, pi.id, why)
+	}
+	return stalled
+}
+
+// closeTurn sequences the open commands and departures into the next turn and
+// sends it to every peer.
+func (n *Node) closeTurn() {
+	h := n.hs
+	t := Turn{Epoch: n.epoch, Number: n.last() + 1, Commands: h.open, Departures: h.openDeps}
+	h.open, h.openDeps = nil, nil
+	n.commit(t)
+	h.sent[t.Number%uint64(len(h.sent))] = sentTurn{turn: t.Number, at: n.now}
+	n.adaptDelay()
+	var keep []*peerInfo
+	for _, pi := range h.peers {
+		if pi.acked+1 >= t.Number || n.now-pi.heard < n.cfg.FailTicks {
+			n.hostSend(pi, Message{Kind: MsgTurns, Turns: []Turn{t}, Delay: n.delay})
+		}
+		if pi.stallSince != -2 {
+			keep = append(keep, pi)
+		}
+	}
+	h.peers = keep
+}
+
+// adaptDelay sets the input delay from the slowest player's round trip: on a
+// LAN it stays 0, over a slow link turns are buffered to hide jitter.
+func (n *Node) adaptDelay() {
+	worst := 0
+	for _, pi := range n.hs.peers {
+		if pi.slot >= 0 && pi.srtt8 > worst {
+			worst = pi.srtt8
+		}
+	}
+	tt := int(n.lobby.TurnTicks) * 8
+	d := uint32(worst / tt)
+	if d > uint32(n.cfg.MaxDelayTurns) {
+		d = uint32(n.cfg.MaxDelayTurns)
+	}
+	n.delay = d
+}
+
+// lateFollower takes in a peer whose Follow arrived after this node had won
+// the epoch: a spectator, or a player whose departure was not sequenced yet.
+func (n *Node) lateFollower(m Message) {
+	h := n.hs
+	if m.Epoch != n.epoch || h.peer(m.From) != nil {
+		return
+	}
+	slot := n.lobby.SlotOf(m.From)
+	member := slot >= 0 && !n.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
+	if slot < 0 && n.lobby.isSpectator(m.From) {
+		member = true
+	}
+	if !member || m.Turn > n.last() || !n.sameHistory(m) {
+		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefuseNotMember,
+			Text: "The game went on without you while the host changed."}})
+		return
+	}
+	pi := h.addPeer(n, m.From, slot, m.Turn)
+	h.takeCommands(n, pi, m.Commands)
+	l := n.lobby.Clone()
+	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
+	if m.Turn < n.last() {
+		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Turn, n.last()), Delay: n.delay})
+	}
+}

@@ -1,0 +1,294 @@
+package session
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// passwordProof is the joiner's answer to a challenge: HMAC-SHA256 keyed with a
+// hash of the password over the host's nonce and both peer IDs. The password
+// never crosses the wire, and a proof is useless for another nonce or peer.
+func passwordProof(password string, nonce []byte, host, joiner PeerID) []byte {
+	key := sha256.Sum256([]byte("hostfall/session password v1\x00" + password))
+	mac := hmac.New(sha256.New, key[:])
+	mac.Write(nonce)
+	mac.Write([]byte{0})
+	mac.Write([]byte(host))
+	mac.Write([]byte{0})
+	mac.Write([]byte(joiner))
+	return mac.Sum(nil)
+}
+
+func (n *Node) nonce() []byte {
+	b := make([]byte, 16)
+	binary.LittleEndian.PutUint64(b, n.cfg.Rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], n.cfg.Rand.Uint64())
+	return b
+}
+
+// Host opens a new session with this node as host in slot 0.
+func (n *Node) Host(s Settings) error {
+	if n.role != roleNone {
+		return fmt.Errorf("%w: the node is already %v", ErrBadArgument, n.role)
+	}
+	maxP := s.MaxPlayers
+	if maxP == 0 {
+		maxP = 8
+	}
+	if maxP < 1 || maxP > MaxSlots {
+		return fmt.Errorf("%w: max players %d (1..%d)", ErrBadArgument, maxP, MaxSlots)
+	}
+	tt := s.TurnTicks
+	if tt == 0 {
+		tt = uint32(n.cfg.TurnTicks)
+	}
+	n.lobby = Lobby{
+		Revision: 1, Name: s.Name, MapSeed: s.MapSeed, MapSize: s.MapSize, TurnTicks: tt,
+		Password: s.Password != "", MaxPlayers: maxP, GameVersion: n.cfg.GameVersion,
+		Slots: make([]Slot, maxP),
+	}
+	n.lobby.Slots[0] = Slot{Kind: SlotHuman, Peer: n.self, Name: n.cfg.Name, Color: 0}
+	for i := 1; i < int(maxP); i++ {
+		n.lobby.Slots[i].Color = uint8(i)
+	}
+	n.password = s.Password
+	n.slot = 0
+	n.epoch = makeEpoch(1, 0)
+	n.becomeHost()
+	n.emit(Event{Kind: EvJoined, Slot: 0})
+	n.lobbyChanged()
+	return nil
+}
+
+// Join asks host to let this node in (as a player, or as a spectator when
+// Config.Spectate is set). A Welcome leads to EvJoined; a refusal to EvRefused.
+// Joining a game in progress as a known player (same peer ID) is a rejoin.
+func (n *Node) Join(host PeerID) error {
+	if n.role != roleNone {
+		return fmt.Errorf("%w: the node is already %v", ErrBadArgument, n.role)
+	}
+	n.role = roleJoining
+	n.joinHost = host
+	n.joinedAt = n.now
+	n.sendHello()
+	return nil
+}
+
+func (n *Node) sendHello() {
+	n.send(Message{Kind: MsgHello, To: n.joinHost, Hello: &Hello{
+		Protocol: ProtocolVersion, GameVersion: n.cfg.GameVersion, Name: n.cfg.Name, Spectate: n.cfg.Spectate,
+	}})
+}
+
+func (n *Node) stepJoining(m Message) {
+	if m.From != n.joinHost {
+		return
+	}
+	switch m.Kind {
+	case MsgChallenge:
+		n.send(Message{Kind: MsgProof, To: m.From, Proof: passwordProof(n.cfg.Password, m.Nonce, m.From, n.self)})
+	case MsgRefuse:
+		if m.Refusal == nil {
+			return
+		}
+		n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
+		n.leave(m.Refusal.Text)
+	case MsgWelcome:
+		if m.Lobby == nil {
+			return
+		}
+		n.lobby = m.Lobby.Clone()
+		n.slot = m.Slot
+		n.epoch = m.Epoch
+		n.host = m.From
+		n.role = roleFollower
+		n.hostHeard = n.now
+		if m.Slot >= 0 && m.NextSeq > 0 {
+			n.propSeq[m.Slot] = m.NextSeq - 1
+		}
+		n.emit(Event{Kind: EvJoined, Slot: m.Slot})
+		if n.lobby.State >= StateLoading {
+			n.expectSnap = n.lobby.State == StatePlaying
+			n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+		}
+		n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
+	}
+}
+
+func (l Lobby) ptr() *Lobby { return &l }
+
+// lobbyChanged bumps the revision and broadcasts the lobby (host only).
+func (n *Node) lobbyChanged() {
+	n.lobby.Revision++
+	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
+	if n.hs == nil {
+		return
+	}
+	l := n.lobby.Clone()
+	for _, p := range n.hs.recipients(n) {
+		n.send(Message{Kind: MsgLobby, To: p, Epoch: n.epoch, Lobby: &l})
+	}
+}
+
+// followerLobby adopts a newer lobby revision from the host.
+func (n *Node) followerLobby(l *Lobby) {
+	if l == nil || l.Revision <= n.lobby.Revision {
+		return
+	}
+	old := n.lobby.State
+	n.lobby = l.Clone()
+	if n.slot >= 0 && n.lobby.SlotOf(n.self) != n.slot && n.lobby.State == StateLobby {
+		n.leave("The host removed you from the lobby.")
+		return
+	}
+	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
+	if old < StateLoading && n.lobby.State >= StateLoading {
+		n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+	}
+	if old < StatePlaying && n.lobby.State == StatePlaying {
+		n.emit(Event{Kind: EvGameStarted, Turn: 1})
+	}
+}
+
+// EditSlot changes this player's own slot (name, color, team, ready).
+func (n *Node) EditSlot(e SlotEdit) error {
+	if err := checkText("name", e.Name, maxNameLen); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadArgument, err)
+	}
+	if n.lobby.State != StateLobby {
+		return ErrNotInLobby
+	}
+	switch n.role {
+	case roleHost:
+		n.applyEdit(n.slot, e)
+	case roleFollower:
+		n.send(Message{Kind: MsgEdit, To: n.host, Epoch: n.epoch, Edit: &e})
+	default:
+		return ErrLeft
+	}
+	return nil
+}
+
+func (n *Node) applyEdit(slot int, e SlotEdit) {
+	if slot < 0 || slot >= len(n.lobby.Slots) || n.lobby.State != StateLobby {
+		return
+	}
+	s := &n.lobby.Slots[slot]
+	if e.Name != "" {
+		s.Name = e.Name
+	}
+	s.Color, s.Team, s.Ready = e.Color, e.Team, e.Ready
+	n.lobbyChanged()
+}
+
+// Configure changes the session settings (host only, in the lobby).
+func (n *Node) Configure(s Settings) error {
+	if n.role != roleHost {
+		return ErrNotHost
+	}
+	if n.lobby.State != StateLobby {
+		return ErrNotInLobby
+	}
+	if err := checkText("session name", s.Name, maxNameLen); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadArgument, err)
+	}
+	n.lobby.Name, n.lobby.MapSeed, n.lobby.MapSize = s.Name, s.MapSeed, s.MapSize
+	if s.TurnTicks > 0 {
+		n.lobby.TurnTicks = s.TurnTicks
+	}
+	n.password = s.Password
+	n.lobby.Password = s.Password != ""
+	n.lobbyChanged()
+	return nil
+}
+
+// SetSlot opens, closes or puts a bot of level into an empty slot (host only).
+func (n *Node) SetSlot(slot int, kind SlotKind, botLevel uint8) error {
+	if n.role != roleHost {
+		return ErrNotHost
+	}
+	if n.lobby.State != StateLobby {
+		return ErrNotInLobby
+	}
+	if slot < 0 || slot >= len(n.lobby.Slots) || n.lobby.Slots[slot].Kind == SlotHuman || kind == SlotHuman {
+		return fmt.Errorf("%w: slot %d cannot become %v", ErrBadArgument, slot, kind)
+	}
+	s := &n.lobby.Slots[slot]
+	*s = Slot{Kind: kind, Color: s.Color, Team: s.Team, BotLevel: botLevel, Ready: kind == SlotBot}
+	if kind == SlotBot {
+		s.Name = fmt.Sprintf("Bot %d", slot+1)
+	}
+	n.lobbyChanged()
+	return nil
+}
+
+// Kick removes a player (host only). It is refused from rejoining; in a
+// running game its departure is sequenced.
+func (n *Node) Kick(slot int) error {
+	if n.role != roleHost {
+		return ErrNotHost
+	}
+	if slot <= 0 || slot >= len(n.lobby.Slots) || slot == n.slot || n.lobby.Slots[slot].Kind != SlotHuman {
+		return fmt.Errorf("%w: slot %d holds no other player", ErrBadArgument, slot)
+	}
+	p := n.lobby.Slots[slot].Peer
+	n.kicked = append(n.kicked, p)
+	n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseKicked, Text: "The host removed you from the session."}})
+	n.hs.dropPeer(n, p, DepartKicked)
+	return nil
+}
+
+// Say sends a chat line to everyone (team 0) or to one team.
+func (n *Node) Say(team uint8, text string) error {
+	if err := checkText("chat", text, maxChatLen); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadArgument, err)
+	}
+	c := &Chat{FromSlot: n.slot, Team: team, Text: text, FromName: n.cfg.Name}
+	switch n.role {
+	case roleHost:
+		n.hs.relayChat(n, c)
+	case roleFollower, roleCandidate:
+		n.send(Message{Kind: MsgChat, To: n.host, Epoch: n.epoch, Chat: c})
+	default:
+		return ErrLeft
+	}
+	return nil
+}
+
+// Start begins the countdown 5..1 (host only; every other human must be ready).
+func (n *Node) Start() error {
+	if n.role != roleHost {
+		return ErrNotHost
+	}
+	if n.lobby.State != StateLobby {
+		return ErrNotInLobby
+	}
+	for i, s := range n.lobby.Slots {
+		if s.Kind == SlotHuman && i != n.slot && !s.Ready {
+			return fmt.Errorf("%w: %s is not ready", ErrNotReady, s.Name)
+		}
+	}
+	n.lobby.State = StateCountdown
+	n.hs.count = 5
+	n.hs.countTimer = 0
+	n.lobbyChanged()
+	n.hs.sendCount(n)
+	return nil
+}
+
+// Loaded tells the node that the caller has loaded the game (after EvLoad).
+// Turn 1 starts when every player has loaded.
+func (n *Node) Loaded() {
+	n.loaded = true
+	switch n.role {
+	case roleHost:
+		n.hs.loaded[n.self] = true
+	case roleFollower:
+		n.send(Message{Kind: MsgLoaded, To: n.host, Epoch: n.epoch, Loaded: true})
+	}
+}
+
+func (n *Node) isKicked(p PeerID) bool { return slices.Contains(n.kicked, p) }

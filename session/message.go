@@ -1,0 +1,111 @@
+package session
+
+// MsgKind is the type of a Message.
+type MsgKind uint8
+
+// Message kinds. Local kinds never cross the wire: the caller steps them to
+// report connection changes.
+const (
+	MsgNone MsgKind = iota
+
+	// Join handshake.
+	MsgHello     // joiner → host: Hello
+	MsgChallenge // host → joiner: Nonce to prove the password with
+	MsgProof     // joiner → host: Proof = HMAC of the nonce
+	MsgWelcome   // host → joiner: Slot, Lobby, NextSeq, Epoch
+	MsgRefuse    // host → joiner: Refusal
+
+	// Lobby.
+	MsgLobby     // host → all: Lobby (a new revision)
+	MsgEdit      // player → host: Edit of its own slot
+	MsgChat      // player → host → recipients: Chat
+	MsgCountdown // host → all: Count (5..1)
+	MsgLoaded    // peer → host: this peer's caller has loaded the game
+
+	// Lockstep.
+	MsgCommands // peer → host: Commands to sequence (slot decided by the host)
+	MsgTurns    // host → peer: Turns in order; Delay = input delay in turns
+	MsgAck      // peer → host: Have (last contiguous turn), Need, Hashes; also the heartbeat
+	MsgPing     // host → peer: heartbeat while no turn flows
+
+	// Desync repair and catch-up.
+	MsgDesync      // host → minority peer: Desync report (the peer will be repaired)
+	MsgSnapshotReq // host → majority peer: send a snapshot to Targets
+	MsgSnapshot    // majority peer → target: Snapshot plus the Turns after it
+
+	// Host migration.
+	MsgClaim  // candidate → peers: Epoch (new), Turn + Chain (its history)
+	MsgFollow // peer → candidate: Epoch, Turn + Chain, Turns it has beyond the claim, Lobby, Commands pending
+	MsgReject // peer → candidate: the host of Epoch is alive (or the histories differ)
+
+	MsgWaiting // host → all: waiting for Slot, Count ticks left (0 = the wait is over)
+	MsgBye     // peer → host, or host → all: leaving the session on purpose
+
+	msgLocal // kinds below are local: never encoded
+
+	// MsgConnected reports that the transport connected to From.
+	MsgConnected
+	// MsgDisconnected reports that the connection to From was lost.
+	MsgDisconnected
+)
+
+var msgNames = map[MsgKind]string{
+	MsgNone: "none", MsgHello: "hello", MsgChallenge: "challenge", MsgProof: "proof",
+	MsgWelcome: "welcome", MsgRefuse: "refuse", MsgLobby: "lobby", MsgEdit: "edit",
+	MsgChat: "chat", MsgCountdown: "countdown", MsgLoaded: "loaded", MsgCommands: "commands",
+	MsgTurns: "turns", MsgAck: "ack", MsgPing: "ping", MsgDesync: "desync",
+	MsgSnapshotReq: "snapshot-req", MsgSnapshot: "snapshot", MsgClaim: "claim",
+	MsgFollow: "follow", MsgReject: "reject", MsgWaiting: "waiting", MsgBye: "bye", MsgConnected: "connected",
+	MsgDisconnected: "disconnected",
+}
+
+func (k MsgKind) String() string {
+	if s, ok := msgNames[k]; ok {
+		return s
+	}
+	return "unknown"
+}
+
+// IsLocal reports whether k is a local kind (connection reports) that is never
+// sent or encoded.
+func (k MsgKind) IsLocal() bool { return k > msgLocal }
+
+// Hello opens the join handshake.
+type Hello struct {
+	Protocol    uint32
+	GameVersion string
+	Name        string
+	Spectate    bool
+}
+
+// Message is every session message, one flat struct in the style of raftpb;
+// each kind uses the fields named in its comment above. From and To are not
+// encoded: the receiver's transport sets From to the remote peer.
+type Message struct {
+	Kind     MsgKind
+	From, To PeerID
+
+	Epoch    uint64
+	Turn     uint64
+	Turns    []Turn
+	Commands []Command
+	Lobby    *Lobby
+	Hello    *Hello
+	Nonce    []byte
+	Proof    []byte
+	Refusal  *Refusal
+	Chat     *Chat
+	Count    uint32
+	Have     uint64
+	Need     bool
+	Hashes   []HashReport
+	Snapshot *Snapshot
+	Slot     int
+	Chain    uint64
+	NextSeq  uint64
+	Delay    uint32
+	Edit     *SlotEdit
+	Targets  []PeerID
+	Desync   *DesyncInfo
+	Loaded   bool
+}

@@ -1,0 +1,568 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+type role uint8
+
+const (
+	roleNone      role = iota // created, not in a session
+	roleJoining               // Hello sent, waiting for Welcome
+	roleFollower              // following a host (or a candidate that has not resumed yet)
+	roleCandidate             // gathering followers for a new epoch
+	roleHost                  // sequencing
+	roleLeft                  // left the session; the node is inert
+)
+
+var roleNames = [...]string{"none", "joining", "follower", "candidate", "host", "left"}
+
+func (r role) String() string { return roleNames[r] }
+
+// Errors callers branch on.
+var (
+	ErrNotHost     = errors.New("session: only the host can do that")
+	ErrNotDriven   = errors.New("session: this node does not drive that slot")
+	ErrNotPlaying  = errors.New("session: the game is not running")
+	ErrNotInLobby  = errors.New("session: the game has already started")
+	ErrNotReady    = errors.New("session: not every player is ready")
+	ErrLeft        = errors.New("session: the node has left the session")
+	ErrWrongTurn   = errors.New("session: no snapshot was asked for that turn")
+	ErrBadArgument = errors.New("session: bad argument")
+)
+
+// epochSlotBits: an epoch is generation<<epochSlotBits | host slot, so two
+// hosts can never sequence turns under the same epoch value.
+const epochSlotBits = 4
+
+func makeEpoch(gen uint64, slot int) uint64 { return gen<<epochSlotBits | uint64(slot) }
+func epochGen(e uint64) uint64              { return e >> epochSlotBits }
+
+// pendingCmd is an own command not yet seen in a committed turn.
+type pendingCmd struct {
+	cmd    Command
+	sentAt int
+}
+
+// output is what the next Ready returns.
+type output struct {
+	msgs      []Message
+	committed []Turn
+	restore   *Snapshot
+	events    []Event
+}
+
+// Node is one peer's session state machine. It is not safe for concurrent use:
+// the caller owns it from one goroutine (see doc.go).
+type Node struct {
+	cfg  Config
+	self PeerID
+	now  int
+	role role
+
+	epoch    uint64
+	host     PeerID
+	joinHost PeerID
+	joinedAt int
+	slot     int
+	lobby    Lobby
+	password string // host: the session password
+	kicked   []PeerID
+
+	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain
+	// hash after log[i]; arrived[i] the tick it was committed here.
+	log       []Turn
+	chains    []uint64
+	arrived   []int
+	base      uint64
+	baseChain uint64
+	gone      uint32           // bit per slot: departed
+	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
+	released  uint64
+	delay     uint32
+
+	propSeq [MaxSlots]uint64 // last sequence number this node assigned per slot
+	pending []pendingCmd
+
+	// Follower view of the host.
+	hostHeard   int
+	hostLost    bool
+	lostAt      int
+	lastSent    int
+	loaded      bool
+	awaitResume bool // following a candidate that has not resumed yet
+	expectSnap  bool
+	hashQueue   []HashReport
+	deferred    *Message // a claim received while the host still seemed alive
+	deferredAt  int
+	connLost    map[PeerID]bool
+	failedTries int
+
+	hs *hostState
+	el *election
+
+	snapTargets []PeerID
+	snapAsked   uint64
+
+	out        output
+	handed     [3]int // lengths of msgs, committed, events the last Ready returned
+	lastStatus Status
+	hadStatus  bool
+}
+
+// NewNode returns a node that is in no session yet; call Host or Join.
+func NewNode(cfg Config) (*Node, error) {
+	if cfg.Rand == nil {
+		return nil, errNoRand
+	}
+	if cfg.Self == "" {
+		return nil, fmt.Errorf("%w: Config.Self is empty", ErrBadArgument)
+	}
+	cfg.fill()
+	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}}
+	for i := range n.nextSeq {
+		n.nextSeq[i] = 1
+	}
+	return n, nil
+}
+
+// Self returns this node's peer ID.
+func (n *Node) Self() PeerID { return n.self }
+
+// Lobby returns a copy of the current lobby.
+func (n *Node) Lobby() Lobby { return n.lobby.Clone() }
+
+// last is the number of the last committed turn.
+func (n *Node) last() uint64 { return n.base + uint64(len(n.log)) }
+
+func (n *Node) lastChain() uint64 {
+	if len(n.log) == 0 {
+		return n.baseChain
+	}
+	return n.chains[len(n.chains)-1]
+}
+
+// chainAt returns the chain hash after turn t, if this node still holds it.
+func (n *Node) chainAt(t uint64) (uint64, bool) {
+	switch {
+	case t == n.base:
+		return n.baseChain, true
+	case t > n.base && t <= n.last():
+		return n.chains[t-n.base-1], true
+	}
+	return 0, false
+}
+
+func (n *Node) turnAt(t uint64) (Turn, bool) {
+	if t <= n.base || t > n.last() {
+		return Turn{}, false
+	}
+	return n.log[t-n.base-1], true
+}
+
+// turnsAfter returns the held turns (from, to], at most maxTurnsInMsg.
+func (n *Node) turnsAfter(from, to uint64) []Turn {
+	if from < n.base {
+		from = n.base
+	}
+	if to > n.last() {
+		to = n.last()
+	}
+	if to <= from {
+		return nil
+	}
+	if to-from > maxTurnsInMsg {
+		to = from + maxTurnsInMsg
+	}
+	return slices.Clone(n.log[from-n.base : to-n.base])
+}
+
+func (n *Node) send(m Message) {
+	m.From = n.self
+	if m.To == n.self || m.To == "" {
+		return
+	}
+	if n.role != roleHost && m.To == n.host {
+		n.lastSent = n.now
+	}
+	n.out.msgs = append(n.out.msgs, m)
+}
+
+func (n *Node) emit(e Event) { n.out.events = append(n.out.events, e) }
+
+func (n *Node) isGone(slot int) bool { return slot >= 0 && slot < MaxSlots && n.gone&(1<<slot) != 0 }
+
+// roster is the ordered list of players that may host: human slots not departed.
+func (n *Node) roster() []PeerID {
+	var r []PeerID
+	for i, s := range n.lobby.Slots {
+		if s.Kind == SlotHuman && !n.isGone(i) {
+			r = append(r, s.Peer)
+		}
+	}
+	return r
+}
+
+// Drives returns the slots this node may propose for.
+func (n *Node) Drives() []int {
+	var d []int
+	if n.slot >= 0 && !n.isGone(n.slot) && n.role != roleLeft {
+		d = append(d, n.slot)
+	}
+	if n.role == roleHost {
+		for i, s := range n.lobby.Slots {
+			if s.Kind == SlotBot && !n.isGone(i) {
+				d = append(d, i)
+			}
+		}
+	}
+	return d
+}
+
+// Propose queues a command for slot. Only slots in Drives are accepted: a
+// player's own slot, and bot slots on the host. The command is kept until it
+// is seen in a committed turn (resent after host changes), so it executes once.
+func (n *Node) Propose(slot int, data []byte) error {
+	if n.role == roleLeft {
+		return ErrLeft
+	}
+	if n.lobby.State != StatePlaying {
+		return ErrNotPlaying
+	}
+	if !slices.Contains(n.Drives(), slot) {
+		return fmt.Errorf("%w: slot %d", ErrNotDriven, slot)
+	}
+	if len(data) > maxCmdSize {
+		return fmt.Errorf("%w: command of %d bytes exceeds %d", ErrBadArgument, len(data), maxCmdSize)
+	}
+	if n.propSeq[slot] < n.nextSeq[slot]-1 {
+		n.propSeq[slot] = n.nextSeq[slot] - 1
+	}
+	n.propSeq[slot]++
+	c := Command{Slot: slot, Seq: n.propSeq[slot], Data: slices.Clone(data)}
+	if n.role == roleHost {
+		n.hs.open = append(n.hs.open, c)
+		return nil
+	}
+	n.pending = append(n.pending, pendingCmd{cmd: c, sentAt: n.now})
+	if n.role == roleFollower && !n.hostLost && !n.awaitResume {
+		n.send(Message{Kind: MsgCommands, To: n.host, Epoch: n.epoch, Commands: []Command{c}})
+	}
+	return nil
+}
+
+// Tick advances the node's clock by one tick. It is the only clock.
+func (n *Node) Tick() {
+	n.now++
+	switch n.role {
+	case roleJoining:
+		if (n.now-n.joinedAt)%(n.cfg.HeartbeatTicks*10) == 0 {
+			n.sendHello()
+		}
+	case roleFollower:
+		n.followerTick()
+	case roleCandidate:
+		n.candidateTick()
+	case roleHost:
+		n.hostTick()
+	}
+	n.releaseTurns()
+}
+
+// Step feeds one inbound message (with From set to the sender) or a local
+// connection report (MsgConnected / MsgDisconnected with From = the peer).
+func (n *Node) Step(m Message) error {
+	if n.role == roleLeft {
+		return nil
+	}
+	if m.From == "" || m.From == n.self {
+		return fmt.Errorf("%w: message without a sender", ErrBadArgument)
+	}
+	switch m.Kind {
+	case MsgConnected:
+		delete(n.connLost, m.From)
+		if n.hs != nil {
+			n.hs.connChanged(n, m.From, false)
+		}
+		return nil
+	case MsgDisconnected:
+		n.connLost[m.From] = true
+		n.peerLost(m.From)
+		return nil
+	}
+	if m.Kind.IsLocal() || m.Kind == MsgNone {
+		return fmt.Errorf("%w: kind %d", ErrBadArgument, m.Kind)
+	}
+	switch n.role {
+	case roleJoining:
+		n.stepJoining(m)
+	case roleHost:
+		n.stepHost(m)
+	case roleFollower, roleCandidate:
+		n.stepMember(m)
+	}
+	n.releaseTurns()
+	return nil
+}
+
+// peerLost handles a reported connection loss.
+func (n *Node) peerLost(p PeerID) {
+	switch n.role {
+	case roleHost:
+		n.hs.connChanged(n, p, true)
+	case roleFollower:
+		if p == n.host {
+			n.suspectHost()
+		} else if n.el != nil && n.el.expect == p {
+			n.nextCandidate()
+		}
+	case roleCandidate:
+		n.candidateLost(p)
+	}
+}
+
+// leave ends this node's part in the session with a reason a person reads.
+func (n *Node) leave(why string) {
+	if n.role == roleLeft {
+		return
+	}
+	n.role = roleLeft
+	n.hs, n.el = nil, nil
+	n.emit(Event{Kind: EvLeft, Text: why})
+}
+
+// Leave leaves the session on purpose; the host (or, when this node hosts,
+// every peer) is told so the departure is sequenced at once.
+func (n *Node) Leave() {
+	switch n.role {
+	case roleHost:
+		for _, p := range n.hs.recipients(n) {
+			n.send(Message{Kind: MsgBye, To: p, Epoch: n.epoch})
+		}
+	case roleFollower, roleJoining:
+		to := n.host
+		if n.role == roleJoining {
+			to = n.joinHost
+		}
+		n.send(Message{Kind: MsgBye, To: to, Epoch: n.epoch})
+	}
+	n.leave("You left the session.")
+}
+
+// ReportHash records the caller's state hash after applying turn. Call it for
+// every committed turn with WantHash (and for others if you like; they are
+// ignored).
+func (n *Node) ReportHash(turn, hash uint64) {
+	if turn == 0 || turn%uint64(n.cfg.HashEvery) != 0 {
+		return
+	}
+	switch n.role {
+	case roleHost:
+		n.hs.recordHash(n, n.self, turn, hash)
+	case roleFollower, roleCandidate:
+		n.hashQueue = append(n.hashQueue, HashReport{Turn: turn, Hash: hash})
+		if len(n.hashQueue) > 16 {
+			n.hashQueue = n.hashQueue[len(n.hashQueue)-16:]
+		}
+	}
+}
+
+// Snapshot hands the node the state the last Ready asked for with SnapshotAt.
+func (n *Node) Snapshot(turn uint64, data []byte) error {
+	if n.snapAsked == 0 || turn != n.snapAsked {
+		return fmt.Errorf("%w: %d", ErrWrongTurn, turn)
+	}
+	n.snapAsked = 0
+	chain, ok := n.chainAt(turn)
+	if !ok {
+		n.snapTargets = nil
+		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
+	}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.goneAt(turn), NextSeq: n.nextSeqAt(turn)}
+	lob := n.lobby.Clone()
+	for _, p := range n.snapTargets {
+		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.turnsAfter(turn, n.last())})
+	}
+	n.snapTargets = nil
+	return nil
+}
+
+// goneAt and nextSeqAt roll the replicated state back from the last turn to t.
+func (n *Node) goneAt(t uint64) uint32 {
+	g := n.gone
+	for k := n.last(); k > t; k-- {
+		tr, _ := n.turnAt(k)
+		for _, d := range tr.Departures {
+			g &^= 1 << d.Slot
+		}
+	}
+	return g
+}
+
+func (n *Node) nextSeqAt(t uint64) []uint64 {
+	s := n.nextSeq
+	for k := n.last(); k > t; k-- {
+		tr, _ := n.turnAt(k)
+		for i := len(tr.Commands) - 1; i >= 0; i-- {
+			c := tr.Commands[i]
+			s[c.Slot] = c.Seq
+		}
+	}
+	return slices.Clone(s[:])
+}
+
+// commit appends turn t (t.Number == last+1) to the history.
+func (n *Node) commit(t Turn) {
+	t.WantHash = false
+	chain := chainMix(n.lastChain(), &t)
+	n.log = append(n.log, t)
+	n.chains = append(n.chains, chain)
+	n.arrived = append(n.arrived, n.now)
+	for _, c := range t.Commands {
+		n.nextSeq[c.Slot] = c.Seq + 1
+	}
+	if len(t.Commands) > 0 && len(n.pending) > 0 {
+		n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
+			return p.cmd.Seq < n.nextSeq[p.cmd.Slot]
+		})
+	}
+	for _, d := range t.Departures {
+		n.gone |= 1 << d.Slot
+	}
+	n.prune()
+}
+
+func (n *Node) prune() {
+	keep := n.cfg.KeepTurns
+	if len(n.log) <= keep+512 || n.released < n.base+512 {
+		return
+	}
+	cut := 512
+	n.baseChain = n.chains[cut-1]
+	n.base += uint64(cut)
+	n.log = slices.Clone(n.log[cut:])
+	n.chains = slices.Clone(n.chains[cut:])
+	n.arrived = slices.Clone(n.arrived[cut:])
+}
+
+// releaseTurns hands committed turns to the caller, holding back Delay turns
+// of buffer so jitter does not stutter the game.
+func (n *Node) releaseTurns() {
+	for n.released < n.last() {
+		k := n.released + 1
+		i := k - n.base - 1
+		if n.role != roleHost && n.delay > 0 {
+			buffered := n.last()-k >= uint64(n.delay)
+			waited := n.now-n.arrived[i] >= int(n.delay)*int(n.lobby.TurnTicks)
+			if !buffered && !waited {
+				return
+			}
+		}
+		t := n.log[i]
+		t.WantHash = k%uint64(n.cfg.HashEvery) == 0
+		n.out.committed = append(n.out.committed, t)
+		n.released = k
+		for _, d := range t.Departures {
+			name := ""
+			if d.Slot < len(n.lobby.Slots) {
+				name = n.lobby.Slots[d.Slot].Name
+			}
+			n.emit(Event{Kind: EvPlayerLeft, Slot: d.Slot, Name: name, Turn: k, Reason: d.Reason})
+			if d.Slot == n.slot && n.role != roleHost {
+				n.leave(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
+				return
+			}
+		}
+	}
+}
+
+// HasReady reports whether Ready has anything to hand over.
+func (n *Node) HasReady() bool {
+	o := &n.out
+	if len(o.msgs) > 0 || len(o.committed) > 0 || len(o.events) > 0 || o.restore != nil {
+		return true
+	}
+	if len(n.snapTargets) > 0 && n.snapAsked == 0 {
+		return true
+	}
+	return !n.hadStatus || !statusEqual(n.status(), n.lastStatus)
+}
+
+// Ready returns what the caller must do now (see the Ready type). Call
+// Advance after handling it, before the next Step, Tick or Propose.
+func (n *Node) Ready() Ready {
+	rd := Ready{
+		Messages:  n.out.msgs,
+		Committed: n.out.committed,
+		Restore:   n.out.restore,
+		Events:    n.out.events,
+		Status:    n.status(),
+	}
+	if len(n.snapTargets) > 0 && n.snapAsked == 0 && n.released > 0 {
+		n.snapAsked = n.released
+		rd.SnapshotAt = n.released
+	}
+	n.handed = [3]int{len(rd.Messages), len(rd.Committed), len(rd.Events)}
+	return rd
+}
+
+// Advance marks the last Ready as handled. What the caller's calls between
+// Ready and Advance produced (e.g. the messages Snapshot sends) stays for the
+// next Ready.
+func (n *Node) Advance() {
+	n.out.msgs = slices.Clone(n.out.msgs[n.handed[0]:])
+	n.out.committed = slices.Clone(n.out.committed[min(n.handed[1], len(n.out.committed)):])
+	n.out.events = slices.Clone(n.out.events[n.handed[2]:])
+	n.out.restore = nil
+	n.handed = [3]int{}
+	n.lastStatus = n.status()
+	n.hadStatus = true
+}
+
+func (n *Node) status() Status {
+	return Status{
+		Self: n.self, Host: n.host, IsHost: n.role == roleHost, Epoch: n.epoch, Slot: n.slot,
+		Drives: n.Drives(), Turn: n.released, State: n.lobby.State, Delay: n.delay,
+		Joined: n.role == roleHost || n.role == roleFollower || n.role == roleCandidate,
+		Left:   n.role == roleLeft, Revision: n.lobby.Revision,
+	}
+}
+
+func statusEqual(a, b Status) bool {
+	return a.Host == b.Host && a.IsHost == b.IsHost && a.Epoch == b.Epoch && a.Slot == b.Slot &&
+		slices.Equal(a.Drives, b.Drives) && a.State == b.State && a.Delay == b.Delay &&
+		a.Joined == b.Joined && a.Left == b.Left && a.Revision == b.Revision
+}
+
+// chainMix folds a turn into the history chain hash (FNV-1a over its fields),
+// so two peers can tell in one number whether their histories are the same.
+func chainMix(h uint64, t *Turn) uint64 {
+	const prime = 1099511628211
+	if h == 0 {
+		h = 14695981039346656037
+	}
+	mix := func(v uint64) {
+		for i := 0; i < 8; i++ {
+			h ^= v & 0xff
+			h *= prime
+			v >>= 8
+		}
+	}
+	mix(t.Epoch)
+	mix(t.Number)
+	for _, c := range t.Commands {
+		mix(uint64(c.Slot))
+		mix(c.Seq)
+		mix(uint64(len(c.Data)))
+		for _, b := range c.Data {
+			h ^= uint64(b)
+			h *= prime
+		}
+	}
+	for _, d := range t.Departures {
+		mix(uint64(d.Slot)<<8 | uint64(d.Reason))
+	}
+	return h
+}

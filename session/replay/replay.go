@@ -1,0 +1,238 @@
+// Package replay reads and writes Hostfall replay files: the initial lobby,
+// every committed turn and the state hashes peers agreed on, so playing a file
+// back reproduces the game and checks itself.
+//
+// Format (version 1), all integers little-endian:
+//
+//	magic "HFREPLAY" | version uint16 | record* | end record
+//	record = kind uint8 | length uvarint | payload | CRC-32C(kind, length, payload) uint32
+//
+// Kinds: 1 lobby (session.MarshalLobby; first record, once), 2 turn
+// (session.MarshalTurn; numbers consecutive from the first), 3 hash (turn
+// uvarint, hash uint64), 4 end (turn count uvarint; last record). The reader
+// refuses a file with another magic, an unknown version, a bad checksum, a
+// record out of order or a missing end, each with an error a person can read.
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"hostfall/session"
+)
+
+// Version is the format version this package writes.
+const Version = 1
+
+const magic = "HFREPLAY"
+
+// maxRecord bounds one record, so a damaged length cannot make us allocate much.
+const maxRecord = session.MaxMessageSize
+
+const (
+	kindLobby = 1
+	kindTurn  = 2
+	kindHash  = 3
+	kindEnd   = 4
+)
+
+// Errors the reader wraps; use errors.Is.
+var (
+	ErrNotReplay = errors.New("not a Hostfall replay file")
+	ErrVersion   = errors.New("unsupported replay version")
+	ErrCorrupt   = errors.New("replay file is damaged")
+	ErrTruncated = errors.New("replay file is truncated")
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Replay is a whole replay in memory.
+type Replay struct {
+	Lobby  session.Lobby
+	Turns  []session.Turn
+	Hashes []session.HashReport
+}
+
+// HashAt returns the recorded hash after turn, if any.
+func (r *Replay) HashAt(turn uint64) (uint64, bool) {
+	for _, h := range r.Hashes {
+		if h.Turn == turn {
+			return h.Hash, true
+		}
+	}
+	return 0, false
+}
+
+// Writer appends to a replay file. Close writes the end record.
+type Writer struct {
+	w     *bufio.Writer
+	turns uint64
+	next  uint64
+	err   error
+}
+
+// NewWriter starts a replay of a game that begins from lobby.
+func NewWriter(w io.Writer, lobby session.Lobby) (*Writer, error) {
+	rw := &Writer{w: bufio.NewWriter(w)}
+	var hdr [10]byte
+	copy(hdr[:], magic)
+	binary.LittleEndian.PutUint16(hdr[8:], Version)
+	if _, err := rw.w.Write(hdr[:]); err != nil {
+		return nil, fmt.Errorf("replay: write header: %w", err)
+	}
+	b, err := session.MarshalLobby(lobby)
+	if err != nil {
+		return nil, fmt.Errorf("replay: encode lobby: %w", err)
+	}
+	rw.record(kindLobby, b)
+	return rw, rw.err
+}
+
+func (rw *Writer) record(kind byte, payload []byte) {
+	if rw.err != nil {
+		return
+	}
+	buf := make([]byte, 0, len(payload)+16)
+	buf = append(buf, kind)
+	buf = binary.AppendUvarint(buf, uint64(len(payload)))
+	buf = append(buf, payload...)
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	if _, err := rw.w.Write(buf); err != nil {
+		rw.err = fmt.Errorf("replay: write: %w", err)
+	}
+}
+
+// WriteTurn appends a committed turn; turns must come in order.
+func (rw *Writer) WriteTurn(t session.Turn) error {
+	if rw.next != 0 && t.Number != rw.next {
+		return fmt.Errorf("replay: turn %d written after turn %d", t.Number, rw.next-1)
+	}
+	b, err := session.MarshalTurn(t)
+	if err != nil {
+		return fmt.Errorf("replay: encode turn %d: %w", t.Number, err)
+	}
+	rw.record(kindTurn, b)
+	rw.next = t.Number + 1
+	rw.turns++
+	return rw.err
+}
+
+// WriteHash records the agreed state hash after turn.
+func (rw *Writer) WriteHash(turn, hash uint64) error {
+	b := binary.AppendUvarint(nil, turn)
+	b = binary.LittleEndian.AppendUint64(b, hash)
+	rw.record(kindHash, b)
+	return rw.err
+}
+
+// Close writes the end record and flushes; it does not close the underlying writer.
+func (rw *Writer) Close() error {
+	rw.record(kindEnd, binary.AppendUvarint(nil, rw.turns))
+	if rw.err != nil {
+		return rw.err
+	}
+	if err := rw.w.Flush(); err != nil {
+		return fmt.Errorf("replay: flush: %w", err)
+	}
+	return nil
+}
+
+// Read reads a whole replay and checks it.
+func Read(r io.Reader) (*Replay, error) {
+	br := bufio.NewReader(r)
+	var hdr [10]byte
+	if _, err := io.ReadFull(br, hdr[:]); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) && string(hdr[:8]) == magic {
+			return nil, fmt.Errorf("%w: the header ends early", ErrTruncated)
+		}
+		return nil, fmt.Errorf("%w: it is too short to have a header", ErrNotReplay)
+	}
+	if string(hdr[:8]) != magic {
+		return nil, fmt.Errorf("%w: it does not start with %q", ErrNotReplay, magic)
+	}
+	if v := binary.LittleEndian.Uint16(hdr[8:]); v != Version {
+		return nil, fmt.Errorf("%w: the file has version %d and this Hostfall reads version %d", ErrVersion, v, Version)
+	}
+	rep := &Replay{}
+	haveLobby := false
+	for n := 0; ; n++ {
+		kind, payload, err := readRecord(br, n)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case n == 0 && kind != kindLobby:
+			return nil, fmt.Errorf("%w: record 1 is not the lobby", ErrCorrupt)
+		case kind == kindLobby:
+			if haveLobby {
+				return nil, fmt.Errorf("%w: record %d is a second lobby", ErrCorrupt, n+1)
+			}
+			if rep.Lobby, err = session.UnmarshalLobby(payload); err != nil {
+				return nil, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
+			}
+			haveLobby = true
+		case kind == kindTurn:
+			t, err := session.UnmarshalTurn(payload)
+			if err != nil {
+				return nil, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
+			}
+			if k := len(rep.Turns); k > 0 && t.Number != rep.Turns[k-1].Number+1 {
+				return nil, fmt.Errorf("%w: turn %d follows turn %d", ErrCorrupt, t.Number, rep.Turns[k-1].Number)
+			}
+			rep.Turns = append(rep.Turns, t)
+		case kind == kindHash:
+			turn, k := binary.Uvarint(payload)
+			if k <= 0 || len(payload) != k+8 {
+				return nil, fmt.Errorf("%w: record %d is a malformed hash", ErrCorrupt, n+1)
+			}
+			rep.Hashes = append(rep.Hashes, session.HashReport{Turn: turn, Hash: binary.LittleEndian.Uint64(payload[k:])})
+		case kind == kindEnd:
+			count, k := binary.Uvarint(payload)
+			if k <= 0 || k != len(payload) || count != uint64(len(rep.Turns)) {
+				return nil, fmt.Errorf("%w: the end record counts %d turns but the file holds %d", ErrCorrupt, count, len(rep.Turns))
+			}
+			if _, err := br.ReadByte(); err != io.EOF {
+				return nil, fmt.Errorf("%w: data after the end record", ErrCorrupt)
+			}
+			return rep, nil
+		default:
+			return nil, fmt.Errorf("%w: record %d has unknown kind %d", ErrCorrupt, n+1, kind)
+		}
+	}
+}
+
+func readRecord(br *bufio.Reader, n int) (byte, []byte, error) {
+	trunc := func() error { return fmt.Errorf("%w: record %d is cut off (no end record)", ErrTruncated, n+1) }
+	kind, err := br.ReadByte()
+	if err != nil {
+		return 0, nil, trunc()
+	}
+	length, err := binary.ReadUvarint(br)
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return 0, nil, trunc()
+		}
+		return 0, nil, fmt.Errorf("%w: record %d has a bad length", ErrCorrupt, n+1)
+	}
+	if length > maxRecord {
+		return 0, nil, fmt.Errorf("%w: record %d claims %d bytes (limit %d)", ErrCorrupt, n+1, length, maxRecord)
+	}
+	head := append([]byte{kind}, binary.AppendUvarint(nil, length)...)
+	// Grow with the data actually read: a damaged length must not allocate.
+	var buf bytes.Buffer
+	if k, _ := io.CopyN(&buf, br, int64(length)+4); k != int64(length)+4 {
+		return 0, nil, trunc()
+	}
+	body := buf.Bytes()
+	payload := body[:length]
+	sum := crc32.Update(crc32.Checksum(head, castagnoli), castagnoli, payload)
+	if sum != binary.LittleEndian.Uint32(body[length:]) {
+		return 0, nil, fmt.Errorf("%w: record %d fails its checksum", ErrCorrupt, n+1)
+	}
+	return kind, payload, nil
+}

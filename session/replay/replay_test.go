@@ -1,0 +1,101 @@
+package replay
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"hostfall/session"
+)
+
+func sample(t testing.TB) []byte {
+	var buf bytes.Buffer
+	lob := session.Lobby{Revision: 3, Name: "lan", MapSeed: 42, TurnTicks: 5, MaxPlayers: 2, State: session.StatePlaying,
+		Slots: []session.Slot{{Kind: session.SlotHuman, Peer: "a", Name: "Ann"}, {Kind: session.SlotBot, Name: "Bot", BotLevel: 2}}}
+	w, err := NewWriter(&buf, lob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := uint64(1); i <= 20; i++ {
+		tr := session.Turn{Epoch: 16, Number: i}
+		if i%3 == 0 {
+			tr.Commands = []session.Command{{Slot: 0, Seq: i, Data: []byte("move")}}
+		}
+		if i == 20 {
+			tr.Departures = []session.Departure{{Slot: 1, Reason: session.DepartLost}}
+		}
+		if err := w.WriteTurn(tr); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 0 {
+			if err := w.WriteHash(i, i*1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRoundTrip(t *testing.T) {
+	r, err := Read(bytes.NewReader(sample(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lobby.Name != "lan" || len(r.Lobby.Slots) != 2 || len(r.Turns) != 20 || len(r.Hashes) != 2 {
+		t.Fatalf("got %+v", r)
+	}
+	if h, ok := r.HashAt(20); !ok || h != 20000 {
+		t.Fatalf("hash at 20: %d %v", h, ok)
+	}
+	if d := r.Turns[19].Departures; len(d) != 1 || d[0].Slot != 1 {
+		t.Fatalf("departures %+v", d)
+	}
+}
+
+func TestDamagedFilesAreRefused(t *testing.T) {
+	good := sample(t)
+	flip := func(i int) []byte { b := bytes.Clone(good); b[i] ^= 0x40; return b }
+	cases := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"empty", nil, ErrNotReplay},
+		{"other file", []byte("PK\x03\x04 a zip file, not a replay"), ErrNotReplay},
+		{"future version", append([]byte("HFREPLAY\x09\x00"), good[10:]...), ErrVersion},
+		{"cut in the header", good[:9], ErrTruncated},
+		{"cut in a record", good[:len(good)/2], ErrTruncated},
+		{"end record missing", good[:len(good)-7], ErrTruncated},
+		{"flipped payload byte", flip(len(good) / 2), ErrCorrupt},
+		{"trailing garbage", append(bytes.Clone(good), 1, 2, 3), ErrCorrupt},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(bytes.NewReader(c.data))
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	good := sample(f)
+	f.Add(good)
+	f.Add(good[:30])
+	f.Add([]byte("HFREPLAY\x01\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Read(bytes.NewReader(data))
+		if err == nil && r == nil {
+			t.Fatal("nil replay without error")
+		}
+		if err != nil && !errors.Is(err, ErrNotReplay) && !errors.Is(err, ErrVersion) &&
+			!errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrTruncated) {
+			t.Fatalf("unclassified error: %v", err)
+		}
+	})
+}

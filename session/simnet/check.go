@@ -1,0 +1,197 @@
+package simnet
+
+import (
+	"fmt"
+
+	"hostfall/session"
+)
+
+// Checker holds the invariants of the session and the violations found.
+type Checker struct {
+	Violations []string
+	// DesyncBoundTurns: an injected divergence must be repaired (some peer
+	// restores a snapshot) within this many turns of the lineage: the next
+	// hash turn (≤ HashEvery), the wait for late reporters (≤ 3×HashEvery),
+	// a repair of the same peer still cooling down (≤ HashEvery turns), and
+	// the snapshot's trip — 6×HashEvery = 60 turns at the default.
+	DesyncBoundTurns uint64
+
+	turns    map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
+	props    map[string]propRec   // command data → who proposed it
+	assigned map[string][2]uint64 // command data → (slot, seq) it executed as
+	execAt   map[string]uint64    // command data → turn it first executed in
+	desyncs  []desyncWatch
+	restores int
+
+	WorstDesyncTurns uint64
+}
+
+type propRec struct {
+	peer session.PeerID
+	inc  int
+	slot int
+}
+
+type desyncWatch struct {
+	peer     *Peer
+	inc      int
+	atTurn   uint64
+	restores int
+}
+
+func newChecker() *Checker {
+	return &Checker{
+		DesyncBoundTurns: 60,
+		turns:            map[[2]uint64]uint64{},
+		props:            map[string]propRec{},
+		assigned:         map[string][2]uint64{},
+		execAt:           map[string]uint64{},
+	}
+}
+
+func (c *Checker) violate(now int, format string, args ...any) {
+	if len(c.Violations) < 20 {
+		c.Violations = append(c.Violations, fmt.Sprintf("tick %d: ", now)+fmt.Sprintf(format, args...))
+	}
+}
+
+func (c *Checker) proposed(p *Peer, slot int, data []byte) {
+	c.props[string(data)] = propRec{peer: p.ID, inc: p.Incarnation, slot: slot}
+}
+
+func (c *Checker) restored(p *Peer, turn uint64) { c.restores++ }
+
+func (c *Checker) crashed(p *Peer) {}
+
+func (c *Checker) desynced(n *Net, p *Peer) {
+	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n), restores: c.restores})
+}
+
+// lineageSize counts the live peers that follow the same host in the same epoch as p.
+func lineageSize(n *Net, p *Peer) int {
+	k := 0
+	for _, q := range n.Peers {
+		if q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
+			k++
+		}
+	}
+	return k
+}
+
+func maxTurn(n *Net) uint64 {
+	var m uint64
+	for _, p := range n.Peers {
+		if p.Live() {
+			m = max(m, p.Last())
+		}
+	}
+	return m
+}
+
+// applied checks one turn as a peer applies it: agreement (every peer that
+// holds turn N of epoch E holds the same history up to it), exactly once, no
+// command of a departed slot, no slot departing twice, nothing unproposed.
+func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
+	a := p.Applied[len(p.Applied)-1]
+	prev := p.base
+	if len(p.Applied) > 1 {
+		prev = max(prev, p.Applied[len(p.Applied)-2].Number)
+	}
+	if (len(p.Applied) > 1 || p.base > 0) && prev+1 != t.Number {
+		c.violate(n.Now, "%s applied turn %d after turn %d", p.ID, t.Number, prev)
+	}
+	k := [2]uint64{t.Number, t.Epoch}
+	if prev, ok := c.turns[k]; ok && prev != a.Chain {
+		c.violate(n.Now, "agreement: %s holds another history at turn %d (epoch %d)", p.ID, t.Number, t.Epoch)
+	} else if !ok {
+		c.turns[k] = a.Chain
+	}
+	var gone uint32
+	for _, x := range p.Applied[:len(p.Applied)-1] {
+		for _, d := range x.Turn.Departures {
+			gone |= 1 << d.Slot
+		}
+	}
+	for _, cmd := range t.Commands {
+		key := [2]uint64{uint64(cmd.Slot), cmd.Seq}
+		if at, dup := p.seen[key]; dup {
+			c.violate(n.Now, "exactly once: %s executed slot %d seq %d at turns %d and %d", p.ID, cmd.Slot, cmd.Seq, at, t.Number)
+		}
+		p.seen[key] = t.Number
+		pr, ok := c.props[string(cmd.Data)]
+		if !ok || pr.slot != cmd.Slot {
+			c.violate(n.Now, "%s executed a command for slot %d that nobody proposed", p.ID, cmd.Slot)
+		}
+		if as, ok := c.assigned[string(cmd.Data)]; ok && as != key {
+			c.violate(n.Now, "exactly once: one command executed as slot %d seq %d and as seq %d", cmd.Slot, as[1], cmd.Seq)
+		} else if !ok {
+			c.assigned[string(cmd.Data)] = key
+			c.execAt[string(cmd.Data)] = t.Number
+		}
+		if gone&(1<<cmd.Slot) != 0 {
+			c.violate(n.Now, "%s executed a command of departed slot %d at turn %d", p.ID, cmd.Slot, t.Number)
+		}
+	}
+	for _, d := range t.Departures {
+		if gone&(1<<d.Slot) != 0 {
+			c.violate(n.Now, "departures: %s saw slot %d depart twice (again at turn %d)", p.ID, d.Slot, t.Number)
+		}
+	}
+}
+
+// check runs after every tick.
+func (c *Checker) check(n *Net) {
+	if len(c.desyncs) == 0 {
+		return
+	}
+	now := maxTurn(n)
+	keep := c.desyncs[:0]
+	for _, w := range c.desyncs {
+		switch {
+		case !w.peer.Live() || w.peer.Incarnation != w.inc || lineageSize(n, w.peer) < 2:
+			// The victim left, or nobody is left to compare it with.
+		case c.restores > w.restores:
+			c.WorstDesyncTurns = max(c.WorstDesyncTurns, now-w.atTurn)
+		case now > w.atTurn+c.DesyncBoundTurns:
+			c.violate(n.Now, "desync: %s diverged at turn %d and was not repaired by turn %d", w.peer.ID, w.atTurn, now)
+		default:
+			keep = append(keep, w)
+		}
+	}
+	c.desyncs = keep
+}
+
+// Final checks, after a quiet period, that every command proposed by a peer
+// that stayed in the game executed exactly once on that peer.
+func (c *Checker) Final(n *Net) {
+	for data, pr := range c.props {
+		p := n.Peer(pr.peer)
+		if p == nil || !p.Live() || p.Incarnation != pr.inc || p.Status.Slot < 0 {
+			continue
+		}
+		stays := true
+		count := 0
+		for _, a := range p.Applied {
+			for _, d := range a.Turn.Departures {
+				if d.Slot == pr.slot {
+					stays = false
+				}
+			}
+			for _, cmd := range a.Turn.Commands {
+				if string(cmd.Data) == data {
+					count++
+				}
+			}
+		}
+		if at, ok := c.execAt[data]; ok && count == 0 && at <= p.base {
+			count = 1 // executed before the snapshot this peer restored
+		}
+		if stays && count != 1 && c.isOwn(p, pr.slot) {
+			c.violate(n.Now, "exactly once: command %q of %s (slot %d) executed %d times", data, p.ID, pr.slot, count)
+		}
+	}
+}
+
+// isOwn: bot commands die with the host that drove them, so only a peer's own
+// slot is held to exactly once.
+func (c *Checker) isOwn(p *Peer, slot int) bool { return p.Status.Slot == slot }

@@ -1,0 +1,137 @@
+package simnet
+
+import (
+	"hostfall/session"
+)
+
+// The fault verbs. Connection-level faults (Cut, Isolate, Crash, Heal,
+// Restart) are reported to the nodes the way a transport would: a local
+// MsgDisconnected / MsgConnected one tick later. Hang, Drop, Delay and Slow
+// are silent: only heartbeats can notice them.
+
+func (n *Net) setCut(a, b session.PeerID, cut bool) {
+	for _, k := range []linkKey{{a, b}, {b, a}} {
+		l := n.link(k.a, k.b)
+		if l.cut == cut {
+			continue
+		}
+		l.cut = cut
+		kind := session.MsgDisconnected
+		if !cut {
+			kind = session.MsgConnected
+		}
+		if pa, pb := n.Peer(k.a), n.Peer(k.b); pa != nil && pb != nil && pa.Up && pb.Up {
+			n.report(k.a, k.b, kind)
+		}
+	}
+	if cut {
+		n.dropInFlight(func(e envelope) bool {
+			return e.data != nil && (e.from == a && e.to == b || e.from == b && e.to == a)
+		})
+	}
+}
+
+func (n *Net) dropInFlight(f func(envelope) bool) {
+	keep := n.queue[:0]
+	for _, e := range n.queue {
+		if !f(e) {
+			keep = append(keep, e)
+		}
+	}
+	n.queue = keep
+}
+
+// Cut breaks the connection between a and b in both directions.
+func (n *Net) Cut(a, b session.PeerID) { n.setCut(a, b, true) }
+
+// Isolate cuts id off from every other peer.
+func (n *Net) Isolate(id session.PeerID) {
+	for _, p := range n.Peers {
+		if p.ID != id {
+			n.setCut(id, p.ID, true)
+		}
+	}
+}
+
+// Heal restores every link and removes drop, delay and slowness faults.
+func (n *Net) Heal() {
+	for k, l := range n.links {
+		if l.cut {
+			n.setCut(k.a, k.b, false)
+		}
+		l.dropPerMil = 0
+		l.minLat, l.maxLat = n.MinLat, n.MaxLat
+	}
+	for _, p := range n.Peers {
+		p.Slow = 0
+	}
+}
+
+// Drop loses each message from→to with probability perMil/1000.
+func (n *Net) Drop(from, to session.PeerID, perMil int) { n.link(from, to).dropPerMil = perMil }
+
+// Delay sets the latency of from→to to min..max ticks (jitter = max-min).
+func (n *Net) Delay(from, to session.PeerID, minT, maxT int) {
+	l := n.link(from, to)
+	l.minLat, l.maxLat = minT, max(minT, maxT)
+}
+
+// Slow adds extra ticks of latency to everything id sends or receives.
+func (n *Net) Slow(id session.PeerID, extra int) {
+	if p := n.Peer(id); p != nil {
+		p.Slow = extra
+	}
+}
+
+// Crash kills id's process: its connections reset (the others are told) and
+// its messages in flight are lost.
+func (n *Net) Crash(id session.PeerID) { n.crash(id, true) }
+
+// Hang stops id without closing its connections (power cut, frozen process):
+// the others only notice by missing heartbeats.
+func (n *Net) Hang(id session.PeerID) { n.crash(id, false) }
+
+func (n *Net) crash(id session.PeerID, report bool) {
+	p := n.Peer(id)
+	if p == nil || !p.Up {
+		return
+	}
+	p.Up = false
+	n.dropInFlight(func(e envelope) bool { return e.from == id || e.to == id })
+	if report {
+		for _, q := range n.Peers {
+			if q.ID != id {
+				n.report(q.ID, id, session.MsgDisconnected)
+			}
+		}
+	}
+	n.Checker.crashed(p)
+}
+
+// Restart boots a fresh node for id (all state lost) and has it join host.
+func (n *Net) Restart(id session.PeerID, host session.PeerID) {
+	p := n.Peer(id)
+	if p == nil || p.Up {
+		return
+	}
+	for k, l := range n.links {
+		if k.a == id || k.b == id {
+			l.cut = false
+		}
+	}
+	n.boot(p, string(id))
+	for _, q := range n.Peers {
+		if q.ID != id && q.Up {
+			n.report(q.ID, id, session.MsgConnected)
+		}
+	}
+	_ = p.Node.Join(host)
+}
+
+// Desync corrupts id's game state, as a simulation bug would.
+func (n *Net) Desync(id session.PeerID) {
+	if p := n.Peer(id); p != nil && p.Up {
+		p.State ^= mix(0x5eed_bad_c0ffee, uint64(n.Now)) // distinct per injection: two never cancel
+		n.Checker.desynced(n, p)
+	}
+}

@@ -1,0 +1,396 @@
+// Package simnet is a deterministic simulated network for session.Node: the
+// network is data (a queue of messages in flight and a table of link faults),
+// pumped one tick at a time by the test. One seeded PCG chooses every delay
+// and drop, every message is re-encoded through the real wire codec, and the
+// invariants of the session are checked after every tick.
+package simnet
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"hostfall/session"
+)
+
+// envelope is one message in flight.
+type envelope struct {
+	at       int
+	seq      uint64
+	from, to session.PeerID
+	data     []byte          // encoded message, or nil for a local report
+	local    session.MsgKind // MsgConnected / MsgDisconnected
+}
+
+type linkKey struct{ a, b session.PeerID }
+
+// link holds the faults of one direction a→b.
+type link struct {
+	cut        bool
+	dropPerMil int
+	minLat     int
+	maxLat     int
+	lastAt     int // keeps each link in order, like a stream
+}
+
+// Peer is one simulated process: a node plus the toy game it drives.
+type Peer struct {
+	ID          session.PeerID
+	Node        *session.Node
+	Up          bool
+	Incarnation int
+	Left        bool
+	LeftWhy     string
+	Slow        int // extra ticks on every link touching this peer
+
+	// The toy game: a state hash over every applied turn.
+	State    uint64
+	chain    uint64
+	Applied  []AppliedTurn
+	seen     map[[2]uint64]uint64 // (slot, seq) → turn
+	Events   []session.Event
+	Status   session.Status
+	Restores int
+	base     uint64 // the turn of the last restored snapshot
+
+	loaded bool
+}
+
+// AppliedTurn is a turn as the toy game applied it.
+type AppliedTurn struct {
+	Number, Epoch uint64
+	Chain         uint64
+	Turn          session.Turn
+}
+
+// Net is the simulated network.
+type Net struct {
+	Rand  *rand.Rand
+	Now   int
+	Peers []*Peer
+	Cfg   session.Config // template for new nodes (Self, Name, Rand are set per peer)
+
+	MinLat, MaxLat int // default latency of a link in ticks (1..2)
+
+	queue []envelope
+	seq   uint64
+	links map[linkKey]*link
+
+	Checker *Checker
+	Bytes   map[session.PeerID]int // encoded bytes sent per peer
+	Msgs    int
+	// OnReady, if set, sees every Ready after it was handled.
+	OnReady func(p *Peer, rd session.Ready)
+}
+
+// New returns an empty network whose randomness all comes from seed.
+func New(seed uint64, cfg session.Config) *Net {
+	return &Net{
+		Rand:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		Cfg:    cfg,
+		MinLat: 1, MaxLat: 2,
+		links:   map[linkKey]*link{},
+		Bytes:   map[session.PeerID]int{},
+		Checker: newChecker(),
+	}
+}
+
+// Add creates a peer with a fresh node.
+func (n *Net) Add(id session.PeerID, name string) *Peer {
+	p := &Peer{ID: id}
+	n.Peers = append(n.Peers, p)
+	n.boot(p, name)
+	return p
+}
+
+func (n *Net) boot(p *Peer, name string) {
+	cfg := n.Cfg
+	cfg.Self = p.ID
+	cfg.Name = name
+	cfg.Rand = rand.New(rand.NewPCG(n.Rand.Uint64(), n.Rand.Uint64()))
+	node, err := session.NewNode(cfg)
+	if err != nil {
+		panic(err)
+	}
+	p.Node = node
+	p.Up = true
+	p.Left = false
+	p.Incarnation++
+	p.State, p.chain = 0, 0
+	p.Applied = nil
+	p.base = 0
+	p.seen = map[[2]uint64]uint64{}
+	p.loaded = false
+}
+
+// Peer returns the peer with id, or nil.
+func (n *Net) Peer(id session.PeerID) *Peer {
+	for _, p := range n.Peers {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+func (n *Net) link(a, b session.PeerID) *link {
+	k := linkKey{a, b}
+	l := n.links[k]
+	if l == nil {
+		l = &link{minLat: n.MinLat, maxLat: n.MaxLat}
+		n.links[k] = l
+	}
+	return l
+}
+
+func (n *Net) enqueue(from, to session.PeerID, data []byte, local session.MsgKind, delay int) {
+	n.seq++
+	n.queue = append(n.queue, envelope{at: n.Now + delay, seq: n.seq, from: from, to: to, data: data, local: local})
+}
+
+// report tells peer `to` (if up) that its connection to `about` changed.
+func (n *Net) report(to, about session.PeerID, kind session.MsgKind) {
+	if p := n.Peer(to); p != nil && p.Up {
+		n.enqueue(about, to, nil, kind, 1)
+	}
+}
+
+// Send puts a message on the wire from p, re-encoding it as the real network
+// would.
+func (n *Net) send(from *Peer, m session.Message) {
+	data, err := m.Marshal()
+	if err != nil {
+		n.Checker.violate(n.Now, "encode %v from %s: %v", m.Kind, from.ID, err)
+		return
+	}
+	n.Bytes[from.ID] += len(data) + 1 + (len(data) >> 7) // plus a varint length prefix
+	n.Msgs++
+	l := n.link(from.ID, m.To)
+	to := n.Peer(m.To)
+	if l.cut || to == nil || !to.Up {
+		return
+	}
+	if l.dropPerMil > 0 && n.Rand.IntN(1000) < l.dropPerMil {
+		return
+	}
+	lat := l.minLat
+	if l.maxLat > l.minLat {
+		lat += n.Rand.IntN(l.maxLat - l.minLat + 1)
+	}
+	lat += from.Slow + to.Slow
+	at := max(n.Now+lat, l.lastAt)
+	l.lastAt = at
+	n.seq++
+	n.queue = append(n.queue, envelope{at: at, seq: n.seq, from: from.ID, to: m.To, data: data})
+}
+
+// Tick advances virtual time by one tick: deliver what is due, tick every
+// node, handle every Ready, check the invariants.
+func (n *Net) Tick() {
+	n.Now++
+	slices.SortStableFunc(n.queue, func(a, b envelope) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return int(a.seq - b.seq)
+	})
+	i := 0
+	for ; i < len(n.queue) && n.queue[i].at <= n.Now; i++ {
+		n.deliver(n.queue[i])
+	}
+	n.queue = slices.Delete(n.queue, 0, i)
+	for _, p := range n.Peers {
+		if p.Up {
+			p.Node.Tick()
+		}
+	}
+	n.drain()
+	n.Checker.check(n)
+}
+
+// Run ticks k times.
+func (n *Net) Run(k int) {
+	for range k {
+		n.Tick()
+	}
+}
+
+func (n *Net) deliver(e envelope) {
+	p := n.Peer(e.to)
+	if p == nil || !p.Up {
+		return
+	}
+	var m session.Message
+	if e.data == nil {
+		m = session.Message{Kind: e.local}
+	} else {
+		var err error
+		if m, err = session.UnmarshalMessage(e.data); err != nil {
+			n.Checker.violate(n.Now, "decode at %s: %v", e.to, err)
+			return
+		}
+		if l := n.links[linkKey{e.from, e.to}]; l != nil && l.cut {
+			return // cut while in flight
+		}
+	}
+	m.From, m.To = e.from, e.to
+	if err := p.Node.Step(m); err != nil {
+		n.Checker.violate(n.Now, "step %v at %s: %v", m.Kind, p.ID, err)
+	}
+}
+
+func (n *Net) drain() {
+	for range 8 {
+		busy := false
+		for _, p := range n.Peers {
+			if p.Up && p.Node.HasReady() {
+				busy = true
+				n.handle(p)
+			}
+		}
+		if !busy {
+			return
+		}
+	}
+}
+
+// handle does what a real caller does with a Ready.
+func (n *Net) handle(p *Peer) {
+	rd := p.Node.Ready()
+	if rd.Restore != nil {
+		p.restore(rd.Restore)
+		n.Checker.restored(p, rd.Restore.Turn)
+	}
+	for _, t := range rd.Committed {
+		p.apply(t)
+		n.Checker.applied(n, p, t)
+		if t.WantHash {
+			p.Node.ReportHash(t.Number, p.State)
+		}
+	}
+	if rd.SnapshotAt != 0 {
+		if err := p.Node.Snapshot(rd.SnapshotAt, p.snapshot(rd.SnapshotAt)); err != nil {
+			n.Checker.violate(n.Now, "snapshot at %s: %v", p.ID, err)
+		}
+	}
+	for _, m := range rd.Messages {
+		n.send(p, m)
+	}
+	for _, e := range rd.Events {
+		p.Events = append(p.Events, e)
+		switch e.Kind {
+		case session.EvLoad:
+			if !p.loaded {
+				p.loaded = true
+				p.Node.Loaded()
+			}
+		case session.EvLeft:
+			p.Left, p.LeftWhy = true, e.Text
+		}
+	}
+	p.Status = rd.Status
+	p.Node.Advance()
+	if n.OnReady != nil {
+		n.OnReady(p, rd)
+	}
+}
+
+func mix(h uint64, vs ...uint64) uint64 {
+	if h == 0 {
+		h = 14695981039346656037
+	}
+	for _, v := range vs {
+		for range 8 {
+			h ^= v & 0xff
+			h *= 1099511628211
+			v >>= 8
+		}
+	}
+	return h
+}
+
+func turnHash(t session.Turn) uint64 {
+	h := mix(0, t.Epoch, t.Number)
+	for _, c := range t.Commands {
+		h = mix(h, uint64(c.Slot), c.Seq)
+		for _, b := range c.Data {
+			h = mix(h, uint64(b))
+		}
+	}
+	for _, d := range t.Departures {
+		h = mix(h, 1000+uint64(d.Slot), uint64(d.Reason))
+	}
+	return h
+}
+
+func (p *Peer) apply(t session.Turn) {
+	th := turnHash(t)
+	p.State = mix(p.State, th)
+	p.chain = mix(p.chain, th)
+	p.Applied = append(p.Applied, AppliedTurn{Number: t.Number, Epoch: t.Epoch, Chain: p.chain, Turn: t})
+}
+
+func (p *Peer) snapshot(turn uint64) []byte {
+	b := make([]byte, 24)
+	binary.LittleEndian.PutUint64(b, p.State)
+	binary.LittleEndian.PutUint64(b[8:], p.chain)
+	binary.LittleEndian.PutUint64(b[16:], turn)
+	return b
+}
+
+func (p *Peer) restore(s *session.Snapshot) {
+	p.Restores++
+	p.base = s.Turn
+	if len(s.Data) == 24 {
+		p.State = binary.LittleEndian.Uint64(s.Data)
+		p.chain = binary.LittleEndian.Uint64(s.Data[8:])
+	}
+	k := 0
+	for k < len(p.Applied) && p.Applied[k].Number <= s.Turn {
+		k++
+	}
+	for _, a := range p.Applied[k:] {
+		for _, c := range a.Turn.Commands {
+			delete(p.seen, [2]uint64{uint64(c.Slot), c.Seq})
+		}
+	}
+	p.Applied = p.Applied[:k]
+}
+
+// Propose has p's node propose data for slot and registers it for the
+// exactly-once check.
+func (n *Net) Propose(p *Peer, slot int, data []byte) error {
+	if !p.Up {
+		return fmt.Errorf("simnet: %s is down", p.ID)
+	}
+	if err := p.Node.Propose(slot, data); err != nil {
+		return err
+	}
+	n.Checker.proposed(p, slot, data)
+	return nil
+}
+
+// Last returns the last turn p applied (0 if none).
+func (p *Peer) Last() uint64 {
+	if len(p.Applied) == 0 {
+		return 0
+	}
+	return p.Applied[len(p.Applied)-1].Number
+}
+
+// LastEpoch returns the epoch of the last turn p applied.
+func (p *Peer) LastEpoch() uint64 {
+	if len(p.Applied) == 0 {
+		return 0
+	}
+	return p.Applied[len(p.Applied)-1].Epoch
+}
+
+// Live reports whether p is up and still in the session.
+func (p *Peer) Live() bool { return p.Up && !p.Left }
+
+// HasEvent reports whether p saw an event of kind k.
+func (p *Peer) HasEvent(k session.EventKind) bool {
+	return slices.ContainsFunc(p.Events, func(e session.Event) bool { return e.Kind == k })
+}

@@ -1,0 +1,226 @@
+package session
+
+// PeerID names a peer. It is opaque to the session; the p2p layer uses libp2p
+// peer ID strings.
+type PeerID string
+
+// ProtocolVersion is the version of this session protocol. Peers with another
+// protocol version are refused with a sentence naming both versions.
+const ProtocolVersion = 1
+
+// SlotKind says who plays a lobby slot.
+type SlotKind uint8
+
+const (
+	SlotOpen   SlotKind = iota // nobody yet; a joiner may take it
+	SlotClosed                 // the host closed it
+	SlotHuman                  // a peer plays it
+	SlotBot                    // the current host's caller drives it
+)
+
+var slotKindNames = [...]string{"open", "closed", "human", "bot"}
+
+func (k SlotKind) String() string {
+	if int(k) < len(slotKindNames) {
+		return slotKindNames[k]
+	}
+	return "unknown"
+}
+
+// Slot is one player place of the lobby. Its index in Lobby.Slots is the game's
+// player number.
+type Slot struct {
+	Kind     SlotKind
+	Peer     PeerID // the peer that plays it (SlotHuman only)
+	Name     string
+	Color    uint8
+	Team     uint8 // 0 = no team
+	Ready    bool
+	BotLevel uint8 // SlotBot only
+}
+
+// LobbyState is the phase of the whole session, replicated with the lobby.
+type LobbyState uint8
+
+const (
+	StateLobby     LobbyState = iota // players gather and set up
+	StateCountdown                   // 5..1 before loading
+	StateLoading                     // every peer loads the map; turn 1 starts when all have
+	StatePlaying                     // turns flow
+)
+
+var stateNames = [...]string{"lobby", "countdown", "loading", "playing"}
+
+func (s LobbyState) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "unknown"
+}
+
+// Lobby is the session's shared setup. The host owns it; every change bumps
+// Revision and is broadcast. It is also the initial state of a replay.
+type Lobby struct {
+	Revision    uint64
+	Name        string
+	MapSeed     uint64
+	MapSize     uint32
+	TurnTicks   uint32 // ticks per turn (the session's turn length)
+	Password    bool   // joining needs the password
+	MaxPlayers  uint32
+	State       LobbyState
+	GameVersion string
+	Slots       []Slot
+	Spectators  []PeerID
+}
+
+// Clone returns a deep copy.
+func (l Lobby) Clone() Lobby {
+	l.Slots = append([]Slot(nil), l.Slots...)
+	l.Spectators = append([]PeerID(nil), l.Spectators...)
+	return l
+}
+
+// SlotOf returns the slot the peer plays, or -1.
+func (l *Lobby) SlotOf(p PeerID) int {
+	for i, s := range l.Slots {
+		if s.Kind == SlotHuman && s.Peer == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func (l *Lobby) isSpectator(p PeerID) bool {
+	for _, s := range l.Spectators {
+		if s == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Settings are the host-chosen parts of the lobby.
+type Settings struct {
+	Name       string
+	MapSeed    uint64
+	MapSize    uint32
+	TurnTicks  uint32 // 0 = Config.TurnTicks
+	MaxPlayers uint32 // 2..MaxSlots; 0 = 8
+	Password   string // "" = no password
+}
+
+// MaxSlots is the most slots a lobby has.
+const MaxSlots = 16
+
+// Command is one sequenced player command: the slot it acts for, its sequence
+// number within that slot (1, 2, 3, … with no gaps), and the caller's bytes.
+type Command struct {
+	Slot int
+	Seq  uint64
+	Data []byte
+}
+
+// DepartReason says why a player left the game.
+type DepartReason uint8
+
+const (
+	DepartLeft     DepartReason = iota // left on purpose
+	DepartLost                         // connection lost or timed out
+	DepartHostLost                     // was the host and failed; a new host took over
+	DepartKicked                       // kicked by the host
+	DepartLagging                      // fell too far behind and the wait ran out
+)
+
+var departNames = [...]string{"left", "connection lost", "host lost", "kicked", "too far behind"}
+
+func (r DepartReason) String() string {
+	if int(r) < len(departNames) {
+		return departNames[r]
+	}
+	return "unknown"
+}
+
+// Departure is a sequenced removal of a player from the game; every peer
+// applies it at the same turn (the game turns it into that slot's surrender).
+type Departure struct {
+	Slot   int
+	Reason DepartReason
+}
+
+// Turn is one committed lockstep turn. Turns are numbered 1, 2, 3, … across
+// host changes; Epoch is the host generation that sequenced it.
+type Turn struct {
+	Epoch      uint64
+	Number     uint64
+	Commands   []Command
+	Departures []Departure
+	// WantHash asks the caller to ReportHash(Number, hash) after applying the
+	// turn. Not on the wire: every peer derives it from Number.
+	WantHash bool
+}
+
+// Snapshot is the caller's opaque state after applying turn Turn.
+type Snapshot struct {
+	Turn uint64
+	Data []byte
+	// Session state at Turn, filled in by the node (callers leave them zero).
+	Chain   uint64
+	NextSeq []uint64
+	Gone    uint32
+}
+
+// HashReport is a state hash after a turn.
+type HashReport struct {
+	Turn uint64
+	Hash uint64
+}
+
+// RefusalCode classifies a refusal; Refusal.Text is the sentence to show.
+type RefusalCode uint8
+
+const (
+	RefuseVersion RefusalCode = iota + 1
+	RefuseFull
+	RefusePassword
+	RefuseInProgress
+	RefuseKicked
+	RefuseNotMember
+	RefuseBadRequest
+)
+
+// Refusal tells a joiner why it may not join, in a sentence a person reads.
+type Refusal struct {
+	Code RefusalCode
+	Text string
+}
+
+// Chat is one chat line. Team 0 goes to everyone, otherwise to that team only.
+type Chat struct {
+	FromSlot int // -1 for a spectator
+	FromName string
+	Team     uint8
+	Text     string
+}
+
+// SlotEdit is what a player may change of its own slot.
+type SlotEdit struct {
+	Name  string
+	Color uint8
+	Team  uint8
+	Ready bool
+}
+
+// PeerHash is one peer's hash in a desync report.
+type PeerHash struct {
+	Peer PeerID
+	Hash uint64
+}
+
+// DesyncInfo describes a detected divergence: every reported hash at Turn and
+// the hash the majority agreed on.
+type DesyncInfo struct {
+	Turn     uint64
+	Hashes   []PeerHash
+	Majority uint64
+}
