@@ -61,8 +61,12 @@ func (w *World) followField(i int, key uint64) (moveResult, int, int) {
 	if best >= 0 {
 		c := TileCenter(best%W, best/W)
 		if w.advance(i, c.X, c.Y) {
-			e.blocked[i] = 0
-			return moving, d0, -1
+			if bd < d0 {
+				e.blocked[i] = 0
+			} else if e.blocked[i] < 255 {
+				e.blocked[i]++ // a step aside does not end the wait
+			}
+			return moving, d0, blocker
 		}
 	}
 	if e.blocked[i] < 255 {

@@ -81,7 +81,7 @@ func (w *World) doMove(i int) {
 		}
 	case noPath:
 		w.setOrder(i, OrderIdle)
-	case stuck:
+	case stuck, moving:
 		if w.settled(i, d, blocker) {
 			w.setOrder(i, OrderIdle)
 		}
@@ -140,7 +140,7 @@ func (w *World) doAttackMove(i int) {
 	switch res {
 	case arrived, noPath:
 		w.setOrder(i, OrderIdle)
-	case stuck:
+	case stuck, moving:
 		if w.settled(i, d, blocker) {
 			w.setOrder(i, OrderIdle)
 		}
