@@ -282,9 +282,7 @@ func (w *World) decodeEntities(d *decoder) error {
 	if d.err != nil || n > len(d.b) {
 		return snapErr("entities: bad count")
 	}
-	for range n {
-		w.e.grow()
-	}
+	w.e.resize(n)
 	w.mark = make([]uint32, n)
 	dead := 0
 	for i := range n {
