@@ -102,7 +102,7 @@ func (w *World) engage(i, t int) {
 	e := &w.e
 	if w.inRange(i, t) {
 		e.blocked[i] = 0
-		e.phase[i] = 0
+		e.phase[i] &^= phaseChaseField
 		if e.cooldown[i] == 0 {
 			w.strike(i, t)
 		}
@@ -131,10 +131,10 @@ func (w *World) chase(i, t int) {
 	gap := max(abs32(px-e.x[i]), abs32(py-e.y[i]))
 	near := gap <= chaseSteer*TileSize
 	if gap <= 2*TileSize {
-		e.phase[i] = 0
+		e.phase[i] &^= phaseChaseField
 	}
-	if near && e.phase[i] == 0 {
-		if w.steer(i, px, py) {
+	if near && e.phase[i]&phaseChaseField == 0 {
+		if w.steer(i, px, py) != steerBlocked {
 			e.blocked[i] = 0
 			return
 		}
@@ -142,7 +142,7 @@ func (w *World) chase(i, t int) {
 			e.blocked[i]++
 		}
 		if w.wallAhead(i, t, px, py) {
-			e.phase[i] = 1 // walls, not units, are in the way: follow a field
+			e.phase[i] |= phaseChaseField // walls, not units, are in the way: follow a field
 		}
 		return
 	}
@@ -227,7 +227,7 @@ func (w *World) retaliate(t, a int) {
 		return
 	}
 	e.target[t] = w.id(a)
-	e.phase[t] = 0
+	e.phase[t] &^= phaseChaseField
 }
 
 // reap removes the units killed this tick.

@@ -382,7 +382,7 @@ func (w *World) checkEntity(i int) error {
 	st := &stats[k]
 	ok := int(e.owner[i]) < w.np && !w.pl[e.owner[i]].out && e.hp[i] > 0 && e.order[i] < numOrders &&
 		int32(e.cooldown[i]) <= max(st.Cooldown, 0) && e.cargo[i] <= CarryGold &&
-		e.timer[i] >= 0 && e.timer[i] <= MineTicks && e.phase[i] <= PhaseToBase &&
+		e.timer[i] >= 0 && e.timer[i] <= MineTicks && e.phase[i] <= phaseChaseField|phaseGoalField &&
 		w.inMap(int(e.gx[i]), int(e.gy[i])) &&
 		(e.rx[i] == -1 && e.ry[i] == -1 || w.inMap(int(e.rx[i]), int(e.ry[i])))
 	if !ok {
