@@ -456,12 +456,3 @@ func (d *decoder) u64() uint64 {
 	}
 	return binary.LittleEndian.Uint64(b)
 }
-
-func (d *decoder) int16() int16 {
-	v := d.varint()
-	if v < -1<<15 || v > 1<<15-1 {
-		d.fail(errRange)
-		return 0
-	}
-	return int16(v)
-}
