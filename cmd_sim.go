@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"hostfall/game"
+	"hostfall/game/ai"
+)
+
+func init() {
+	register(command{
+		name:    "sim",
+		summary: "play bots against each other offline and print the result",
+		run:     runSim,
+	})
+}
+
+// simOptions is the command line of sim (and play).
+type simOptions struct {
+	players int
+	seed    uint64
+	turns   int
+	size    int
+	levels  []ai.Level
+	teams   []game.Team
+	json    bool
+}
+
+func parseSim(name string, args []string) (simOptions, error) {
+	o := simOptions{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.IntVar(&o.players, "players", 4, "number of bots, 2 to 8")
+	fs.Uint64Var(&o.seed, "seed", 7, "map and bot seed")
+	fs.IntVar(&o.turns, "turns", 12000, "stop after this many turns (20 a second) if nobody has won")
+	fs.IntVar(&o.size, "size", game.DefaultMapSize, "map width and height in tiles")
+	levels := fs.String("levels", "hard", "bot levels by player, comma separated (easy, hard); the last repeats")
+	teams := fs.String("teams", "", "team of each player, comma separated (default: every player alone)")
+	fs.BoolVar(&o.json, "status-json", false, "print one JSON object a line (the operating contract)")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return o, err
+		}
+		return o, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if o.turns < 1 {
+		return o, fmt.Errorf("%w: --turns must be at least 1", errUsage)
+	}
+	for _, s := range strings.Split(*levels, ",") {
+		l, err := ai.ParseLevel(strings.TrimSpace(s))
+		if err != nil {
+			return o, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		o.levels = append(o.levels, l)
+	}
+	if *teams != "" {
+		for _, s := range strings.Split(*teams, ",") {
+			t, err := strconv.ParseUint(strings.TrimSpace(s), 10, 8)
+			if err != nil {
+				return o, fmt.Errorf("%w: --teams wants numbers 0 to 7, got %q", errUsage, s)
+			}
+			o.teams = append(o.teams, game.Team(t))
+		}
+		if len(o.teams) != o.players {
+			return o, fmt.Errorf("%w: --teams names %d teams for %d players", errUsage, len(o.teams), o.players)
+		}
+	}
+	return o, nil
+}
+
+func (o simOptions) config() game.Config {
+	c := game.FreeForAll(o.seed, o.players)
+	c.Width, c.Height = o.size, o.size
+	for p, t := range o.teams {
+		c.Players[p].Team = t
+	}
+	return c
+}
+
+func runSim(ctx context.Context, args []string) error {
+	o, err := parseSim("sim", args)
+	if err != nil {
+		return err
+	}
+	m, err := ai.NewMatch(o.config(), o.levels, o.seed)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	var progress io.Writer = os.Stderr
+	if o.json {
+		progress = nil
+	}
+	if err := playMatch(ctx, m, o.turns, jsonOut(o.json), progress); err != nil {
+		return err
+	}
+	if o.json {
+		return printEndJSON(os.Stdout, m.World)
+	}
+	printResult(os.Stdout, m)
+	return nil
+}
+
+func jsonOut(on bool) io.Writer {
+	if on {
+		return os.Stdout
+	}
+	return nil
+}
+
+// playMatch runs the match until a team wins or turns run out. With status
+// it prints a turn line every 20 turns; with progress a line every 1,000.
+func playMatch(ctx context.Context, m *ai.Match, turns int, status, progress io.Writer) error {
+	w := m.World
+	for w.Turn() < turns && !w.Over() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := m.Turn(); err != nil {
+			return err
+		}
+		t := w.Turn()
+		if status != nil && t%20 == 0 {
+			fmt.Fprintf(status, `{"ev":"turn","turn":%d,"epoch":0,"host":"local","hash":"%016x"}`+"\n", t, w.Hash())
+		}
+		if progress != nil && t%1000 == 0 {
+			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, gameTime(t))
+		}
+	}
+	return nil
+}
+
+func gameTime(turns int) string {
+	s := turns / 20
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+type winnerJSON struct {
+	Team    game.Team       `json:"team"`
+	Players []game.PlayerID `json:"players"`
+}
+
+func winners(w *game.World) *winnerJSON {
+	t, ok := w.Winner()
+	if !ok {
+		return nil
+	}
+	win := &winnerJSON{Team: t, Players: []game.PlayerID{}}
+	for p := range w.NumPlayers() {
+		if w.Player(game.PlayerID(p)).Team == t {
+			win.Players = append(win.Players, game.PlayerID(p))
+		}
+	}
+	return win
+}
+
+func endReason(w *game.World) string {
+	switch _, ok := w.Winner(); {
+	case ok:
+		return "victory"
+	case w.Over():
+		return "draw"
+	}
+	return "turn limit"
+}
+
+func printEndJSON(out io.Writer, w *game.World) error {
+	b, err := json.Marshal(struct {
+		Ev     string      `json:"ev"`
+		Turn   int         `json:"turn"`
+		Hash   string      `json:"hash"`
+		Winner *winnerJSON `json:"winner"`
+		Reason string      `json:"reason"`
+	}{"end", w.Turn(), fmt.Sprintf("%016x", w.Hash()), winners(w), endReason(w)})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "%s\n", b)
+	return err
+}
+
+func printResult(out io.Writer, m *ai.Match) {
+	w := m.World
+	if win := winners(w); win != nil {
+		names := make([]string, len(win.Players))
+		for j, p := range win.Players {
+			names[j] = fmt.Sprintf("player %d (%s)", p, m.Bots[p].Level())
+		}
+		fmt.Fprintf(out, "winner: team %d: %s\n", win.Team, strings.Join(names, ", "))
+	} else {
+		fmt.Fprintf(out, "winner: none (%s)\n", endReason(w))
+	}
+	fmt.Fprintf(out, "last turn: %d (%s of game time)\n", w.Turn(), gameTime(w.Turn()))
+	fmt.Fprintf(out, "hash: %016x\n", w.Hash())
+}
