@@ -16,17 +16,22 @@ import (
 // stay with the caller.
 func (m *Match) Apply(rd *session.Ready, n Node) error {
 	for _, ev := range rd.Events {
-		if ev.Kind == session.EvLoad && ev.Lobby != nil && m.world == nil {
+		switch {
+		case ev.Kind == session.EvLoad && ev.Lobby != nil && m.world == nil:
 			if err := m.Load(*ev.Lobby); err != nil {
 				return err
 			}
 			n.Loaded()
+		case ev.Kind == session.EvDesync && ev.Desync != nil:
+			m.noteDesync(*ev.Desync, rd.Status.Self)
 		}
 	}
 	if rd.Restore != nil {
+		before := m.keptAt(rd.Restore.Turn)
 		if err := m.Restore(rd.Restore.Data); err != nil {
 			return fmt.Errorf("match: restore turn %d: %w", rd.Restore.Turn, err)
 		}
+		m.repaired(rd.Restore.Turn, before)
 	}
 	for _, t := range rd.Committed {
 		if err := m.applyTurn(t, n); err != nil {
@@ -91,6 +96,9 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 	m.mu.Unlock()
 
 	if t.WantHash {
+		if m.opt.OnDesyncReport != nil {
+			m.keep(t.Number)
+		}
 		h := m.world.Hash()
 		n.ReportHash(t.Number, h)
 		if m.rec != nil {

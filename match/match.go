@@ -42,6 +42,9 @@ type Options struct {
 	// OnReplayError is told once when the replay cannot be written; the game
 	// goes on without it.
 	OnReplayError func(error)
+	// OnDesyncReport receives a report for every desync this peer sees; the
+	// caller writes it to a file and tells the player where.
+	OnDesyncReport func(Report)
 }
 
 // Match is one game. Its methods other than View, Players and Stats belong to
@@ -55,12 +58,14 @@ type Match struct {
 	players []int         // game player → lobby slot
 	slots   [session.MaxSlots]int8
 
-	bots  [session.MaxSlots]*ai.Bot
-	rec   *replay.Writer
-	recTo uint64 // last turn written to the replay
-	stats Stats  // guarded by mu
-	buf   []byte
-	cmds  []game.Command
+	bots   [session.MaxSlots]*ai.Bot
+	rec    *replay.Writer
+	recTo  uint64              // last turn written to the replay
+	stats  Stats               // guarded by mu
+	kept   []keptState         // own recent hashed states, oldest first
+	desync *session.DesyncInfo // a desync whose report waits for the restore
+	buf    []byte
+	cmds   []game.Command
 }
 
 // Stats counts what the match did; for the network panel and tests.
