@@ -102,7 +102,7 @@ func (w *World) engage(i, t int) {
 	e := &w.e
 	if w.inRange(i, t) {
 		e.blocked[i] = 0
-		e.phase[i] = 0
+		e.phase[i] &^= phaseChaseField
 		if e.cooldown[i] == 0 {
 			w.strike(i, t)
 		}
@@ -128,26 +128,50 @@ func (w *World) chase(i, t int) {
 		tx, ty := int(px>>TileShift), int(py>>TileShift)
 		key = fieldKey(tx&^3, ty&^3, 4, 4, goalRect)
 	}
-	near := max(abs32(px-e.x[i]), abs32(py-e.y[i])) <= 8*TileSize
-	if near && max(abs32(px-e.x[i]), abs32(py-e.y[i])) <= 2*TileSize {
-		e.phase[i] = 0
+	gap := max(abs32(px-e.x[i]), abs32(py-e.y[i]))
+	near := gap <= chaseSteer*TileSize
+	if gap <= 2*TileSize {
+		e.phase[i] &^= phaseChaseField
 	}
-	if near && e.phase[i] == 0 {
-		if w.steer(i, px, py) {
+	if near && e.phase[i]&phaseChaseField == 0 {
+		if w.steer(i, px, py) != steerBlocked {
 			e.blocked[i] = 0
 			return
 		}
 		if e.blocked[i] < 255 {
 			e.blocked[i]++
 		}
-		if e.blocked[i] >= 6 {
-			e.phase[i] = 1
+		if w.wallAhead(i, t, px, py) {
+			e.phase[i] |= phaseChaseField // walls, not units, are in the way: follow a field
 		}
 		return
 	}
 	if res, _, _ := w.followField(i, key); res == arrived || res == noPath {
 		w.steer(i, px, py)
 	}
+}
+
+// chaseSteer is how near (in tiles) a target must be for a chaser to walk
+// straight at it. It covers the leash of attack-moving units, so fights use
+// no flow fields unless terrain is in the way.
+const chaseSteer = 12
+
+// wallAhead reports whether the tile straight ahead of unit i on its way to
+// (px, py) is solid (and not part of target t), or a wall corner blocks the
+// diagonal step.
+func (w *World) wallAhead(i, t int, px, py int32) bool {
+	e := &w.e
+	tx, ty := int(e.x[i]>>TileShift), int(e.y[i]>>TileShift)
+	k := octant(px-e.x[i], py-e.y[i])
+	nx, ny := tx+dirX[k], ty+dirY[k]
+	wall := func(x, y int) bool {
+		if !w.inMap(x, y) {
+			return true
+		}
+		n := y*w.w + x
+		return w.solid[n] && int(w.occ[n]) != t+1
+	}
+	return wall(nx, ny) || k&1 == 1 && (wall(nx, ty) || wall(tx, ny))
 }
 
 // strike deals one hit of unit i to target t.
@@ -203,7 +227,7 @@ func (w *World) retaliate(t, a int) {
 		return
 	}
 	e.target[t] = w.id(a)
-	e.phase[t] = 0
+	e.phase[t] &^= phaseChaseField
 }
 
 // reap removes the units killed this tick.

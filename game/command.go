@@ -192,51 +192,47 @@ func (d *decoder) bytes(n int) []byte {
 	return v
 }
 
+// skip consumes the n bytes a varint took (binary.Uvarint's n: 0 for too
+// few bytes, negative for an overlong varint).
+func (d *decoder) skip(n int) bool {
+	switch {
+	case n > 0:
+		d.b = d.b[n:]
+		return true
+	case n == 0:
+		d.fail(errTruncated)
+	default:
+		d.fail(errVarint)
+	}
+	return false
+}
+
 func (d *decoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		if n == 0 {
-			d.fail(errTruncated)
-		} else {
-			d.fail(errVarint)
-		}
+	if !d.skip(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	return v
 }
 
-func (d *decoder) varint() int64 {
+// signed reads a zig-zag varint in [lo, hi].
+func (d *decoder) signed(lo, hi int64) int64 {
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		if n == 0 {
-			d.fail(errTruncated)
-		} else {
-			d.fail(errVarint)
-		}
+	if !d.skip(n) {
 		return 0
 	}
-	d.b = d.b[n:]
+	if v < lo || v > hi {
+		d.fail(errRange)
+		return 0
+	}
 	return v
 }
 
-func (d *decoder) uint32() uint32 {
-	v := d.uvarint()
-	if v > 0xFFFFFFFF {
-		d.fail(errRange)
-		return 0
-	}
-	return uint32(v)
-}
+func (d *decoder) uint32() uint32 { return uint32(d.uint(0xFFFFFFFF)) }
 
-func (d *decoder) int32() int32 {
-	v := d.varint()
-	if v < -1<<31 || v > 1<<31-1 {
-		d.fail(errRange)
-		return 0
-	}
-	return int32(v)
-}
+func (d *decoder) int32() int32 { return int32(d.signed(-1<<31, 1<<31-1)) }
+
+func (d *decoder) int16() int16 { return int16(d.signed(-1<<15, 1<<15-1)) }
 
 // uint reads a uvarint that must be at most lim.
 func (d *decoder) uint(lim uint64) uint64 {

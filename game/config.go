@@ -36,7 +36,7 @@ func (c Config) normalize() (Config, error) {
 			c.Width, c.Height, MinMapSize, MaxMapSize)
 	}
 	if n := len(c.Players); n < MinPlayers || n > MaxPlayers {
-		return c, fmt.Errorf("game: %d players; a game needs %d to %d", n, MinPlayers, MaxPlayers)
+		return c, fmt.Errorf("game: a game needs %d to %d players, not %d", MinPlayers, MaxPlayers, n)
 	}
 	teams := 0
 	for i, p := range c.Players {

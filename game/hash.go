@@ -43,6 +43,9 @@ func (w *World) Hash() uint64 {
 		h.word(uint64(uint32(pl.supplyUsed)) | uint64(uint32(pl.supplyRaw))<<32)
 		h.word(uint64(uint32(pl.buildings)) | uint64(uint32(pl.units))<<32)
 	}
+	for _, s := range w.starts {
+		h.word(uint64(uint32(s.X)) | uint64(uint32(s.Y))<<32)
+	}
 	for j := 0; j < len(w.gold); j += 4 {
 		var v uint64
 		for k := j; k < min(j+4, len(w.gold)); k++ {

@@ -61,8 +61,12 @@ func (w *World) followField(i int, key uint64) (moveResult, int, int) {
 	if best >= 0 {
 		c := TileCenter(best%W, best/W)
 		if w.advance(i, c.X, c.Y) {
-			e.blocked[i] = 0
-			return moving, d0, -1
+			if bd < d0 {
+				e.blocked[i] = 0
+			} else if e.blocked[i] < 255 {
+				e.blocked[i]++ // a step aside does not end the wait
+			}
+			return moving, d0, blocker
 		}
 	}
 	if e.blocked[i] < 255 {
@@ -162,11 +166,18 @@ func octant(dx, dy int32) int {
 	return 7
 }
 
+// Results of steer.
+const (
+	steerBlocked  = iota
+	steerStraight // moved toward the point
+	steerAside    // moved to a tile beside the straight way
+)
+
 // steer moves unit i straight toward (px, py), or, when that is blocked,
 // to one of the two neighbouring tiles on either side of the straight line.
-func (w *World) steer(i int, px, py int32) bool {
+func (w *World) steer(i int, px, py int32) int {
 	if w.advance(i, px, py) {
-		return true
+		return steerStraight
 	}
 	e := &w.e
 	tx, ty := int(e.x[i]>>TileShift), int(e.y[i]>>TileShift)
@@ -177,8 +188,10 @@ func (w *World) steer(i int, px, py int32) bool {
 	if dist2(cb.X-px, cb.Y-py) < dist2(ca.X-px, ca.Y-py) {
 		ca, cb = cb, ca
 	}
-	return w.enterable(i, ca) && w.advance(i, ca.X, ca.Y) ||
-		w.enterable(i, cb) && w.advance(i, cb.X, cb.Y)
+	if w.enterable(i, ca) && w.advance(i, ca.X, ca.Y) || w.enterable(i, cb) && w.advance(i, cb.X, cb.Y) {
+		return steerAside
+	}
+	return steerBlocked
 }
 
 // enterable reports whether unit i could step onto the tile centered at c.

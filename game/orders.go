@@ -72,7 +72,7 @@ func (w *World) idle(i int) {
 func (w *World) doMove(i int) {
 	e := &w.e
 	gx, gy := int(e.gx[i]), int(e.gy[i])
-	res, d, blocker := w.followField(i, tileKey(gx, gy))
+	res, d, blocker := w.approach(i, gx, gy)
 	switch res {
 	case arrived:
 		c := TileCenter(gx, gy)
@@ -81,7 +81,7 @@ func (w *World) doMove(i int) {
 		}
 	case noPath:
 		w.setOrder(i, OrderIdle)
-	case stuck:
+	case stuck, moving:
 		if w.settled(i, d, blocker) {
 			w.setOrder(i, OrderIdle)
 		}
@@ -91,8 +91,8 @@ func (w *World) doMove(i int) {
 // settled reports whether a stuck mover should count as arrived.
 func (w *World) settled(i, d, blocker int) bool {
 	e := &w.e
-	if e.blocked[i] >= giveUpTicks {
-		return true
+	if e.blocked[i] >= giveUpTicks && e.order[i] == OrderMove {
+		return true // attack-movers never give up: in a battle they wait their turn
 	}
 	return e.blocked[i] >= 6 && d <= contactCost && blocker >= 0 &&
 		e.owner[blocker] == e.owner[i] && e.order[blocker] == OrderIdle
@@ -118,7 +118,7 @@ func (w *World) doAttackMove(i int) {
 				if s := w.findTarget(i, w.sight(i)); s >= 0 && s != t {
 					t = s
 					e.target[i] = w.id(s)
-					e.phase[i] = 0
+					e.phase[i] &^= phaseChaseField
 				}
 			}
 			w.engage(i, t)
@@ -127,7 +127,7 @@ func (w *World) doAttackMove(i int) {
 		e.blocked[i] = 0
 	}
 	e.target[i] = NoUnit
-	e.phase[i] = 0
+	e.phase[i] &^= phaseChaseField
 	if (int(w.turn)+i)%searchPeriod == 0 {
 		if t := w.findTarget(i, w.sight(i)); t >= 0 {
 			e.target[i] = w.id(t)
@@ -136,13 +136,60 @@ func (w *World) doAttackMove(i int) {
 			return
 		}
 	}
-	res, d, blocker := w.followField(i, tileKey(int(e.gx[i]), int(e.gy[i])))
+	res, d, blocker := w.approach(i, int(e.gx[i]), int(e.gy[i]))
 	switch res {
 	case arrived, noPath:
 		w.setOrder(i, OrderIdle)
-	case stuck:
+	case stuck, moving:
 		if w.settled(i, d, blocker) {
 			w.setOrder(i, OrderIdle)
 		}
 	}
+}
+
+// Bits of phase for move and attack-move orders.
+const (
+	phaseChaseField uint8 = 1 // chasing the target along a field (walls in the way)
+	phaseGoalField  uint8 = 2 // walking to the goal along a field (walls in the way)
+)
+
+// approach moves unit i one tick toward goal tile (gx, gy). A near goal is
+// walked to in a straight line, so the many units that each return to a
+// spot of their own after a fight need no flow field each; a far goal, or a
+// near one behind a wall, is reached along the goal's flow field. It
+// returns like followField.
+func (w *World) approach(i, gx, gy int) (moveResult, int, int) {
+	e := &w.e
+	tx, ty := int(e.x[i]>>TileShift), int(e.y[i]>>TileShift)
+	gap := max(absInt(gx-tx), absInt(gy-ty))
+	if gap == 0 {
+		return arrived, 0, -1
+	}
+	if gap > chaseSteer || e.phase[i]&phaseGoalField != 0 {
+		return w.followField(i, tileKey(gx, gy))
+	}
+	c := TileCenter(gx, gy)
+	k := octant(c.X-e.x[i], c.Y-e.y[i])
+	blocker := -1
+	if nx, ny := tx+dirX[k], ty+dirY[k]; w.inMap(nx, ny) && w.occ[ny*w.w+nx] != 0 {
+		blocker = int(w.occ[ny*w.w+nx] - 1)
+	}
+	res := moving
+	switch w.steer(i, c.X, c.Y) {
+	case steerStraight:
+		nx, ny := int(e.x[i]>>TileShift), int(e.y[i]>>TileShift)
+		if max(absInt(gx-nx), absInt(gy-ny)) < gap {
+			e.blocked[i] = 0 // progress
+		}
+		return moving, gap * costStraight, blocker
+	case steerBlocked:
+		res = stuck
+		if w.wallAhead(i, -1, c.X, c.Y) {
+			e.phase[i] |= phaseGoalField
+		}
+	}
+	if e.blocked[i] < 255 {
+		e.blocked[i]++ // a step aside does not end the wait
+	}
+	return res, gap * costStraight, blocker
 }

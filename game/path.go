@@ -55,9 +55,10 @@ type flowField struct {
 }
 
 type pathCache struct {
-	fields  []flowField
-	max     int
-	buckets [8][]int32
+	fields   []flowField
+	max      int
+	buckets  [8][]int32
+	computed int // fields computed so far (a statistic for tests)
 }
 
 func (pc *pathCache) init(tiles int) {
@@ -95,6 +96,7 @@ func (w *World) field(i int, key uint64) *flowField {
 	if f.key != key || f.ver != w.blockV {
 		f.key, f.ver = key, w.blockV
 		w.computeField(f.dist, key)
+		pc.computed++
 	}
 	f.used = w.turn
 	return f

@@ -121,6 +121,41 @@ func (e *entities) grow() {
 	e.hint = append(e.hint, 0)
 }
 
+// resize makes n free slots of generation 1, replacing all columns (for
+// Restore: one allocation per column instead of n appends).
+func (e *entities) resize(n int) {
+	e.gen = make([]uint16, n)
+	e.kind = make([]Kind, n)
+	e.owner = make([]PlayerID, n)
+	e.x = make([]int32, n)
+	e.y = make([]int32, n)
+	e.hp = make([]int32, n)
+	e.order = make([]Order, n)
+	e.phase = make([]uint8, n)
+	e.target = make([]UnitID, n)
+	e.gx = make([]int16, n)
+	e.gy = make([]int16, n)
+	e.rx = make([]int16, n)
+	e.ry = make([]int16, n)
+	e.timer = make([]int16, n)
+	e.cooldown = make([]uint8, n)
+	e.cargo = make([]uint8, n)
+	e.blocked = make([]uint8, n)
+	e.bkind = make([]Kind, n)
+	e.progress = make([]int32, n)
+	e.queue = make([][QueueMax]Kind, n)
+	e.qlen = make([]uint8, n)
+	e.qprog = make([]int32, n)
+	e.rallyX = make([]int16, n)
+	e.rallyY = make([]int16, n)
+	e.hint = make([]uint8, n)
+	for i := range n {
+		e.gen[i] = 1
+		e.rx[i], e.ry[i] = -1, -1
+		e.rallyX[i], e.rallyY[i] = -1, -1
+	}
+}
+
 // clear resets slot i to a free slot of the next generation.
 func (e *entities) clear(i int) {
 	g := e.gen[i] + 1

@@ -78,6 +78,8 @@ type Bot struct {
 	alarmAt  int          // turn of that alarm, -1 for none
 	target   game.Point   // current attack target
 	attacked bool         // an attack is under way
+	peak     int          // largest army since the last attack
+	peakAt   int          // turn it was reached
 
 	// Per-think scratch, rebuilt every decision.
 	v view

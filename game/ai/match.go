@@ -38,9 +38,10 @@ func NewMatch(cfg game.Config, levels []Level, seed uint64) (*Match, error) {
 	return m, nil
 }
 
-// Turn lets every bot think, then steps the world with their commands. It
-// returns the commands applied (valid until the next Turn).
-func (m *Match) Turn() ([]game.Command, error) {
+// Turn lets every bot think, then steps the world with their commands
+// followed by extra. It returns the commands applied, valid until the next
+// Turn.
+func (m *Match) Turn(extra ...game.Command) ([]game.Command, error) {
 	m.cmds = m.cmds[:0]
 	for _, b := range m.Bots {
 		for _, c := range b.Think(m.World) {
@@ -56,6 +57,7 @@ func (m *Match) Turn() ([]game.Command, error) {
 			m.cmds = append(m.cmds, d)
 		}
 	}
+	m.cmds = append(m.cmds, extra...)
 	m.World.Step(m.cmds)
 	return m.cmds, nil
 }

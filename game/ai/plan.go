@@ -23,11 +23,14 @@ func (b *Bot) economy(w *game.World, cmds []game.Command) []game.Command {
 			have++
 		}
 	}
-	if len(v.idle) > 0 && v.hasHome {
-		if g, ok := b.goldNear(w, v.home); ok {
-			c := b.cmd(game.CmdGather, append([]game.UnitID(nil), v.idle...))
-			c.X, c.Y = int32(g[0]), int32(g[1])
-			cmds = append(cmds, c)
+	if len(v.idle) > 0 {
+		for _, base := range v.bases {
+			if g, ok := b.goldNear(w, base.pos); ok && base.built {
+				c := b.cmd(game.CmdGather, append([]game.UnitID(nil), v.idle...))
+				c.X, c.Y = int32(g[0]), int32(g[1])
+				cmds = append(cmds, c)
+				break
+			}
 		}
 	}
 	return cmds
@@ -72,11 +75,20 @@ func (b *Bot) goldNear(w *game.World, p game.Point) ([2]int, bool) {
 	return best, bd >= 0
 }
 
-// construction adds barracks (for the army and for supply).
+// construction adds barracks (for the army and for supply) and, for bots
+// that expand, a base at the next gold.
 func (b *Bot) construction(w *game.World, cmds []game.Command) []game.Command {
 	v := &b.v
 	if !v.hasHome || v.builders > 0 || len(v.workers) == 0 {
 		return cmds
+	}
+	if b.prof.expand && v.building == 0 && len(v.workers) >= 12 && v.gold >= game.Base.Stats().Cost+100 {
+		if x, y, ok := b.expansion(w); ok {
+			v.gold -= game.Base.Stats().Cost
+			c := b.cmd(game.CmdBuild, []game.UnitID{b.builder()})
+			c.Build, c.X, c.Y = game.Base, int32(x), int32(y)
+			return append(cmds, c)
+		}
 	}
 	tight := v.cap < game.MaxSupply && v.cap-v.supply <= 2 && v.building == 0
 	more := len(v.barracks) < b.prof.barracks && len(v.workers) >= 4+3*len(v.barracks)
@@ -209,7 +221,12 @@ func (b *Bot) army(w *game.World, cmds []game.Command) []game.Command {
 	if len(stray) > 0 {
 		cmds = append(cmds, b.moveTo(game.CmdAttackMove, stray, target))
 	}
-	if len(ready) >= b.wave {
+	if len(v.army) > b.peak {
+		b.peak, b.peakAt = len(v.army), v.turn
+	}
+	stalled := v.turn-b.peakAt > 1200 && len(ready) >= 6 // a minute without growth: go anyway
+	if len(ready) >= b.wave || stalled {
+		b.peak, b.peakAt = 0, v.turn
 		cmds = append(cmds, b.moveTo(game.CmdAttackMove, ready, target))
 		b.wave = min(b.wave+b.prof.waveGrowth, b.prof.waveMax)
 		b.target, b.attacked = target, true
@@ -225,4 +242,85 @@ func (b *Bot) moveTo(kind game.CommandKind, us []unit, p game.Point) game.Comman
 	x, y := p.Tile()
 	c.X, c.Y = int32(x), int32(y)
 	return c
+}
+
+// expansion finds a site for a new base when the gold near the bases runs
+// low: by the explored gold nearest home that no base of ours stands near.
+func (b *Bot) expansion(w *game.World) (int, int, bool) {
+	v := &b.v
+	left := 0
+	for _, base := range v.bases {
+		left += b.goldAround(w, base.pos, 12)
+	}
+	if left > 4000 || len(v.bases) >= 3 {
+		return 0, 0, false
+	}
+	fog := w.Fog(b.player)
+	gold := w.Gold()
+	width, height := w.Size()
+	hx, hy := v.home.Tile()
+	best, bd := -1, -1
+	for t, g := range gold {
+		x, y := t%width, t/width
+		if g == 0 || fog.At(x, y) == game.Unexplored {
+			continue
+		}
+		if d := max(abs(x-hx), abs(y-hy)); (bd < 0 || d < bd) && !b.baseNear(game.TileCenter(x, y), 12) {
+			best, bd = t, d
+		}
+	}
+	if best < 0 {
+		return 0, 0, false
+	}
+	gx, gy := best%width, best/width
+	for r := 3; r <= 7; r++ {
+		for j := range 8 * r {
+			dx, dy := ringOffset(r, j)
+			x0, y0 := gx+dx-1, gy+dy-1
+			if x0 < 1 || y0 < 1 || x0+4 > width || y0+4 > height {
+				continue
+			}
+			if w.CanBuild(b.player, game.Base, x0, y0) == game.ReasonNone && b.clearOfGold(w, x0, y0, 3, 2) {
+				return x0, y0, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// goldAround sums the gold within r tiles of p.
+func (b *Bot) goldAround(w *game.World, p game.Point, r int) int {
+	width, height := w.Size()
+	gold := w.Gold()
+	px, py := p.Tile()
+	sum := 0
+	for y := max(py-r, 0); y <= min(py+r, height-1); y++ {
+		for x := max(px-r, 0); x <= min(px+r, width-1); x++ {
+			sum += int(gold[y*width+x])
+		}
+	}
+	return sum
+}
+
+func (b *Bot) baseNear(p game.Point, r int) bool {
+	for _, base := range b.v.bases {
+		if tileDist(base.pos, p) <= r {
+			return true
+		}
+	}
+	return false
+}
+
+// clearOfGold reports whether no gold lies within gap tiles of the square.
+func (b *Bot) clearOfGold(w *game.World, x0, y0, size, gap int) bool {
+	width, height := w.Size()
+	gold := w.Gold()
+	for y := max(y0-gap, 0); y < min(y0+size+gap, height); y++ {
+		for x := max(x0-gap, 0); x < min(x0+size+gap, width); x++ {
+			if gold[y*width+x] > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -58,10 +58,12 @@ type Replay struct {
 	Hashes []session.HashReport
 }
 
-// HashAt returns the recorded hash after turn, if any.
+// HashAt returns the recorded hash after turn, if any. When a turn was
+// reported twice (a peer that restored a snapshot after a desync applies the
+// turns since again), the later report is the one that counts.
 func (r *Replay) HashAt(turn uint64) (uint64, bool) {
-	for _, h := range r.Hashes {
-		if h.Turn == turn {
+	for i := len(r.Hashes) - 1; i >= 0; i-- {
+		if h := r.Hashes[i]; h.Turn == turn {
 			return h.Hash, true
 		}
 	}

@@ -1,0 +1,198 @@
+// Package match is one game as a peer plays it: it turns the session's
+// committed turns into game steps, drives the bots of the slots this peer
+// proposes for, and records the replay. It is the glue between the pure
+// session engine and the pure game, owned by the goroutine that owns the
+// session.Node; the window reads the world through View from its own goroutine.
+//
+// Slots and players: the lobby's slots that hold a human or a bot when the game
+// loads become the game's players, in slot order. The mapping travels inside
+// every snapshot, so a peer that joins late or restores after a desync uses the
+// mapping the game started with, whatever the lobby says by then.
+package match
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"hostfall/game"
+	"hostfall/game/ai"
+	"hostfall/session"
+	"hostfall/session/replay"
+)
+
+// Node is what a Match needs of a session.Node.
+type Node interface {
+	Loaded()
+	ReportHash(turn, hash uint64)
+	Snapshot(turn uint64, data []byte) error
+	Propose(slot int, data []byte) error
+}
+
+// Options set up a Match.
+type Options struct {
+	// SelfBot, when set, lets a bot of this level play the peer's own slot
+	// (headless peers); otherwise the player's input is the only source.
+	SelfBot   bool
+	SelfLevel ai.Level
+	// Replay, when set, receives the replay of a game this peer plays from
+	// its first turn (a late joiner records none).
+	Replay io.Writer
+	// OnReplayError is told once when the replay cannot be written; the game
+	// goes on without it.
+	OnReplayError func(error)
+	// OnDesyncReport receives a report for every desync this peer sees; the
+	// caller writes it to a file and tells the player where.
+	OnDesyncReport func(Report)
+}
+
+// Match is one game. Its methods other than View, Players and Stats belong to
+// the goroutine that owns the session node.
+type Match struct {
+	opt Options
+
+	mu      sync.RWMutex // guards world against View on other goroutines
+	world   *game.World
+	lobby   session.Lobby // as the game started
+	players []int         // game player → lobby slot
+	slots   [session.MaxSlots]int8
+
+	bots   [session.MaxSlots]*ai.Bot
+	rec    *replay.Writer
+	recTo  uint64              // last turn written to the replay
+	stats  Stats               // guarded by mu
+	kept   []keptState         // own recent hashed states, oldest first
+	desync *session.DesyncInfo // a desync whose report waits for the restore
+	buf    []byte
+	cmds   []game.Command
+}
+
+// Stats counts what the match did; for the network panel and tests.
+type Stats struct {
+	Turns       uint64 // turns applied (re-applied ones after a restore count again)
+	BadCommands uint64 // commands that did not decode and were skipped by every peer
+	Restores    uint64
+	BotCommands uint64
+}
+
+// Sentinel errors for callers that branch on them.
+var (
+	ErrNotLoaded = errors.New("match: no game loaded")
+	ErrTurnGap   = errors.New("match: turn out of order")
+)
+
+// New returns a match with no game yet; it loads on the session's EvLoad.
+func New(opt Options) *Match {
+	m := &Match{opt: opt}
+	for i := range m.slots {
+		m.slots[i] = -1
+	}
+	return m
+}
+
+// Loaded reports whether a game is loaded.
+func (m *Match) Loaded() bool { return m.world != nil }
+
+// Config derives the game config from a lobby: the slots holding a human or a
+// bot become players in slot order. Players of team 0 ("no team") each get a
+// team of their own; lobby teams 1..8 are shared.
+func Config(l session.Lobby) (game.Config, []int, error) {
+	cfg := game.Config{Seed: l.MapSeed, Width: int(l.MapSize), Height: int(l.MapSize)}
+	var players []int
+	used := [game.MaxPlayers + 1]bool{}
+	for i, s := range l.Slots {
+		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+			players = append(players, i)
+			if s.Team > 0 && int(s.Team) <= game.MaxPlayers {
+				used[s.Team] = true
+			}
+		}
+	}
+	if len(players) > game.MaxPlayers {
+		return cfg, nil, fmt.Errorf("match: the lobby has %d players; a game takes at most %d", len(players), game.MaxPlayers)
+	}
+	// Lobby team t (1..8) is game team t-1; solo players take the free ones.
+	free := 0
+	for _, slot := range players {
+		t := l.Slots[slot].Team
+		if t == 0 || int(t) > game.MaxPlayers {
+			for used[free+1] {
+				free++
+			}
+			used[free+1] = true
+			t = uint8(free + 1)
+		}
+		cfg.Players = append(cfg.Players, game.PlayerConfig{Team: game.Team(t - 1)})
+	}
+	return cfg, players, nil
+}
+
+// Load starts the game of lobby at turn 0.
+func (m *Match) Load(l session.Lobby) error {
+	cfg, players, err := Config(l)
+	if err != nil {
+		return err
+	}
+	w, err := game.NewWorld(cfg)
+	if err != nil {
+		return fmt.Errorf("match: %w", err)
+	}
+	m.mu.Lock()
+	m.world = w
+	m.mu.Unlock()
+	m.setPlayers(l, players)
+	if m.opt.Replay != nil && l.State < session.StatePlaying {
+		m.rec, err = replay.NewWriter(m.opt.Replay, l)
+		m.replayFailed(err)
+	}
+	return nil
+}
+
+func (m *Match) setPlayers(l session.Lobby, players []int) {
+	m.lobby = l.Clone()
+	m.players = players
+	for i := range m.slots {
+		m.slots[i] = -1
+	}
+	for p, slot := range players {
+		m.slots[slot] = int8(p)
+	}
+	m.bots = [session.MaxSlots]*ai.Bot{}
+}
+
+// Player returns the game player of a lobby slot.
+func (m *Match) Player(slot int) (game.PlayerID, bool) {
+	if slot < 0 || slot >= len(m.slots) || m.slots[slot] < 0 {
+		return 0, false
+	}
+	return game.PlayerID(m.slots[slot]), true
+}
+
+// Slot returns the lobby slot of a game player, or -1.
+func (m *Match) Slot(p game.PlayerID) int {
+	if int(p) >= len(m.players) {
+		return -1
+	}
+	return m.players[p]
+}
+
+// Lobby returns the lobby the game started from.
+func (m *Match) Lobby() session.Lobby { return m.lobby.Clone() }
+
+// View calls fn with the world while no turn is being applied; fn must only
+// read it. Safe from any goroutine.
+func (m *Match) View(fn func(w *game.World)) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.world != nil {
+		fn(m.world)
+	}
+}
+
+// Stats returns the counters. Safe from any goroutine.
+func (m *Match) Stats() Stats {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.stats
+}

@@ -1,0 +1,79 @@
+package match
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"hostfall/game/ai"
+	"hostfall/session"
+	"hostfall/session/replay"
+)
+
+// recordBotGame records a replay of two bots playing turns turns, as a peer's
+// Match would: lobby, every turn's encoded commands, a hash every 10 turns.
+func recordBotGame(tb testing.TB, turns int) []byte {
+	tb.Helper()
+	lobby := session.Lobby{MapSeed: 9, MapSize: 64, State: session.StateLoading,
+		Slots: []session.Slot{{Kind: session.SlotBot, BotLevel: 1}, {Kind: session.SlotBot}}}
+	var buf bytes.Buffer
+	m := New(Options{Replay: &buf})
+	if err := m.Load(lobby); err != nil {
+		tb.Fatal(err)
+	}
+	bots := []*ai.Bot{ai.New(0, ai.Hard, 1), ai.New(1, ai.Easy, 2)}
+	var seq [2]uint64
+	for n := uint64(1); n <= uint64(turns); n++ {
+		t := session.Turn{Number: n, WantHash: n%10 == 0}
+		for slot, b := range bots {
+			for _, c := range b.Think(m.world) {
+				data, err := c.AppendBinary(nil)
+				if err != nil {
+					tb.Fatal(err)
+				}
+				seq[slot]++
+				t.Commands = append(t.Commands, session.Command{Slot: slot, Seq: seq[slot], Data: data})
+			}
+		}
+		if err := m.applyTurn(t, nopNode{}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := m.CloseReplay(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestVerifyAcceptsARecordingAndRefusesAForgery(t *testing.T) {
+	data := recordBotGame(t, 400)
+	r, err := replay.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns, checked, err := Verify(r, nil)
+	if err != nil || turns != 400 || checked != 40 {
+		t.Fatalf("Verify = %d turns, %d hashes, %v; want 400, 40, nil", turns, checked, err)
+	}
+
+	// A replay whose commands were changed no longer reproduces its hashes.
+	forged := *r
+	forged.Turns = append([]session.Turn(nil), r.Turns...)
+	for i, tn := range forged.Turns {
+		if len(tn.Commands) > 0 {
+			tn.Commands = tn.Commands[1:]
+			forged.Turns[i] = tn
+			break
+		}
+	}
+	if _, _, err := Verify(&forged, nil); !errors.Is(err, ErrReplayMismatch) {
+		t.Errorf("forged replay: %v, want ErrReplayMismatch", err)
+	}
+
+	// A damaged file is refused by the reader before any playback.
+	bad := bytes.Clone(data)
+	bad[len(bad)/2] ^= 0x40
+	if _, err := replay.Read(bytes.NewReader(bad)); !errors.Is(err, replay.ErrCorrupt) {
+		t.Errorf("damaged replay: %v, want ErrCorrupt", err)
+	}
+}
