@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	github.com/gopxl/beep/v2 v2.1.1
+	github.com/gopxl/pixel/v2 v2.3.0
+	golang.org/x/image v0.19.0
 	google.golang.org/protobuf v1.36.10
 )
 
@@ -15,9 +17,7 @@ require (
 	github.com/go-gl/mathgl v1.1.0 // indirect
 	github.com/gopxl/glhf/v2 v2.0.0 // indirect
 	github.com/gopxl/mainthread/v2 v2.1.1 // indirect
-	github.com/gopxl/pixel/v2 v2.3.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	golang.org/x/image v0.19.0 // indirect
 	golang.org/x/sys v0.25.0 // indirect
 	golang.org/x/text v0.17.0 // indirect
 )

@@ -1,4 +1,4 @@
-// Package fake is a scripted render.Client for tests and screenshots: the
+// Package fake is a scripted client.Client for tests and screenshots: the
 // test sets the sessions, the lobby, the world, the network status and the
 // events the screens see, and reads back what the screens asked for.
 package fake
@@ -10,24 +10,24 @@ import (
 
 	"hostfall/game"
 	"hostfall/game/ai"
-	"hostfall/render"
+	"hostfall/render/client"
 	"hostfall/session"
 )
 
-// Client is a render.Client whose state the test sets. Safe for use from
+// Client is a client.Client whose state the test sets. Safe for use from
 // several goroutines.
 type Client struct {
 	mu       sync.Mutex
-	listings []render.Listing
+	listings []client.Listing
 	lobby    *session.Lobby
 	slot     int
 	world    *game.World
 	stepped  time.Time
-	players  []render.Player
+	players  []client.Player
 	me       game.PlayerID
 	hasMe    bool
-	status   render.NetStatus
-	events   []render.Event
+	status   client.NetStatus
+	events   []client.Event
 	wevents  []game.Event
 	refuse   string
 
@@ -35,16 +35,16 @@ type Client struct {
 	calls    []string
 }
 
-var _ render.Client = (*Client)(nil)
+var _ client.Client = (*Client)(nil)
 
 // New returns a client that is browsing and sees nothing.
 func New() *Client { return &Client{slot: -1} }
 
 // SetSessions sets what the browser lists.
-func (c *Client) SetSessions(ls ...render.Listing) {
+func (c *Client) SetSessions(ls ...client.Listing) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.listings = append([]render.Listing(nil), ls...)
+	c.listings = append([]client.Listing(nil), ls...)
 }
 
 // SetLobby puts the client in lobby l at slot.
@@ -57,14 +57,14 @@ func (c *Client) SetLobby(l session.Lobby, slot int) {
 
 // SetGame loads world w (stepped at the given moment) with its players;
 // the local player is me.
-func (c *Client) SetGame(w *game.World, stepped time.Time, players []render.Player, me game.PlayerID) {
+func (c *Client) SetGame(w *game.World, stepped time.Time, players []client.Player, me game.PlayerID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.world, c.stepped, c.players, c.me, c.hasMe = w, stepped, players, me, true
 }
 
 // SetStatus sets the network panel's content.
-func (c *Client) SetStatus(s render.NetStatus) {
+func (c *Client) SetStatus(s client.NetStatus) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.status = s
@@ -78,7 +78,7 @@ func (c *Client) RefuseJoins(text string) {
 }
 
 // Push queues events for the screens.
-func (c *Client) Push(evs ...render.Event) {
+func (c *Client) Push(evs ...client.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.events = append(c.events, evs...)
@@ -111,15 +111,15 @@ func (c *Client) call(format string, args ...any) {
 }
 
 // Sessions returns the scripted listings.
-func (c *Client) Sessions() []render.Listing {
+func (c *Client) Sessions() []client.Listing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]render.Listing(nil), c.listings...)
+	return append([]client.Listing(nil), c.listings...)
 }
 
 // Create records the call and opens a lobby of four slots hosted by the
 // local player.
-func (c *Client) Create(o render.CreateOptions) error {
+func (c *Client) Create(o client.CreateOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.call("create %s", o.Name)
@@ -134,16 +134,16 @@ func (c *Client) join(what string) error {
 	defer c.mu.Unlock()
 	c.call("%s", what)
 	if c.refuse != "" {
-		c.events = append(c.events, render.Event{Kind: render.EvRefused, Text: c.refuse})
+		c.events = append(c.events, client.Event{Kind: client.EvRefused, Text: c.refuse})
 	}
 	return nil
 }
 
 // Join records the call (and refuses it when told to).
-func (c *Client) Join(id string, o render.JoinOptions) error { return c.join("join " + id) }
+func (c *Client) Join(id string, o client.JoinOptions) error { return c.join("join " + id) }
 
 // JoinCode records the call (and refuses it when told to).
-func (c *Client) JoinCode(code string, o render.JoinOptions) error {
+func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 	return c.join("join-code " + code)
 }
 
@@ -213,7 +213,7 @@ func (c *Client) Say(team uint8, text string) error {
 	if c.lobby != nil && c.slot >= 0 && c.slot < len(c.lobby.Slots) {
 		name = c.lobby.Slots[c.slot].Name
 	}
-	c.events = append(c.events, render.Event{Kind: render.EvChat, Name: name, Team: team, Text: text})
+	c.events = append(c.events, client.Event{Kind: client.EvChat, Name: name, Team: team, Text: text})
 	return nil
 }
 
@@ -237,10 +237,10 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 }
 
 // Players returns the scripted players.
-func (c *Client) Players() []render.Player {
+func (c *Client) Players() []client.Player {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]render.Player(nil), c.players...)
+	return append([]client.Player(nil), c.players...)
 }
 
 // Me returns the scripted local player.
@@ -272,16 +272,16 @@ func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 }
 
 // Status returns the scripted status.
-func (c *Client) Status() render.NetStatus {
+func (c *Client) Status() client.NetStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.status
-	s.Peers = append([]render.Peer(nil), s.Peers...)
+	s.Peers = append([]client.Peer(nil), s.Peers...)
 	return s
 }
 
 // Events drains the scripted events.
-func (c *Client) Events(dst []render.Event) []render.Event {
+func (c *Client) Events(dst []client.Event) []client.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dst = append(dst, c.events...)
@@ -300,7 +300,7 @@ func Lobby(name string, n int) session.Lobby {
 
 // Skirmish returns the world of a bot match of n players on seed, played to
 // turn turns, with the players the screens name.
-func Skirmish(seed uint64, n, turns int) (*game.World, []render.Player, error) {
+func Skirmish(seed uint64, n, turns int) (*game.World, []client.Player, error) {
 	m, err := ai.NewMatch(game.FreeForAll(seed, n), []ai.Level{ai.Hard}, seed)
 	if err != nil {
 		return nil, nil, err
@@ -310,9 +310,9 @@ func Skirmish(seed uint64, n, turns int) (*game.World, []render.Player, error) {
 			return nil, nil, err
 		}
 	}
-	ps := make([]render.Player, n)
+	ps := make([]client.Player, n)
 	for i := range ps {
-		ps[i] = render.Player{Name: fmt.Sprintf("Bot %d", i+1), Slot: i, Color: uint8(i), Bot: i > 0}
+		ps[i] = client.Player{Name: fmt.Sprintf("Bot %d", i+1), Slot: i, Color: uint8(i), Bot: i > 0}
 	}
 	ps[0].Name = "You"
 	return m.World, ps, nil

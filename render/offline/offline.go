@@ -1,4 +1,4 @@
-// Package offline is a render.Client with no network: a session engine that
+// Package offline is a client.Client with no network: a session engine that
 // hosts alone on this machine, with bots in the other slots, so the game is
 // playable from the window before the LAN layer is wired in. It runs the
 // real lockstep engine (session.Node) and game glue (match.Match); only the
@@ -23,7 +23,7 @@ import (
 
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/render"
+	"hostfall/render/client"
 	"hostfall/render/clock"
 	"hostfall/session"
 )
@@ -47,7 +47,7 @@ const maxCatchUp = 10
 // drain them.
 const maxWorldEvents = 8192
 
-// Client is the offline render.Client.
+// Client is the offline client.Client.
 type Client struct {
 	opt Options
 	log *slog.Logger
@@ -56,9 +56,9 @@ type Client struct {
 	node    *session.Node
 	match   *match.Match
 	clk     *clock.Clock
-	events  []render.Event
+	events  []client.Event
 	wevents []game.Event
-	players []render.Player
+	players []client.Player
 	me      game.PlayerID
 	hasMe   bool
 	status  session.Status
@@ -69,8 +69,8 @@ type Client struct {
 	done    chan struct{}
 }
 
-var _ render.Client = (*Client)(nil)
-var _ render.Pauser = (*Client)(nil)
+var _ client.Client = (*Client)(nil)
+var _ client.Pauser = (*Client)(nil)
 
 // New starts an offline client; Close stops it.
 func New(opt Options) *Client {
@@ -134,7 +134,7 @@ func (c *Client) drain(now time.Time) {
 		rd := c.node.Ready()
 		if err := c.apply(&rd, now); err != nil {
 			c.log.Error("offline game stopped", "err", err)
-			c.push(render.Event{Kind: render.EvLeft, Text: "The game stopped: " + err.Error()})
+			c.push(client.Event{Kind: client.EvLeft, Text: "The game stopped: " + err.Error()})
 			c.node.Advance()
 			c.reset()
 			return
@@ -181,18 +181,18 @@ func (c *Client) onEvent(ev session.Event) {
 	switch ev.Kind {
 	case session.EvLoad:
 		if ev.Lobby != nil {
-			c.players = render.SessionPlayers(ev.Lobby)
+			c.players = client.SessionPlayers(ev.Lobby)
 			c.me, c.hasMe = c.match.Player(c.status.Slot)
 		}
 	case session.EvDesync:
 		c.log.Warn("desync", "turn", ev.Turn)
 	}
-	if e, ok := render.SessionEvent(ev, &c.lobby, int(c.opt.Tick/time.Millisecond)); ok {
+	if e, ok := client.SessionEvent(ev, &c.lobby, int(c.opt.Tick/time.Millisecond)); ok {
 		c.push(e)
 	}
 }
 
-func (c *Client) push(e render.Event) {
+func (c *Client) push(e client.Event) {
 	c.events = append(c.events, e)
 	if len(c.events) > 256 {
 		c.events = c.events[len(c.events)-256:]
@@ -208,10 +208,10 @@ func (c *Client) reset() {
 }
 
 // Sessions returns nothing: there is no network to find sessions on.
-func (c *Client) Sessions() []render.Listing { return nil }
+func (c *Client) Sessions() []client.Listing { return nil }
 
 // Create hosts a new session alone.
-func (c *Client) Create(o render.CreateOptions) error {
+func (c *Client) Create(o client.CreateOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.node != nil {
@@ -245,10 +245,10 @@ func (c *Client) Create(o render.CreateOptions) error {
 }
 
 // Join is refused: there is no network yet.
-func (c *Client) Join(string, render.JoinOptions) error { return ErrNoNetwork }
+func (c *Client) Join(string, client.JoinOptions) error { return ErrNoNetwork }
 
 // JoinCode is refused: there is no network yet.
-func (c *Client) JoinCode(string, render.JoinOptions) error { return ErrNoNetwork }
+func (c *Client) JoinCode(string, client.JoinOptions) error { return ErrNoNetwork }
 
 // Leave ends the session.
 func (c *Client) Leave() {
@@ -313,7 +313,7 @@ func (c *Client) Say(team uint8, text string) error {
 func (c *Client) Start() error {
 	return c.do(func(n *session.Node) error {
 		l := n.Lobby()
-		if len(render.SessionPlayers(&l)) < 2 {
+		if len(client.SessionPlayers(&l)) < 2 {
 			return errors.New("put a bot in an open slot first: a game needs at least two players")
 		}
 		if _, _, err := match.Config(l); err != nil {
@@ -341,10 +341,10 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 }
 
 // Players returns the game's players.
-func (c *Client) Players() []render.Player {
+func (c *Client) Players() []client.Player {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]render.Player(nil), c.players...)
+	return append([]client.Player(nil), c.players...)
 }
 
 // Me returns the local game player.
@@ -373,20 +373,20 @@ func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 }
 
 // Status describes the (absent) network.
-func (c *Client) Status() render.NetStatus {
+func (c *Client) Status() client.NetStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := render.NetStatus{Epoch: c.status.Epoch, Turn: c.status.Turn, InputDelay: int(c.status.Delay),
+	st := client.NetStatus{Epoch: c.status.Epoch, Turn: c.status.Turn, InputDelay: int(c.status.Delay),
 		TurnMillis: int(c.lobby.TurnTicks) * int(c.opt.Tick/time.Millisecond)}
 	if s := c.status.Slot; s >= 0 && s < len(c.lobby.Slots) {
 		st.Host = c.lobby.Slots[s].Name
-		st.Peers = []render.Peer{{Name: st.Host, Slot: s, Host: true, Self: true, PingMillis: 0}}
+		st.Peers = []client.Peer{{Name: st.Host, Slot: s, Host: true, Self: true, PingMillis: 0}}
 	}
 	return st
 }
 
 // Events drains the events.
-func (c *Client) Events(dst []render.Event) []render.Event {
+func (c *Client) Events(dst []client.Event) []client.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dst = append(dst, c.events...)
@@ -407,7 +407,7 @@ func (c *Client) SetPaused(p bool) {
 
 // Skirmish creates a game of the local player against bots of the given
 // levels (0 easy, 1 hard) and starts it: what `make play` opens on.
-func (c *Client) Skirmish(o render.CreateOptions, bots []uint8) error {
+func (c *Client) Skirmish(o client.CreateOptions, bots []uint8) error {
 	if o.MaxPlayers == 0 {
 		o.MaxPlayers = len(bots) + 1
 	}

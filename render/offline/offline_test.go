@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"hostfall/game"
-	"hostfall/render"
+	"hostfall/render/client"
 	"hostfall/session"
 )
 
@@ -25,13 +25,13 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestOfflineGame(t *testing.T) {
 	c := New(Options{Name: "Ann", Countdown: 2})
 	defer c.Close()
-	if err := c.Join("x", render.JoinOptions{}); err == nil || !strings.Contains(err.Error(), "network") {
+	if err := c.Join("x", client.JoinOptions{}); err == nil || !strings.Contains(err.Error(), "network") {
 		t.Fatalf("join without a network: %v", err)
 	}
 	if _, ok := c.Lobby(); ok {
 		t.Fatal("in a lobby before creating one")
 	}
-	if err := c.Create(render.CreateOptions{Name: "Practice", MaxPlayers: 4, MapSeed: 7}); err != nil {
+	if err := c.Create(client.CreateOptions{Name: "Practice", MaxPlayers: 4, MapSeed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	l, ok := c.Lobby()
@@ -57,13 +57,13 @@ func TestOfflineGame(t *testing.T) {
 	if !ok || me != 0 || len(c.Players()) != 4 || !c.Players()[1].Bot {
 		t.Fatalf("me %v %v players %+v", me, ok, c.Players())
 	}
-	var evs []render.Event
+	var evs []client.Event
 	evs = c.Events(evs)
-	kinds := map[render.EventKind]bool{}
+	kinds := map[client.EventKind]bool{}
 	for _, e := range evs {
 		kinds[e.Kind] = true
 	}
-	if !kinds[render.EvChat] || !kinds[render.EvCountdown] {
+	if !kinds[client.EvChat] || !kinds[client.EvCountdown] {
 		t.Fatalf("events %+v lack chat or countdown", evs)
 	}
 
@@ -121,7 +121,7 @@ func TestOfflineGame(t *testing.T) {
 func TestWorldEventsKept(t *testing.T) {
 	c := New(Options{Countdown: 1, Tick: time.Millisecond})
 	defer c.Close()
-	if err := c.Skirmish(render.CreateOptions{MapSeed: 3, MapSize: 64}, []uint8{1}); err != nil {
+	if err := c.Skirmish(client.CreateOptions{MapSeed: 3, MapSize: 64}, []uint8{1}); err != nil {
 		t.Fatal(err)
 	}
 	var evs []game.Event

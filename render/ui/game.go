@@ -87,7 +87,6 @@ type Game struct {
 	ChatTeam bool
 	Chat     TextField
 	MenuOpen bool
-	NetPanel bool
 	Marker   Marker
 
 	lastClick struct {
@@ -195,8 +194,6 @@ func (g *Game) keys(in *Input, sc *Scene, w World) {
 	case in.Hit[KeyF10]:
 		g.MenuOpen = true
 		return
-	case in.Hit[KeyF3]:
-		g.NetPanel = !g.NetPanel
 	case in.Hit[KeySpace]:
 		if c, ok := centroid(g.sel); ok {
 			g.Cam.LookAt(c)

@@ -22,8 +22,8 @@ const (
 	MinimapSize = 160.0
 	CardCols    = 3
 	CardRows    = 3
-	ButtonW     = 60.0
-	ButtonH     = 48.0
+	ButtonW     = 64.0
+	ButtonH     = 50.0
 	ButtonGap   = 6.0
 	pad         = 8.0
 )

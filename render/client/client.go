@@ -1,4 +1,9 @@
-package render
+// Package client is the seam between the window (package render) and
+// whatever runs the session: the Client interface and the values it
+// returns. It is pure Go (no window, no cgo), so the offline client, the
+// scripted fake and the network client implement it without pulling in
+// the graphics stack.
+package client
 
 import (
 	"fmt"
@@ -255,7 +260,3 @@ func SessionPlayers(l *session.Lobby) []Player {
 	}
 	return ps
 }
-
-// turnLength is how long a turn lasts by default (session TurnTicks 5 at
-// 10 ms a tick): drawing interpolates over it.
-const turnLength = 50 * time.Millisecond
