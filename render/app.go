@@ -100,6 +100,7 @@ func NewApp(t target, w, h float64, c Client, o Options) (*App, error) {
 		return nil, err
 	}
 	a.atlas = pixel.PictureDataFromImage(makeAtlas())
+	useFastShader(t)
 	a.hud = newLayer(t, a.atlas)
 	a.top = newLayer(t, a.atlas)
 	a.over = newLayer(t, a.atlas)
@@ -130,6 +131,11 @@ func (a *App) Frame(in ui.Input) {
 		a.showNet = !a.showNet
 	}
 	a.pick()
+	if a.screen == scrGame {
+		a.t.Clear(pixel.RGBA{A: 1}) // unexplored land is black and not drawn
+	} else {
+		a.t.Clear(colBg)
+	}
 	for _, l := range a.allLayers() {
 		l.begin(a.h)
 	}
@@ -258,7 +264,6 @@ func Run(ctx context.Context, c Client, o Options) error {
 		start := time.Now()
 		b := win.Bounds()
 		a.Resize(b.W(), b.H())
-		win.Clear(colBg)
 		a.Frame(sampleInput(win, start, last))
 		win.Update()
 		last = start

@@ -2,8 +2,10 @@ package render
 
 import (
 	"image"
+	"image/color"
 
 	"github.com/gopxl/pixel/v2"
+	"github.com/gopxl/pixel/v2/backends/opengl"
 
 	"hostfall/render/ui"
 )
@@ -21,12 +23,53 @@ type layer struct {
 	picH   float64 // height of the picture, for flipping atlas frames
 	h      float64 // height of the target
 	smooth bool    // sample the picture with linear filtering
+	opaque bool    // replace what is below instead of blending (cheaper)
 }
 
 // target is what layers draw on: the window, or a canvas in tests.
 type target interface {
 	pixel.BasicTarget
 	SetSmooth(bool)
+	SetComposeMethod(pixel.ComposeMethod)
+	Clear(color.Color)
+}
+
+// fastFragmentShader replaces pixel's default fragment shader on the window:
+// the same colour for the intensities this package uses (0: plain colour,
+// 1: texture times colour), without the clip-rectangle test. On a software
+// rasterizer every varying and branch costs on every pixel; dropping the
+// clip rectangle lets the linker drop four interpolated varyings.
+const fastFragmentShader = `
+#version 330 core
+
+in vec4  vColor;
+in vec2  vTexCoords;
+in float vIntensity;
+
+out vec4 fragColor;
+
+uniform vec4 uColorMask;
+uniform vec4 uTexBounds;
+uniform sampler2D uTexture;
+
+void main() {
+	vec4 c = vColor;
+	if (vIntensity != 0) {
+		c *= texture(uTexture, (vTexCoords - uTexBounds.xy) / uTexBounds.zw);
+	}
+	fragColor = c * uColorMask;
+}
+`
+
+// useFastShader installs fastFragmentShader on t when t is the window (or a
+// canvas). Call it before making layers for t.
+func useFastShader(t target) {
+	switch c := t.(type) {
+	case interface{ Canvas() *opengl.Canvas }:
+		c.Canvas().SetFragmentShader(fastFragmentShader)
+	case *opengl.Canvas:
+		c.SetFragmentShader(fastFragmentShader)
+	}
 }
 
 func newLayer(t target, pic pixel.Picture) *layer {
@@ -108,6 +151,16 @@ func (l *layer) sprite(dst ui.Rect, src image.Rectangle, c pixel.RGBA) {
 	l.quadPix(l.flip(dst), l.frame(src), c, 1)
 }
 
+// bar adds a bar filled to fraction f with colour fill over a dark back, as
+// one quad: the texture coordinates slide over a two-texel strip (white,
+// dark) so the edge between them falls at f.
+func (l *layer) bar(r ui.Rect, f float64, fill pixel.RGBA) {
+	f = min(max(f, 0), 1)
+	x := float64(sprBar.Min.X) + 1 - f
+	y := l.picH - float64(sprBar.Min.Y) - 0.5
+	l.quadPix(l.flip(r), pixel.R(x, y-0.25, x+1, y+0.25), fill, 1)
+}
+
 // draw sends the layer to its target.
 func (l *layer) draw(t target) {
 	if l.n == 0 {
@@ -119,7 +172,13 @@ func (l *layer) draw(t target) {
 	d := l.td[:l.n]
 	l.tri.Update(&d)
 	t.SetSmooth(l.smooth)
+	if l.opaque {
+		t.SetComposeMethod(pixel.ComposeCopy)
+	}
 	l.pic.Draw(l.tri)
+	if l.opaque {
+		t.SetComposeMethod(pixel.ComposeOver)
+	}
 }
 
 // Colours. pixel.RGBA is alpha-premultiplied.

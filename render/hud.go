@@ -71,17 +71,8 @@ func (g *gameScreen) drawMinimap() {
 	a := g.a
 	m := g.ui.Mini
 	area := m.Area()
+	g.tv.minimap(g.sc, &g.colors)
 	g.miniL.quadPix(g.miniL.flip(area), g.tv.mini.Bounds(), white, 1)
-	s := area.W() / m.MapW
-	for i := range g.sc.Units {
-		u := &g.sc.Units[i]
-		p := m.ToScreen(u.Pos)
-		d := max(2, s*1.4)
-		if u.Building {
-			d = max(4, s*u.Size)
-		}
-		a.top.rect(ui.XYWH(p.X-d/2, p.Y-d/2, d, d), playerRGBA(g.colors[u.Owner%game.MaxPlayers]))
-	}
 	a.top.outline(snap(m.Frame(&g.ui.Cam)), 1, white)
 }
 

@@ -275,17 +275,54 @@ func (g *gameScreen) mapRect() ui.Rect {
 	return ui.Rect{Min: cam.ToScreen(ui.V(0, 0)), Max: cam.ToScreen(ui.V(cam.MapW, cam.MapH))}
 }
 
+// drawTerrain draws the terrain texture over the tiles in view that are not
+// deep in unexplored land (those stay black), as one quad per run of tiles
+// in a row: every pixel drawn costs on a software rasterizer.
 func (g *gameScreen) drawTerrain() {
-	b := g.tv.terrain.Bounds()
-	g.terrainL.quadPix(g.terrainL.flip(g.mapRect()), b, white, 1)
+	g.tileRuns(g.terrainL, float64(g.tv.texel), func(i int) bool { return !g.tv.hidden[i] })
 }
 
+// drawFog darkens the tiles in view that are not plainly visible (the fog
+// texture, smoothed, gives soft edges; tiles visible with all their
+// neighbours need no fog and get none).
 func (g *gameScreen) drawFog() {
 	if g.observer {
 		return
 	}
-	b := g.tv.fog.Bounds()
-	g.fogL.quadPix(g.fogL.flip(g.mapRect()), b, white, 1)
+	g.tileRuns(g.fogL, 1, func(i int) bool { return !g.tv.hidden[i] && !g.tv.clear[i] })
+}
+
+// tileRuns adds to l one quad per run of tiles in view for which want is
+// true, textured with texel texels a tile.
+func (g *gameScreen) tileRuns(l *layer, texel float64, want func(i int) bool) {
+	cam := &g.ui.Cam
+	tv := g.tv
+	v := cam.Visible()
+	x0, y0 := max(0, int(v.Min.X)), max(0, int(v.Min.Y))
+	x1, y1 := min(tv.w-1, int(v.Max.X)), min(tv.h-1, int(v.Max.Y))
+	emit := func(y, from, to int) {
+		r := ui.Rect{Min: cam.ToScreen(ui.V(float64(from), float64(y))), Max: cam.ToScreen(ui.V(float64(to), float64(y+1)))}
+		fr := pixel.R(float64(from)*texel, l.picH-float64(y+1)*texel, float64(to)*texel, l.picH-float64(y)*texel)
+		l.quadPix(l.flip(r), fr, white, 1)
+	}
+	for y := y0; y <= y1; y++ {
+		start := -1
+		for x := x0; x <= x1; x++ {
+			if want(y*tv.w + x) {
+				if start < 0 {
+					start = x
+				}
+				continue
+			}
+			if start >= 0 {
+				emit(y, start, x)
+				start = -1
+			}
+		}
+		if start >= 0 {
+			emit(y, start, x1+1)
+		}
+	}
 }
 
 // markSelected notes the selected units for drawUnits.
@@ -355,7 +392,7 @@ func (g *gameScreen) drawUnits(sc *ui.Scene) {
 			bw := u.Size * z * 0.8
 			br := ui.XYWH(c.X-bw/2, r.Min.Y-bh-1, bw, bh)
 			f := float64(u.HP) / float64(max(u.MaxHP, 1))
-			bar(l, br, f, hpColor(f), colHPBack)
+			l.bar(br, f, hpColor(f))
 		}
 	}
 }

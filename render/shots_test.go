@@ -51,7 +51,6 @@ func (h *harness) frame(set func(in *ui.Input)) {
 	if set != nil {
 		set(&in)
 	}
-	win.Clear(colBg)
 	h.a.Frame(in)
 	h.now = h.now.Add(16 * time.Millisecond)
 }

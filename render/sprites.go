@@ -51,7 +51,7 @@ var (
 	sprFlag     = image.Rect(96, iconRow, 112, iconRow+16)  // rally point (white flag)
 	sprNugget   = image.Rect(112, iconRow, 118, iconRow+6)  // carried gold
 	sprMarker   = image.Rect(128, iconRow, 144, iconRow+16) // order marker (white cross ring)
-	sprGoldTile = image.Rect(144, iconRow, 160, iconRow+16)
+	sprBar      = image.Rect(160, iconRow, 162, iconRow+1) // a bar: a white texel, then a dark one
 )
 
 // canvas is a tiny raster toolkit over an image.RGBA.
@@ -345,6 +345,9 @@ func drawIcons(c *canvas) {
 	c.ellipse(3, 3, 2.6, 2.2, inkGold)
 	c.set(2, 2, inkWindow)
 	c.outline(6, 6, inkOutline)
+	c.x, c.y = sprBar.Min.X, sprBar.Min.Y
+	c.set(0, 0, inkWhite)
+	c.set(1, 0, color.RGBA{0, 0, 0, 190})
 	c.x, c.y = sprMarker.Min.X, sprMarker.Min.Y
 	c.ring(8, 8, 7.5, 7.5, 1.5, inkWhite)
 	c.ring(8, 8, 3.5, 3.5, 1.2, inkWhite)

@@ -10,6 +10,7 @@ import (
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
 	"hostfall/game"
+	"hostfall/render/ui"
 )
 
 // maxTerrainTexture bounds the terrain texture's side: 16 texels a tile up
@@ -28,23 +29,29 @@ type terrainView struct {
 	terrain *opengl.Canvas
 	fog     *opengl.Canvas
 	mini    *opengl.Canvas
-	fogPix  []uint8
-	miniPix []uint8
-	vis     []game.Visibility
-	turn    int
-	seeded  bool
+	fogPix   []uint8
+	miniBase []uint8 // minimap of terrain under fog, bottom-up rows
+	miniPix  []uint8 // miniBase with the units' dots
+	vis      []game.Visibility
+	hidden   []bool // unexplored with all its neighbours: drawn black, nothing to draw
+	clear    []bool // visible with all its neighbours: no fog to draw
+	turn     int
+	miniTurn int
 }
 
 func newTerrainView(w, h int) *terrainView {
-	t := &terrainView{w: w, h: h, turn: -1}
+	t := &terrainView{w: w, h: h, turn: -1, miniTurn: -1}
 	t.texel = max(1, min(16, maxTerrainTexture/max(w, h)))
 	t.img = image.NewRGBA(image.Rect(0, 0, w*t.texel, h*t.texel))
 	t.terrain = opengl.NewCanvas(pixel.R(0, 0, float64(w*t.texel), float64(h*t.texel)))
 	t.fog = opengl.NewCanvas(pixel.R(0, 0, float64(w), float64(h)))
 	t.mini = opengl.NewCanvas(pixel.R(0, 0, float64(w), float64(h)))
 	t.fogPix = make([]uint8, w*h*4)
+	t.miniBase = make([]uint8, w*h*4)
 	t.miniPix = make([]uint8, w*h*4)
 	t.vis = make([]game.Visibility, w*h)
+	t.hidden = make([]bool, w*h)
+	t.clear = make([]bool, w*h)
 	return t
 }
 
@@ -69,6 +76,71 @@ func (t *terrainView) update(w *game.World, me game.PlayerID, observer bool) {
 		}
 	}
 	t.paintFog()
+	t.neighbourhoods()
+}
+
+// neighbourhoods marks the tiles whose 3×3 neighbourhood is all unexplored
+// (hidden) or all visible (clear).
+func (t *terrainView) neighbourhoods() {
+	for y := range t.h {
+		for x := range t.w {
+			allHidden, allSeen := true, true
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= t.w || yy >= t.h {
+						continue
+					}
+					switch t.vis[yy*t.w+xx] {
+					case game.Unexplored:
+						allSeen = false
+					case game.Visible:
+						allHidden = false
+					default:
+						allHidden, allSeen = false, false
+					}
+				}
+			}
+			t.hidden[y*t.w+x], t.clear[y*t.w+x] = allHidden, allSeen
+		}
+	}
+}
+
+// minimap draws the units' dots over the minimap of terrain and fog and
+// uploads it, once a turn (the minimap does not need frame-rate motion).
+func (t *terrainView) minimap(sc *ui.Scene, colors *[game.MaxPlayers]uint8) {
+	if sc.Turn == t.miniTurn {
+		return
+	}
+	t.miniTurn = sc.Turn
+	copy(t.miniPix, t.miniBase)
+	for i := range sc.Units {
+		u := &sc.Units[i]
+		c := PlayerColors[colors[u.Owner%game.MaxPlayers]%8]
+		if !u.Building { // 2×2 tiles, so a unit shows on a small minimap
+			x, y := int(u.Pos.X), int(u.Pos.Y)
+			t.dot(x, y, c)
+			t.dot(x+1, y, c)
+			t.dot(x, y+1, c)
+			t.dot(x+1, y+1, c)
+			continue
+		}
+		h := int(u.Size) / 2
+		for dy := -h; dy <= h; dy++ {
+			for dx := -h; dx <= h; dx++ {
+				t.dot(int(u.Pos.X)+dx, int(u.Pos.Y)+dy, c)
+			}
+		}
+	}
+	t.mini.SetPixels(t.miniPix)
+}
+
+func (t *terrainView) dot(x, y int, c [3]uint8) {
+	if x < 0 || y < 0 || x >= t.w || y >= t.h {
+		return
+	}
+	o := ((t.h-1-y)*t.w + x) * 4
+	t.miniPix[o], t.miniPix[o+1], t.miniPix[o+2], t.miniPix[o+3] = c[0], c[1], c[2], 255
 }
 
 // paintTerrain draws the changed tiles into the terrain image and uploads it.
@@ -133,11 +205,11 @@ func (t *terrainView) paintFog() {
 			case game.Explored:
 				f = 0.5
 			}
-			t.miniPix[o], t.miniPix[o+1], t.miniPix[o+2], t.miniPix[o+3] = uint8(float64(c.R)*f), uint8(float64(c.G)*f), uint8(float64(c.B)*f), 255
+			t.miniBase[o], t.miniBase[o+1], t.miniBase[o+2], t.miniBase[o+3] = uint8(float64(c.R)*f), uint8(float64(c.G)*f), uint8(float64(c.B)*f), 255
 		}
 	}
 	t.fog.SetPixels(t.fogPix)
-	t.mini.SetPixels(t.miniPix)
+	t.miniTurn = -1 // the minimap needs redrawing
 }
 
 // paintTile draws tile (x, y) into the terrain image: per-texel noise from
