@@ -25,6 +25,7 @@ type browserScreen struct {
 	msg        string
 	msgErr     bool
 	askPass    *client.Listing // a locked session waiting for its password
+	createBtn  ui.Rect         // where the last frame drew the create button
 }
 
 func newBrowserScreen(a *App) *browserScreen {
@@ -197,7 +198,8 @@ func (b *browserScreen) createPanel(in *ui.Input, r ui.Rect) {
 		b.maxPlayers++
 	}
 	y += 52
-	if a.button(hud, bold, ui.XYWH(x, y, w, 38), "Create game", b.askPass == nil) {
+	b.createBtn = ui.XYWH(x, y, w, 38)
+	if a.button(hud, bold, b.createBtn, "Create game", b.askPass == nil) {
 		b.create()
 	}
 }

@@ -19,6 +19,7 @@ type lobbyScreen struct {
 	count    int
 	countAt  time.Time
 	err      string
+	startBtn ui.Rect // where the last frame drew the start (or ready) button
 }
 
 func newLobbyScreen(a *App) *lobbyScreen {
@@ -112,8 +113,9 @@ func (s *lobbyScreen) frame(in *ui.Input) {
 			s.edit(mine, func(e *session.SlotEdit) { e.Ready = !mine.Ready })
 		}
 	}
+	s.startBtn = ui.XYWH(lay.slots.Max.X-180, by, 180, 40)
 	if host {
-		if a.button(hud, bold, ui.XYWH(lay.slots.Max.X-180, by, 180, 40), "Start game", l.State == session.StateLobby) {
+		if a.button(hud, bold, s.startBtn, "Start game", l.State == session.StateLobby) {
 			if err := a.cl.Start(); err != nil {
 				s.err = capitalize(err.Error()) + "."
 				a.cue(ui.Cue{Sound: ui.SoundError})
