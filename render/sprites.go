@@ -44,14 +44,14 @@ func buildingSprite(k game.Kind, c uint8) image.Rectangle {
 
 // Single pieces.
 var (
-	sprRing     = image.Rect(0, iconRow, 16, iconRow+16)    // a unit's selection ring (white)
-	sprRingBig  = image.Rect(16, iconRow, 64, iconRow+48)   // a building's selection ring (white)
-	sprCoin     = image.Rect(64, iconRow, 80, iconRow+16)   // gold
-	sprSupply   = image.Rect(80, iconRow, 96, iconRow+16)   // supply
-	sprFlag     = image.Rect(96, iconRow, 112, iconRow+16)  // rally point (white flag)
-	sprNugget   = image.Rect(112, iconRow, 118, iconRow+6)  // carried gold
-	sprMarker   = image.Rect(128, iconRow, 144, iconRow+16) // order marker (white cross ring)
-	sprBar      = image.Rect(160, iconRow, 162, iconRow+1) // a bar: a white texel, then a dark one
+	sprRing    = image.Rect(0, iconRow, 16, iconRow+16)    // a unit's selection ring (white)
+	sprRingBig = image.Rect(16, iconRow, 64, iconRow+48)   // a building's selection ring (white)
+	sprCoin    = image.Rect(64, iconRow, 80, iconRow+16)   // gold
+	sprSupply  = image.Rect(80, iconRow, 96, iconRow+16)   // supply
+	sprFlag    = image.Rect(96, iconRow, 112, iconRow+16)  // rally point (white flag)
+	sprNugget  = image.Rect(112, iconRow, 118, iconRow+6)  // carried gold
+	sprMarker  = image.Rect(128, iconRow, 144, iconRow+16) // order marker (white cross ring)
+	sprBar     = image.Rect(160, iconRow, 162, iconRow+1)  // a bar: a white texel, then a dark one
 )
 
 // canvas is a tiny raster toolkit over an image.RGBA.

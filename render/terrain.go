@@ -22,13 +22,13 @@ const maxTerrainTexture = 2048
 // minimap (one texel a tile, terrain and fog together). They are updated
 // when a turn changes them, never per frame.
 type terrainView struct {
-	w, h    int
-	texel   int // texels a tile in the terrain texture
-	tiles   []game.Terrain
-	img     *image.RGBA
-	terrain *opengl.Canvas
-	fog     *opengl.Canvas
-	mini    *opengl.Canvas
+	w, h     int
+	texel    int // texels a tile in the terrain texture
+	tiles    []game.Terrain
+	img      *image.RGBA
+	terrain  *opengl.Canvas
+	fog      *opengl.Canvas
+	mini     *opengl.Canvas
 	fogPix   []uint8
 	miniBase []uint8 // minimap of terrain under fog, bottom-up rows
 	miniPix  []uint8 // miniBase with the units' dots
