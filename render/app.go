@@ -19,13 +19,13 @@ package render
 import (
 	"context"
 	"fmt"
-	"hostfall/render/client"
 	"log/slog"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
+	"hostfall/render/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 	"hostfall/sound"

@@ -2,10 +2,10 @@ package render
 
 import (
 	"fmt"
-	"hostfall/render/client"
 	"time"
 
 	"hostfall/game"
+	"hostfall/render/client"
 	"hostfall/render/ui"
 )
 
@@ -329,7 +329,7 @@ func (g *gameScreen) drawMenu() {
 
 func (g *gameScreen) drawEnd() {
 	a := g.a
-	a.over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.62))
+	a.over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.72))
 	title, tc, sub := "Victory!", colAccent, "Your side holds the field."
 	switch g.end {
 	case endDefeat:
@@ -358,10 +358,7 @@ func (g *gameScreen) drawEnd() {
 	}
 	y += 30
 	for p, info := range g.infos {
-		name := fmt.Sprintf("Player %d", p+1)
-		if p < len(g.players) {
-			name = g.players[p].Name
-		}
+		name := g.playerName(game.PlayerID(p))
 		swatch(a.over, ui.XYWH(x0, y+1, 14, 14), g.colors[p%game.MaxPlayers])
 		c := colText
 		if g.hasMe && game.PlayerID(p) == g.me {

@@ -2,13 +2,13 @@ package render
 
 import (
 	"fmt"
-	"hostfall/render/client"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
 
+	"hostfall/render/client"
 	"hostfall/render/ui"
 )
 

@@ -2,9 +2,9 @@ package render
 
 import (
 	"fmt"
-	"hostfall/render/client"
 	"time"
 
+	"hostfall/render/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 )

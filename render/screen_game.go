@@ -1,12 +1,13 @@
 package render
 
 import (
-	"hostfall/render/client"
+	"fmt"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
 
 	"hostfall/game"
+	"hostfall/render/client"
 	"hostfall/render/clock"
 	"hostfall/render/ui"
 )
@@ -220,6 +221,11 @@ func (g *gameScreen) act(res *ui.Result) {
 	for _, c := range g.cues {
 		a.cue(c)
 	}
+	for _, ev := range g.wev {
+		if ev.Kind == game.EvPlayerOut {
+			g.notes = append(g.notes, ui.Notice{Text: g.playerName(ev.Player) + " is out of the game."})
+		}
+	}
 	for _, n := range append(res.Notices, g.notes...) {
 		g.notices = append(g.notices, notice{text: n.Text, err: n.Error, at: a.now})
 	}
@@ -259,6 +265,14 @@ func (g *gameScreen) act(res *ui.Result) {
 			a.cue(ui.Cue{Sound: ui.SoundDefeat})
 		}
 	}
+}
+
+// playerName names game player p.
+func (g *gameScreen) playerName(p game.PlayerID) string {
+	if int(p) < len(g.players) && g.players[p].Name != "" {
+		return g.players[p].Name
+	}
+	return fmt.Sprintf("Player %d", p+1)
 }
 
 // draw draws the map and the HUD.

@@ -3,7 +3,6 @@ package render
 import (
 	"flag"
 	"fmt"
-	"hostfall/render/client"
 	"image"
 	"image/color"
 	"image/png"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"hostfall/game"
+	"hostfall/render/client"
 	"hostfall/render/fake"
 	"hostfall/render/ui"
 	"hostfall/session"
@@ -413,4 +413,41 @@ func TestShotMigration(t *testing.T) {
 func toRGBA(c interface{ RGBA() (r, g, b, a uint32) }) color.RGBA {
 	v := rgb8(c)
 	return color.RGBA{v[0], v[1], v[2], 255}
+}
+
+// TestShotEnd draws the end of a two-player game: one side surrenders, the
+// other sees its victory and the table of the game.
+func TestShotEnd(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		me    game.PlayerID
+		title [3]uint8
+	}{{"victory", 0, rgb8(colAccent)}, {"defeat", 1, rgb8(colBad)}} {
+		t.Run(tt.name, func(t *testing.T) {
+			w, players, err := fake.Skirmish(11, 2, 600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Step([]game.Command{{Player: 1, Kind: game.CmdSurrender}})
+			if !w.Over() {
+				t.Fatal("the game did not end with a surrender")
+			}
+			c := fake.New()
+			l := fake.Lobby("Duel", 2)
+			l.State = session.StatePlaying
+			c.SetLobby(l, int(tt.me))
+			c.SetGame(w, t0, players, tt.me)
+			h := newHarness(t, c)
+			h.frame(nil)
+			h.frame(nil)
+			img := h.shot(tt.name)
+			if h.a.game.end == endNone {
+				t.Fatal("no end screen")
+			}
+			if n := count(img, ui.R(1024/2-200, 768*0.18, 1024/2+200, 768*0.18+70), like(tt.title, 30)); n < 500 {
+				t.Errorf("title: %d pixels of its colour", n)
+			}
+			textIn(t, img, "score table", ui.R(1024/2-410, 768*0.18+160, 1024/2+410, 768*0.18+230), 300)
+		})
+	}
 }
