@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -62,6 +63,10 @@ func startXvfb() (string, func(), error) {
 	cmd := exec.Command(path, "-displayfd", "3", "-screen", "0", "1024x768x24", "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.Stderr = &stderr
+	// If the test binary dies without cleaning up (os.Exit inside m.Run,
+	// a crash, a kill), the kernel kills Xvfb with it. The parent here is the
+	// main thread, which lives as long as the process.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return "", nil, fmt.Errorf("cannot start Xvfb: %w", err)
