@@ -20,13 +20,15 @@ type lobbyScreen struct {
 	countAt  time.Time
 	err      string
 	startBtn ui.Rect // where the last frame drew the start (or ready) button
+	naming   bool    // the player edits its name (a click on it); chat waits
+	name     ui.TextField
 }
 
 func newLobbyScreen(a *App) *lobbyScreen {
 	return &lobbyScreen{a: a, chat: ui.TextField{Max: 200}}
 }
 
-func (s *lobbyScreen) enter() { s.count, s.err = 0, "" }
+func (s *lobbyScreen) enter() { s.count, s.err, s.naming = 0, "", false }
 
 // lobbyRowH is the height of a slot row.
 const lobbyRowH = 46.0
@@ -174,10 +176,27 @@ func (s *lobbyScreen) slotRow(in *ui.Input, l *session.Lobby, i int, r ui.Rect, 
 	case session.SlotClosed:
 		name, nc = "Closed", rgb(100, 108, 124)
 	}
-	if mine {
-		name += "  (you)"
+	nameR := ui.R(colX(r, colName)-6, r.Min.Y+7, colX(r, colKind)-16, r.Max.Y-7)
+	switch {
+	case mine && s.naming:
+		a.field(hud, t, nameR, &s.name, true, "your name", false)
+		if in.Hit[ui.KeyEscape] {
+			s.naming = false
+		} else if s.name.Edit(in) {
+			s.naming = false
+			if n := s.name.Take(); n != "" && n != sl.Name {
+				s.edit(sl, func(e *session.SlotEdit) { e.Name = n })
+			}
+		}
+	case mine:
+		t.text(t.fit(name+"  (you)", nameR.W()), colX(r, colName), y, alignLeft, nc)
+		if nameR.Contains(in.Mouse) && in.Pressed[ui.MouseLeft] && l.State == session.StateLobby {
+			a.click()
+			s.naming, s.name = true, ui.TextField{Text: sl.Name, Max: 24}
+		}
+	default:
+		t.text(t.fit(name, nameR.W()), colX(r, colName), y, alignLeft, nc)
 	}
-	t.text(t.fit(name, r.W()-400), colX(r, colName), y, alignLeft, nc)
 
 	kind := slotKindLabel(sl)
 	kr := ui.XYWH(colX(r, colKind), r.Min.Y+7, 140, 32)
@@ -308,7 +327,10 @@ func (s *lobbyScreen) chatPanel(in *ui.Input, r ui.Rect, l *session.Lobby, me in
 	if s.chatTeam {
 		to = "to team"
 	}
-	a.field(hud, t, inputR, &s.chat, true, "say something ("+to+")", false)
+	a.field(hud, t, inputR, &s.chat, !s.naming, "say something ("+to+")", false)
+	if s.naming {
+		return
+	}
 	if in.Hit[ui.KeyTab] {
 		s.chatTeam = !s.chatTeam
 	}

@@ -240,9 +240,16 @@ func TestShotLobby(t *testing.T) {
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, kind.Center()) })
 	h.frame(func(in *ui.Input) { in.Typed = "go!" })
 	h.frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
+	// A click on one's own name edits it.
+	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, ui.V(colX(row(0), colName)+20, row(0).Center().Y)) })
+	for range 3 {
+		h.frame(func(in *ui.Input) { in.Press(ui.KeyBackspace) })
+	}
+	h.frame(func(in *ui.Input) { in.Typed = "Annie" })
+	h.frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
 	h.frame(nil)
 	win.Update()
-	want := []string{"start", "set-slot 3 bot 0", "say 0 go!"}
+	want := []string{"start", "set-slot 3 bot 0", "say 0 go!", `edit "Annie" color=0 team=1 ready=true`}
 	calls := c.Calls()
 	if len(calls) != len(want) {
 		t.Fatalf("calls %q, want %q", calls, want)
