@@ -297,9 +297,11 @@ func (a *App) onEvent(ev client.Event) {
 	case client.EvChat:
 		a.addChat(chatLine{name: ev.Name, team: ev.Team != 0, text: ev.Text})
 		a.cue(ui.Cue{Sound: ui.SoundChat})
-	case client.EvRefused, client.EvLeft:
+	case client.EvRefused:
 		a.browser.status(ev.Text, true)
 		a.cue(ui.Cue{Sound: ui.SoundError})
+	case client.EvLeft:
+		a.browser.status(ev.Text, false)
 	case client.EvCountdown:
 		a.lobby.count, a.lobby.countAt = ev.Count, a.now
 	case client.EvNotice:

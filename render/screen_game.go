@@ -450,6 +450,11 @@ func (g *gameScreen) drawWorldTop() {
 		}
 		l.rect(r, c)
 	}
+	if g.ui.Mode == ui.ModeAttack && g.ui.Layout.Map.Contains(g.a.in.Mouse) {
+		m := g.a.in.Mouse
+		s := max(z*0.8, 18)
+		l.sprite(ui.XYWH(m.X-s/2, m.Y-s/2, s, s), sprMarker, colBad)
+	}
 	if g.ui.Dragging {
 		r := ui.Span(g.ui.DragFrom, g.ui.Layout.Map.Clamp(g.a.in.Mouse))
 		l.rect(r, rgba(80, 250, 120, 0.12))
