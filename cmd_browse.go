@@ -53,6 +53,19 @@ func runBrowse(ctx context.Context, args []string) error {
 	var w windowFlags
 	fs := flag.NewFlagSet("browse", flag.ContinueOnError)
 	w.add(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
+	c := offline.New(offline.Options{Name: w.name})
+	defer c.Close()
+	return openWindow(ctx, c, w)
+}
+
+// parseFlags parses a command line that takes flags only.
+func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return err
@@ -62,12 +75,7 @@ func runBrowse(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	if err := render.CheckDisplay(); err != nil {
-		return err
-	}
-	c := offline.New(offline.Options{Name: w.name})
-	defer c.Close()
-	return openWindow(ctx, c, w)
+	return nil
 }
 
 // openWindow runs the window on the main thread until it closes.

@@ -38,14 +38,8 @@ func runPlay(ctx context.Context, args []string) error {
 	size := fs.Int("size", game.DefaultMapSize, "map width and height in tiles")
 	levels := fs.String("levels", "easy,easy,easy", "levels of the bots, comma separated (easy, hard); their number is the number of bots")
 	fs.Bool("headless", false, "no window: watch four bots play in text (takes the flags of sim)")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	var bots []uint8
 	for _, s := range strings.Split(*levels, ",") {
