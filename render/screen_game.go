@@ -101,6 +101,7 @@ func (g *gameScreen) init(w *game.World) {
 	wd, ht := w.Size()
 	g.tv = newTerrainView(wd, ht)
 	g.terrainL = newLayer(a.t, g.tv.terrain)
+	g.terrainL.opaque = true // terrain texels are opaque: no need to blend
 	g.fogL = newLayer(a.t, g.tv.fog)
 	g.fogL.smooth = true
 	g.miniL = newLayer(a.t, g.tv.mini)
