@@ -92,8 +92,19 @@ func openWindow(ctx context.Context, c render.Client, w windowFlags) error {
 			o.Sound, o.Names = srv, names
 		}
 	}
-	var err error
-	opengl.Run(func() { err = render.Run(ctx, c, o) })
+	return runOnMainThread(func() error { return render.Run(ctx, c, o) })
+}
+
+// runOnMainThread runs fn inside opengl.Run (GLFW wants the main thread).
+// opengl.Run panics when GLFW cannot start (a DISPLAY that does not answer):
+// that becomes an error a person can read.
+func runOnMainThread(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot open the game window (is the X display %q reachable?): %v", os.Getenv("DISPLAY"), r)
+		}
+	}()
+	opengl.Run(func() { err = fn() })
 	return err
 }
 
