@@ -108,7 +108,7 @@ func (a *App) bannerCenter() float64 {
 func (a *App) drawNetPanel() {
 	st := a.cl.Status()
 	l := ui.NewLayout(a.w, a.h).NetPanel
-	rows := 6 + len(st.Peers)
+	rows := 7 + len(st.Peers)
 	l.Max.Y = l.Min.Y + 44 + float64(rows)*18
 	a.top.rect(l, rgba(10, 12, 18, 0.9))
 	a.top.outline(l, 1, colBorder)
@@ -132,6 +132,11 @@ func (a *App) drawNetPanel() {
 	kv("turn", fmt.Sprintf("%d", st.Turn))
 	kv("input delay", fmt.Sprintf("%s (%d ms)", plural(st.InputDelay, "turn", "turns"), st.InputDelay*st.TurnMillis))
 	kv("traffic", fmt.Sprintf("in %s · out %s", rate(st.BytesIn), rate(st.BytesOut)))
+	if len(st.Peers) > 0 {
+		small.text("players", x, y, alignLeft, colDim)
+		small.text("round trip", l.Max.X-12, y, alignRight, colDim)
+		y += 18
+	}
 	for _, p := range st.Peers {
 		ping := "—"
 		if p.PingMillis >= 0 && !p.Self {
