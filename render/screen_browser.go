@@ -128,7 +128,11 @@ func (b *browserScreen) frame(in *ui.Input) {
 
 	// Under the table: join the selected game, or by invite code.
 	by := l.bottom.Min.Y
-	if a.button(hud, bold, ui.XYWH(32, by, 140, 34), "Join game", sel != nil && b.askPass == nil) {
+	label := "Join game"
+	if sel != nil && sel.State >= session.StateCountdown {
+		label = "Watch game" // a game under way takes spectators
+	}
+	if a.button(hud, bold, ui.XYWH(32, by, 140, 34), label, sel != nil && b.askPass == nil) {
 		b.join(sel)
 	}
 	small.text("Invite code", 196, by-16, alignLeft, colDim)
@@ -238,7 +242,8 @@ func (b *browserScreen) join(s *client.Listing) {
 }
 
 func (b *browserScreen) send(s *client.Listing, password string) {
-	err := b.a.cl.Join(s.ID, client.JoinOptions{PlayerName: b.playerName(), Password: password})
+	err := b.a.cl.Join(s.ID, client.JoinOptions{PlayerName: b.playerName(), Password: password,
+		Spectate: s.State >= session.StateCountdown})
 	b.result(err, "Asking "+s.Host+" to let you in…")
 }
 
