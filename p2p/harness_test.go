@@ -194,3 +194,11 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 	})
 	return peers
 }
+
+// tamperOnce installs a hook on the peer's outgoing messages (a modified
+// client). The hook returns whether to send the message.
+func (tp *tpeer) tamperOnce(fn func(*session.Message) bool) {
+	done := make(chan struct{})
+	tp.reqs <- func() { tp.t.tamper = fn; close(done) }
+	<-done
+}

@@ -76,7 +76,8 @@ type Peer struct {
 	lob       session.Lobby
 	hashes    []session.HashReport // reported during the last Apply
 	lostAt    map[peer.ID]time.Time
-	hostMove  *Event // host change waiting for the first turn of its epoch
+	hostMove  *Event    // host change waiting for the first turn of its epoch
+	lastTurn  time.Time // when the last turn was applied
 	ended     bool
 	dirSig    string
 	lastRates time.Time
@@ -388,17 +389,28 @@ func (p *Peer) turnEvents(rd session.Ready) {
 	}
 	if hc := p.hostMove; hc != nil {
 		for _, t := range rd.Committed {
-			if t.Epoch >= hc.Epoch {
-				hc.Turn = t.Number
-				hc.At = time.Now()
-				if lost, ok := p.lostAt[hc.OldHost]; ok && hc.At.Sub(lost) < time.Minute {
-					hc.Took = hc.At.Sub(lost)
-				}
-				p.emit(*hc)
-				p.hostMove = nil
-				break
+			if t.Epoch < hc.Epoch {
+				continue
 			}
+			// Took runs from the loss (the connection drop, or else the
+			// last turn of the old host) to this first turn of the new one:
+			// the time the game stood still.
+			hc.Turn = t.Number
+			hc.At = time.Now()
+			from := p.lastTurn
+			if lost, ok := p.lostAt[hc.OldHost]; ok && lost.After(from) {
+				from = lost
+			}
+			if !from.IsZero() {
+				hc.Took = hc.At.Sub(from)
+			}
+			p.emit(*hc)
+			p.hostMove = nil
+			break
 		}
+	}
+	if len(rd.Committed) > 0 {
+		p.lastTurn = time.Now()
 	}
 }
 

@@ -135,6 +135,7 @@ type transport struct {
 	dir      map[peer.ID][]ma.Multiaddr // addresses peers told us
 	dialing  map[peer.ID]time.Time      // last mesh dial per peer
 	notifee  network.Notifiee
+	cutOff   bool // tests: see cut
 }
 
 type peerLimiter struct {
@@ -558,6 +559,12 @@ func (l *link) retire() bool {
 }
 
 func (l *link) open() (network.Stream, error) {
+	l.t.mu.Lock()
+	cut := l.t.cutOff
+	l.t.mu.Unlock()
+	if cut {
+		return nil, errors.New("cut off (test)")
+	}
 	ctx, cancel := context.WithTimeout(l.t.ctx, openTimeout)
 	defer cancel()
 	return l.t.h.h.NewStream(ctx, l.p, ProtocolID)
@@ -716,4 +723,21 @@ func (t *transport) stats() []linkStats {
 			sent: l.sent.Load(), recv: l.recv.Load(), dropped: l.dropped.Load(), connected: t.conns[p] > 0})
 	}
 	return out
+}
+
+// cut simulates a network that fails under the connections (tests): every
+// session stream is reset and no new one opens, while libp2p's connections
+// stay up, so only the session's heartbeats can notice.
+func (t *transport) cut() {
+	t.h.h.SetStreamHandler(ProtocolID, func(s network.Stream) { s.Reset() })
+	t.mu.Lock()
+	t.cutOff = true
+	t.mu.Unlock()
+	for _, c := range t.h.h.Network().Conns() {
+		for _, s := range c.GetStreams() {
+			if s.Protocol() == ProtocolID {
+				s.Reset()
+			}
+		}
+	}
 }
