@@ -172,7 +172,7 @@ func TestForgedCommands(t *testing.T) {
 	const forger = 2
 	var holders [3]atomic.Pointer[Peer]
 	var mu sync.Mutex
-	seen := map[string][]int{}  // marker → slots it was sequenced for
+	seen := map[string][]int{}   // marker → slots it was sequenced for
 	rejected := map[string]int{} // peer name → forged orders seen rejected as not owned
 	ownMove := game.Command{Kind: game.CmdMove, X: 3, Y: 3}
 	var ownMarker []byte
