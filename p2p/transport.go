@@ -123,7 +123,8 @@ type transport struct {
 	in      chan inbound  // readers → loop (blocking: back pressure)
 	connSig chan struct{} // notifee → loop: connection states changed
 
-	tamper func(*session.Message) bool // tests: rewrite or swallow outgoing messages
+	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
+	simultaneous atomic.Int64                // streams that met one opened the other way
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -512,6 +513,9 @@ func (l *link) run() {
 			drop()
 			return
 		case s := <-l.adopt:
+			if cur != nil {
+				t.simultaneous.Add(1)
+			}
 			switch {
 			case cur == nil:
 				use(s, false)
@@ -740,4 +744,12 @@ func (t *transport) cut() {
 			}
 		}
 	}
+}
+
+// linkUp reports whether the session stream to p is up.
+func (t *transport) linkUp(p peer.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l := t.links[p]
+	return l != nil && l.up.Load()
 }
