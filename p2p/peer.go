@@ -266,6 +266,7 @@ func (p *Peer) Run(ctx context.Context) error {
 	}
 	defer close(p.done)
 	defer p.t.close(300 * time.Millisecond)
+	defer p.closeReplay()
 	ticker := time.NewTicker(p.tick)
 	defer ticker.Stop()
 	for {
@@ -362,6 +363,7 @@ func (p *Peer) ready() {
 	}
 	if !p.ended && p.m.Over() {
 		p.ended = true
+		p.closeReplay()
 		p.endEvent()
 	}
 	p.node.Advance()
@@ -464,6 +466,13 @@ func (p *Peer) event(ev session.Event) {
 		return
 	}
 	p.emit(e)
+}
+
+// closeReplay ends the replay (at the game's end, or when leaving).
+func (p *Peer) closeReplay() {
+	if err := p.m.CloseReplay(); err != nil {
+		p.log.Error("replay not finished", "err", err)
+	}
 }
 
 func (p *Peer) endEvent() {
