@@ -16,6 +16,13 @@ import (
 
 const testVersion = "test-1"
 
+func init() {
+	if os.Getenv("HOSTFALL_TEST_LOG") == "" {
+		// go-libp2p logs an error when a closing host's listener stops; quiet.
+		RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	}
+}
+
 // testLog is quiet unless HOSTFALL_TEST_LOG is set.
 func testLog() *slog.Logger {
 	if os.Getenv("HOSTFALL_TEST_LOG") != "" {

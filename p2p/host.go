@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/gologshim"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	ma "github.com/multiformats/go-multiaddr"
@@ -172,3 +173,8 @@ func (g *gater) InterceptSecured(_ network.Direction, p peer.ID, _ network.ConnM
 	return !g.isBlocked(p)
 }
 func (g *gater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// RouteLibp2pLogs sends go-libp2p's own logs (it logs through slog, via its
+// gologshim package) to handler. Call it before the first host starts;
+// otherwise go-libp2p writes to stderr as GOLOG_LOG_LEVEL says.
+func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler) }

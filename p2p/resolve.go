@@ -35,3 +35,6 @@ func ParseAddr(s string) (peer.AddrInfo, error) {
 	}
 	return *ai, nil
 }
+
+// AddrInfo is a peer ID with its addresses (libp2p's peer.AddrInfo).
+type AddrInfo = peer.AddrInfo
