@@ -121,3 +121,40 @@ func BenchmarkNetMigration(b *testing.B) {
 		b.ReportMetric(ms(percentile(samples, 99)), "ms-p99")
 	}
 }
+
+// BenchmarkNetIdleBytes: 4 peers in a game where nobody gives orders; the
+// bytes each peer sends and receives per second, averaged over all peers
+// (session heartbeats and turns, pings, libp2p framing and encryption
+// excluded: these are the session stream's frame bytes).
+func BenchmarkNetIdleBytes(b *testing.B) {
+	const players = 4
+	for b.Loop() {
+		peers := newGame(b, gameOpts{players: players, tweak: func(i int, o *PeerOptions) { o.Match.SelfBot = false }})
+		time.Sleep(1500 * time.Millisecond) // past the start; rates are per second
+		start := make([][2]uint64, players)
+		for i, p := range peers {
+			start[i] = p.frameBytes()
+		}
+		const span = 5 * time.Second
+		time.Sleep(span)
+		var total float64
+		for i, p := range peers {
+			now := p.frameBytes()
+			total += float64(now[0]-start[i][0]+now[1]-start[i][1]) / span.Seconds()
+		}
+		b.ReportMetric(total/players, "B/s/peer")
+		for _, p := range peers {
+			p.stop()
+		}
+	}
+}
+
+// frameBytes is what the peer's links received and sent so far.
+func (tp *tpeer) frameBytes() [2]uint64 {
+	var in, out uint64
+	for _, l := range tp.t.stats() {
+		in += l.recv
+		out += l.sent
+	}
+	return [2]uint64{in, out}
+}

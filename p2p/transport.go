@@ -151,7 +151,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		in:      make(chan inbound, 256),
 		connSig: make(chan struct{}, 1),
 		links:   map[peer.ID]*link{}, conns: map[peer.ID]int{}, reported: map[peer.ID]bool{},
-		changed: map[peer.ID]bool{},
+		changed:  map[peer.ID]bool{},
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{},
 		dialing: map[peer.ID]time.Time{},
 	}
