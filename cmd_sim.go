@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -96,29 +95,26 @@ func runSim(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	var progress io.Writer = os.Stderr
+	var status *statusLine
 	if o.json {
 		progress = nil
+		status = &statusLine{json: true, out: os.Stdout}
 	}
-	if err := playMatch(ctx, m, o.turns, jsonOut(o.json), progress); err != nil {
+	if err := playMatch(ctx, m, o.turns, status, progress); err != nil {
 		return err
 	}
 	if o.json {
-		return printEndJSON(os.Stdout, m.World)
+		win, reason := worldEnd(m.World)
+		status.end(uint64(m.World.Turn()), m.World.Hash(), win, reason)
+		return nil
 	}
 	printResult(os.Stdout, m)
 	return nil
 }
 
-func jsonOut(on bool) io.Writer {
-	if on {
-		return os.Stdout
-	}
-	return nil
-}
-
 // playMatch runs the match until a team wins or turns run out. With status
 // it prints a turn line every 20 turns; with progress a line every 1,000.
-func playMatch(ctx context.Context, m *ai.Match, turns int, status, progress io.Writer) error {
+func playMatch(ctx context.Context, m *ai.Match, turns int, status *statusLine, progress io.Writer) error {
 	w := m.World
 	for w.Turn() < turns && !w.Over() {
 		if err := ctx.Err(); err != nil {
@@ -129,7 +125,7 @@ func playMatch(ctx context.Context, m *ai.Match, turns int, status, progress io.
 		}
 		t := w.Turn()
 		if status != nil && t%20 == 0 {
-			fmt.Fprintf(status, `{"ev":"turn","turn":%d,"epoch":0,"host":"local","hash":"%016x"}`+"\n", t, w.Hash())
+			status.turn(uint64(t), 0, "local", w.Hash())
 		}
 		if progress != nil && t%1000 == 0 {
 			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, gameTime(t))
@@ -170,21 +166,6 @@ func endReason(w *game.World) string {
 		return "draw"
 	}
 	return "turn limit"
-}
-
-func printEndJSON(out io.Writer, w *game.World) error {
-	b, err := json.Marshal(struct {
-		Ev     string      `json:"ev"`
-		Turn   int         `json:"turn"`
-		Hash   string      `json:"hash"`
-		Winner *winnerJSON `json:"winner"`
-		Reason string      `json:"reason"`
-	}{"end", w.Turn(), fmt.Sprintf("%016x", w.Hash()), winners(w), endReason(w)})
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(out, "%s\n", b)
-	return err
 }
 
 func printResult(out io.Writer, m *ai.Match) {

@@ -39,7 +39,9 @@ func (m *Match) Apply(rd *session.Ready, n Node) error {
 		}
 	}
 	if rd.SnapshotAt != 0 {
-		if m.world == nil || uint64(m.world.Turn()) != rd.SnapshotAt {
+		// After the end the state stays that of the last turn played, and
+		// that frozen state is the snapshot of every later turn.
+		if m.world == nil || uint64(m.world.Turn()) != rd.SnapshotAt && !m.ended() {
 			return fmt.Errorf("%w: snapshot of turn %d asked for at turn %d", ErrTurnGap, rd.SnapshotAt, m.turn())
 		}
 		if err := n.Snapshot(rd.SnapshotAt, m.Snapshot()); err != nil {
@@ -65,6 +67,14 @@ func (m *Match) turn() int {
 func (m *Match) applyTurn(t session.Turn, n Node) error {
 	if m.world == nil {
 		return ErrNotLoaded
+	}
+	if m.ended() {
+		// The game is over; the session may still close turns until every
+		// peer leaves. They change nothing, and the hash stays the end's.
+		if t.WantHash {
+			n.ReportHash(t.Number, m.world.Hash())
+		}
+		return nil
 	}
 	if want := uint64(m.world.Turn()) + 1; t.Number != want {
 		return fmt.Errorf("%w: got turn %d, the game is at turn %d", ErrTurnGap, t.Number, want-1)
@@ -116,7 +126,7 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 // node hosts, and the own slot of a headless peer. Bots of slots no longer
 // driven are dropped, so a slot that comes back gets a bot that looks afresh.
 func (m *Match) think(st session.Status, n Node) {
-	if m.world == nil || m.world.Over() {
+	if m.world == nil || m.ended() {
 		return
 	}
 	for slot := range m.bots {

@@ -55,6 +55,7 @@ type Match struct {
 	mu      sync.RWMutex // guards world against View on other goroutines
 	world   *game.World
 	lobby   session.Lobby // as the game started
+	limit   uint64        // the lobby's turn limit (guarded by mu, read by Over)
 	players []int         // game player → lobby slot
 	slots   [session.MaxSlots]int8
 
@@ -140,6 +141,7 @@ func (m *Match) Load(l session.Lobby) error {
 	}
 	m.mu.Lock()
 	m.world = w
+	m.limit = l.TurnLimit
 	m.mu.Unlock()
 	m.setPlayers(l, players)
 	if m.opt.Replay != nil && l.State < session.StatePlaying {
@@ -195,4 +197,19 @@ func (m *Match) Stats() Stats {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.stats
+}
+
+// ended reports whether the game is over: a team won (or nobody is left), or
+// the lobby's turn limit is reached. Every peer applies the same turns, so
+// every peer ends at the same turn with the same state.
+func (m *Match) ended() bool {
+	return m.world != nil && (m.world.Over() || m.limit > 0 && uint64(m.world.Turn()) >= m.limit)
+}
+
+// Over reports whether the game has ended (victory, draw or turn limit); the
+// turns the session closes after that change nothing. Safe from any goroutine.
+func (m *Match) Over() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.ended()
 }

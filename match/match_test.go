@@ -231,3 +231,57 @@ func TestBotsPlayOverTheSessionThroughAHostKill(t *testing.T) {
 		t.Errorf("replay verified %d turns, %d hashes; want ≥ 900 and ≥ 90", turns, checked)
 	}
 }
+
+// Every peer ends at the lobby's turn limit: turns after it change nothing,
+// the bots stop, and the hash reported for later turns is the end's.
+func TestTurnLimitEndsTheGame(t *testing.T) {
+	l := session.Lobby{MapSeed: 5, MapSize: 64, TurnLimit: 30, Slots: []session.Slot{
+		{Kind: session.SlotBot, BotLevel: 1}, {Kind: session.SlotBot}}}
+	m := New(Options{})
+	if err := m.Load(l); err != nil {
+		t.Fatal(err)
+	}
+	var end uint64
+	var proposed int
+	rec := &hashRecorder{}
+	for n := uint64(1); n <= 50; n++ {
+		if m.Over() != (n > 30) {
+			t.Fatalf("before turn %d Over() = %v", n, m.Over())
+		}
+		rd := session.Ready{Committed: []session.Turn{{Number: n, WantHash: n%10 == 0}},
+			Status: session.Status{Slot: -1, Drives: []int{0, 1}}}
+		if err := m.Apply(&rd, rec); err != nil {
+			t.Fatal(err)
+		}
+		if n == 30 {
+			m.View(func(w *game.World) { end = w.Hash() })
+			proposed = rec.proposed
+		}
+	}
+	m.View(func(w *game.World) {
+		if w.Turn() != 30 || w.Hash() != end {
+			t.Fatalf("the game went on after its limit: turn %d", w.Turn())
+		}
+	})
+	if got := rec.hashes[50]; got != end {
+		t.Fatalf("hash reported for turn 50 = %016x, want the end's %016x", got, end)
+	}
+	if rec.proposed != proposed {
+		t.Fatal("a bot proposed after the end")
+	}
+}
+
+type hashRecorder struct {
+	hashes   map[uint64]uint64
+	proposed int
+}
+
+func (r *hashRecorder) Loaded() {}
+func (r *hashRecorder) ReportHash(turn, hash uint64) {
+	if r.hashes == nil {
+		r.hashes = map[uint64]uint64{}
+	}
+	r.hashes[turn] = hash
+}
+func (r *hashRecorder) Snapshot(uint64, []byte) error { return nil }
+func (r *hashRecorder) Propose(int, []byte) error     { r.proposed++; return nil }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make proto: regenerates the Go code of every .proto under session/.
+# make proto: regenerates the Go code of every .proto under session/ and p2p/.
 # protoc comes from Debian's protobuf-compiler (installed only when missing);
 # protoc-gen-go is built from the google.golang.org/protobuf version pinned in go.mod,
 # so the generated code always matches the runtime it links against.
@@ -12,7 +12,7 @@ if ! command -v protoc >/dev/null 2>&1; then
 fi
 mkdir -p bin
 go build -o bin/protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go
-for proto in $(find session -name '*.proto'); do
+for proto in $(find session p2p -name '*.proto'); do
   dir=$(dirname "$proto")
   protoc --plugin=protoc-gen-go=bin/protoc-gen-go -I "$dir" --go_out="$dir" --go_opt=paths=source_relative "$proto"
   echo "proto: generated $dir from $proto"

@@ -9,7 +9,7 @@ import (
 
 func sampleMessages() []Message {
 	l := Lobby{Revision: 4, Name: "lan party", MapSeed: 99, MapSize: 128, TurnTicks: 5, Password: true, MaxPlayers: 4,
-		State: StateLobby, GameVersion: "0.1.0", Spectators: []PeerID{"s"},
+		State: StateLobby, GameVersion: "0.1.0", TurnLimit: 600, Spectators: []PeerID{"s"},
 		Slots: []Slot{{Kind: SlotHuman, Peer: "a", Name: "Ann", Color: 1, Team: 1, Ready: true}, {Kind: SlotBot, Name: "Bot", BotLevel: 2}}}
 	turn := Turn{Epoch: 33, Number: 12, Commands: []Command{{Slot: 1, Seq: 7, Data: []byte{1, 2, 3}}}, Departures: []Departure{{Slot: 2, Reason: DepartHostLost}}}
 	return []Message{

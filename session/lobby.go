@@ -48,7 +48,7 @@ func (n *Node) Host(s Settings) error {
 	n.lobby = Lobby{
 		Revision: 1, Name: s.Name, MapSeed: s.MapSeed, MapSize: s.MapSize, TurnTicks: tt,
 		Password: s.Password != "", MaxPlayers: maxP, GameVersion: n.cfg.GameVersion,
-		Slots: make([]Slot, maxP),
+		TurnLimit: s.TurnLimit, Slots: make([]Slot, maxP),
 	}
 	n.lobby.Slots[0] = Slot{Kind: SlotHuman, Peer: n.self, Name: n.cfg.Name, Color: 0}
 	for i := 1; i < int(maxP); i++ {
@@ -196,6 +196,7 @@ func (n *Node) Configure(s Settings) error {
 		return fmt.Errorf("%w: %v", ErrBadArgument, err)
 	}
 	n.lobby.Name, n.lobby.MapSeed, n.lobby.MapSize = s.Name, s.MapSeed, s.MapSize
+	n.lobby.TurnLimit = s.TurnLimit
 	if s.TurnTicks > 0 {
 		n.lobby.TurnTicks = s.TurnTicks
 	}

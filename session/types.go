@@ -70,6 +70,7 @@ type Lobby struct {
 	MaxPlayers  uint32
 	State       LobbyState
 	GameVersion string
+	TurnLimit   uint64 // the game ends after this turn on every peer (0 = no limit)
 	Slots       []Slot
 	Spectators  []PeerID
 }
@@ -108,6 +109,7 @@ type Settings struct {
 	TurnTicks  uint32 // 0 = Config.TurnTicks
 	MaxPlayers uint32 // 2..MaxSlots; 0 = 8
 	Password   string // "" = no password
+	TurnLimit  uint64 // the game ends after this turn (0 = when a team wins)
 }
 
 // MaxSlots is the most slots a lobby has.

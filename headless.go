@@ -1,0 +1,394 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"hostfall/game"
+	"hostfall/game/ai"
+	"hostfall/match"
+	"hostfall/p2p"
+	"hostfall/session"
+)
+
+// gameVersion is the game version peers must share to play together.
+const gameVersion = "0.1.0"
+
+// endLinger is how long a peer keeps serving after its game ended, so the
+// others receive the last turns before it leaves.
+const endLinger = 1500 * time.Millisecond
+
+// netFlags are the flags host and join share.
+type netFlags struct {
+	headless bool
+	json     bool
+	verbose  bool
+	player   string
+	identity string
+	password string
+	level    string
+	listen   listFlag
+}
+
+// listFlag is a flag that may be given several times.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func (nf *netFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&nf.headless, "headless", false, "no window: a bot plays this peer's slot")
+	fs.BoolVar(&nf.json, "status-json", false, "print one JSON object a line on stdout (the operating contract)")
+	fs.BoolVar(&nf.verbose, "v", false, "log details to stderr")
+	fs.StringVar(&nf.player, "player", "", "player name (default: the host name)")
+	fs.StringVar(&nf.identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
+	fs.StringVar(&nf.password, "password", "", "session password")
+	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard")
+	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
+}
+
+func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if !nf.headless {
+		return fmt.Errorf("%w: the game window is not built yet; add --headless to play with a bot", errUsage)
+	}
+	if _, err := ai.ParseLevel(nf.level); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if nf.player == "" {
+		nf.player, _ = os.Hostname()
+		if nf.player == "" {
+			nf.player = "player"
+		}
+		if len(nf.player) > 32 {
+			nf.player = nf.player[:32]
+		}
+	}
+	return nil
+}
+
+func (nf *netFlags) botLevel() ai.Level {
+	l, _ := ai.ParseLevel(nf.level)
+	return l
+}
+
+// logger is quiet by default (warnings and errors), detailed with -v.
+// go-libp2p's own logs go through it too, one level quieter.
+func (nf *netFlags) logger() *slog.Logger {
+	level, lib := slog.LevelWarn, slog.LevelError
+	if nf.verbose {
+		level, lib = slog.LevelDebug, slog.LevelWarn
+	}
+	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lib}))
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// netGame is one headless peer: its host, its peer loop and what it writes.
+type netGame struct {
+	nf     *netFlags
+	log    *slog.Logger
+	status *statusLine
+	host   *p2p.Host
+	peer   *p2p.Peer
+	replay *lazyFile
+	isHost bool
+	stop   context.CancelFunc // ends the peer loop
+
+	// onLobby is called with every lobby revision (the host starts the game from it).
+	onLobby func(session.Lobby)
+}
+
+func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
+	g := &netGame{nf: nf, log: nf.logger()}
+	g.status = &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}
+	h, err := p2p.NewHost(ctx, p2p.Options{IdentityPath: nf.identity, Listen: nf.listen, Logger: g.log})
+	if err != nil {
+		return nil, err
+	}
+	g.host = h
+	g.replay = &lazyFile{dir: replayDir(), peer: h.ID().String()}
+	po := p2p.PeerOptions{
+		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
+		Match: match.Options{
+			SelfBot: true, SelfLevel: nf.botLevel(), Replay: g.replay,
+			OnReplayError: func(err error) { g.log.Error("replay not saved", "err", err) },
+		},
+		Logger: g.log,
+	}
+	if os.Getenv("HOSTFALL_TRACE") != "" && nf.json {
+		g.traceCommands(&po)
+	}
+	peer, err := p2p.NewPeer(h, po)
+	if err != nil {
+		h.Close()
+		return nil, err
+	}
+	g.peer = peer
+	g.replay.name = func() string { return peer.Lobby().Name }
+	loopCtx, stop := context.WithCancel(context.Background())
+	g.stop = stop
+	go peer.Run(loopCtx)
+	var addrs []string
+	for _, a := range h.Addrs() {
+		addrs = append(addrs, a.String())
+	}
+	text := fmt.Sprintf("peer %s listening on:\n  %s", h.ID(), strings.Join(addrs, "\n  "))
+	g.status.emit("listening", text, kv("peer", h.ID().String()), kv("addrs", addrs))
+	return g, nil
+}
+
+// traceCommands prints a line when this peer proposes a command for its own
+// slot and one for every command applied (HOSTFALL_TRACE=1 with
+// --status-json): the network benchmark matches them up by slot and seq
+// across processes to measure command latency.
+func (g *netGame) traceCommands(po *p2p.PeerOptions) {
+	po.OnPropose = func(slot int, seq uint64, at time.Time) {
+		g.status.emit("cmd_proposed", "", kv("slot", slot), kv("seq", seq), kv("us", at.UnixMicro()))
+	}
+	po.OnTurn = func(t session.Turn, at time.Time) {
+		for _, c := range t.Commands {
+			g.status.emit("cmd_applied", "", kv("slot", c.Slot), kv("seq", c.Seq), kv("turn", t.Number), kv("us", at.UnixMicro()))
+		}
+	}
+}
+
+// run plays until the game ends (then lingers and leaves), the session is
+// left, or ctx is done.
+func (g *netGame) run(ctx context.Context) error {
+	defer g.close()
+	stop := g.stop
+	var lingerC <-chan time.Time
+	ended := false
+	for {
+		select {
+		case <-ctx.Done():
+			stop()
+			<-g.peer.Done()
+			return ctx.Err()
+		case <-lingerC:
+			stop()
+			<-g.peer.Done()
+			return nil
+		case <-g.peer.Done():
+			if ended {
+				return nil
+			}
+			return errors.New("the peer stopped before the game ended")
+		case ev := <-g.peer.Events():
+			done, err := g.event(ev)
+			if err != nil {
+				stop()
+				<-g.peer.Done()
+				return err
+			}
+			if done && !ended {
+				ended = true
+				lingerC = time.After(endLinger)
+			}
+		}
+	}
+}
+
+// event shows one event; it reports whether the game has ended, and an
+// error when this peer cannot go on.
+func (g *netGame) event(ev p2p.Event) (bool, error) {
+	s := g.status
+	switch ev.Kind {
+	case p2p.EvJoined:
+		s.emit("joined", fmt.Sprintf("joined the session in slot %d", ev.Slot), kv("slot", ev.Slot))
+		if !g.isHost {
+			if err := g.peer.EditSlot(session.SlotEdit{Name: g.nf.player, Ready: true}); err != nil {
+				g.log.Warn("cannot say ready", "err", err)
+			}
+		}
+	case p2p.EvRefused:
+		return false, errors.New(ev.Text)
+	case p2p.EvLobby:
+		if ev.Lobby != nil && g.onLobby != nil {
+			g.onLobby(*ev.Lobby)
+		}
+	case p2p.EvCountdown:
+		s.emit("countdown", fmt.Sprintf("starting in %d…", ev.Count), kv("count", ev.Count))
+	case p2p.EvGameStarted:
+		st := g.peer.Status()
+		s.emit("start", fmt.Sprintf("the game starts; this peer plays slot %d", st.Slot), kv("slot", st.Slot), kv("host", st.Host.String()))
+	case p2p.EvTurn:
+		s.turn(ev.Turn, ev.Epoch, ev.Host.String(), ev.Hash)
+		if ev.Turn%1000 == 0 && !g.nf.json {
+			fmt.Fprintf(os.Stderr, "turn %d (%s of game time)\n", ev.Turn, gameTime(int(ev.Turn)))
+		}
+	case p2p.EvHostChanged:
+		s.emit("host_changed", fmt.Sprintf("the host left; %s hosts now (epoch %d, turn %d, %v)", ev.Host, ev.Epoch, ev.Turn, ev.Took.Round(time.Millisecond)),
+			kv("old", ev.OldHost.String()), kv("new", ev.Host.String()), kv("epoch", ev.Epoch), kv("turn", ev.Turn),
+			kv("ms", ev.Took.Milliseconds()))
+	case p2p.EvWaiting:
+		s.emit("waiting", fmt.Sprintf("waiting for %s; dropped in %.0f s", ev.Name, ev.Left.Seconds()),
+			kv("slot", ev.Slot), kv("name", ev.Name), kv("seconds_left", int(ev.Left.Seconds())))
+	case p2p.EvWaitOver:
+		s.emit("wait_over", "", kv("slot", ev.Slot), kv("name", ev.Name))
+	case p2p.EvPlayerLeft:
+		s.emit("player_left", fmt.Sprintf("%s (slot %d) left at turn %d: %v", ev.Name, ev.Slot, ev.Turn, ev.Reason),
+			kv("slot", ev.Slot), kv("name", ev.Name), kv("turn", ev.Turn), kv("reason", ev.Reason.String()))
+	case p2p.EvDesync:
+		hashes := map[string]string{}
+		var majority uint64
+		if ev.Desync != nil {
+			majority = ev.Desync.Majority
+			for _, h := range ev.Desync.Hashes {
+				hashes[string(h.Peer)] = hex64(h.Hash)
+			}
+		}
+		s.emit("desync", fmt.Sprintf("the peers' states differed at turn %d; repairing", ev.Turn),
+			kv("turn", ev.Turn), kv("majority", hex64(majority)), kv("hashes", hashes))
+	case p2p.EvDesyncRepaired:
+		s.emit("desync_repaired", fmt.Sprintf("restored the majority's state of turn %d", ev.Turn), kv("turn", ev.Turn))
+	case p2p.EvDesyncReport:
+		path, err := writeReport(ev.Report)
+		if err != nil {
+			g.log.Error("desync report not written", "err", err)
+			break
+		}
+		s.emit("desync_report", "desync report written to "+path, kv("turn", ev.Turn), kv("path", path))
+		if g.nf.json {
+			fmt.Fprintln(os.Stderr, "desync report written to "+path)
+		}
+	case p2p.EvEnd:
+		var win *winnerJSON
+		reason := "turn limit"
+		if ev.Winner >= 0 {
+			win, reason = g.winner(), "victory"
+		}
+		s.end(ev.Turn, ev.Hash, win, reason)
+		return true, nil
+	case p2p.EvLeft:
+		return false, errors.New(ev.Text)
+	}
+	return false, nil
+}
+
+func (g *netGame) winner() *winnerJSON {
+	var win *winnerJSON
+	g.peer.View(func(w *game.World) { win = winners(w) })
+	return win
+}
+
+// close stops the loop, saves the replay and closes the host.
+func (g *netGame) close() {
+	g.stop()
+	<-g.peer.Done()
+	g.closeReplay()
+	g.host.Close()
+}
+
+func (g *netGame) closeReplay() {
+	path, err := g.replay.Close()
+	switch {
+	case err != nil:
+		g.log.Error("replay not saved", "err", err)
+	case path != "":
+		g.status.emit("replay", "replay saved to "+path, kv("path", path))
+		if g.nf.json {
+			fmt.Fprintln(os.Stderr, "replay saved to "+path)
+		}
+	}
+}
+
+func writeReport(r *match.Report) (string, error) {
+	if r == nil {
+		return "", errors.New("empty report")
+	}
+	dir := reportDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-turn%d.txt", time.Now().Format("20060102-150405.000"), r.Desync.Turn))
+	return path, os.WriteFile(path, []byte(r.String()), 0o644)
+}
+
+// lazyFile is the replay file: it is created on the first write (when the
+// game loads and the session name is known), named by time and session.
+type lazyFile struct {
+	dir  string
+	name func() string
+	peer string // this peer's ID: peers on one machine write one file each
+
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	err  error
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil && l.err == nil {
+		l.open()
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.f.Write(p)
+}
+
+func (l *lazyFile) open() {
+	if l.err = os.MkdirAll(l.dir, 0o755); l.err != nil {
+		return
+	}
+	name := "session"
+	if l.name != nil {
+		if n := safeName(l.name()); n != "" {
+			name = n
+		}
+	}
+	id := l.peer[max(0, len(l.peer)-6):]
+	l.path = filepath.Join(l.dir, fmt.Sprintf("%s-%s-%s.hfreplay", time.Now().Format("20060102-150405"), name, id))
+	l.f, l.err = os.OpenFile(l.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+}
+
+// Close closes the file and returns its path ("" if nothing was written).
+func (l *lazyFile) Close() (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return "", l.err
+	}
+	err := l.f.Close()
+	l.f = nil
+	return l.path, err
+}
+
+// safeName keeps letters, digits, '-' and '_' of a session name for a file name.
+func safeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('_')
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	return b.String()
+}
+
+var _ io.Writer = (*lazyFile)(nil)

@@ -1,0 +1,67 @@
+package p2p
+
+import (
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/match"
+	"hostfall/session"
+)
+
+// EventKind is the type of an Event.
+type EventKind uint8
+
+const (
+	EvJoined         EventKind = iota + 1 // joined a session: Slot (-1 = spectator)
+	EvRefused                             // the host refused this peer: Text is the sentence to show
+	EvLobby                               // the lobby changed: Lobby
+	EvChat                                // Chat
+	EvCountdown                           // Count: 5, 4, 3, 2, 1
+	EvGameStarted                         // turn 1 is coming
+	EvTurn                                // every PeerOptions.TurnEvery turns: Turn, Epoch, Host, Hash
+	EvHostChanged                         // OldHost → Host at Epoch; Turn = first turn of the new host; Took = loss → that turn
+	EvWaiting                             // waiting for Name (Slot); Left before it is dropped
+	EvWaitOver                            // the wait for Slot is over
+	EvPlayerLeft                          // Slot (Name) left at Turn for Reason
+	EvDesync                              // Desync: the peers' states differed at Turn
+	EvDesyncRepaired                      // this peer restored the majority's state of Turn
+	EvDesyncReport                        // Report: what the report file says (write it and show the path)
+	EvEnd                                 // the game ended at Turn with Hash; Winner is the team (-1 = none)
+	EvLeft                                // this peer left the session: Text says why
+)
+
+var eventKindNames = [...]string{"?", "joined", "refused", "lobby", "chat", "countdown", "game-started",
+	"turn", "host-changed", "waiting", "wait-over", "player-left", "desync", "desync-repaired",
+	"desync-report", "end", "left"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return "unknown"
+}
+
+// Event tells the UI (or the headless command) what happened. Kind says
+// which fields are set.
+type Event struct {
+	Kind    EventKind
+	At      time.Time
+	Slot    int
+	Name    string
+	Turn    uint64
+	Epoch   uint64
+	Host    peer.ID
+	OldHost peer.ID
+	Hash    uint64
+	Took    time.Duration
+	Left    time.Duration
+	Count   int
+	Winner  int
+	Reason  session.DepartReason
+	Text    string
+	Chat    *session.Chat
+	Lobby   *session.Lobby
+	Desync  *session.DesyncInfo
+	Report  *match.Report
+}

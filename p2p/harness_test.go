@@ -1,0 +1,211 @@
+package p2p
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"hostfall/game/ai"
+	"hostfall/match"
+	"hostfall/session"
+)
+
+const testVersion = "test-1"
+
+func init() {
+	if os.Getenv("HOSTFALL_TEST_LOG") == "" {
+		// go-libp2p logs an error when a closing host's listener stops; quiet.
+		RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	}
+}
+
+// testLog is quiet unless HOSTFALL_TEST_LOG is set.
+func testLog() *slog.Logger {
+	if os.Getenv("HOSTFALL_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+}
+
+// tpeer is one in-process peer with its event log.
+type tpeer struct {
+	*Peer
+	host   *Host
+	name   string
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	events []Event
+	turns  map[uint64]session.Turn
+}
+
+type gameOpts struct {
+	players   int
+	bots      int
+	turnLimit uint64
+	seed      uint64
+	size      uint32
+	tweak     func(i int, o *PeerOptions)
+}
+
+func testPeerOptions(name string) PeerOptions {
+	return PeerOptions{
+		Name: name, GameVersion: testVersion,
+		Match:   match.Options{SelfBot: true, SelfLevel: ai.Easy},
+		Session: session.Config{CountdownTicks: 2},
+		Logger:  testLog(),
+	}
+}
+
+// startPeer starts a peer on a new loopback host.
+func startPeer(t testing.TB, name string, opt PeerOptions) *tpeer {
+	t.Helper()
+	h := newTestHost(t)
+	p, err := NewPeer(h, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	tp := &tpeer{Peer: p, host: h, name: name, cancel: cancel, turns: map[uint64]session.Turn{}}
+	go p.Run(ctx)
+	go func() {
+		for {
+			select {
+			case e := <-p.Events():
+				tp.mu.Lock()
+				tp.events = append(tp.events, e)
+				tp.mu.Unlock()
+			case <-p.Done():
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-p.Done():
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: Run did not return", name)
+		}
+	})
+	return tp
+}
+
+// stop ends the peer's loop and closes its host.
+func (tp *tpeer) stop() {
+	tp.cancel()
+	<-tp.Done()
+	tp.host.Close()
+}
+
+func (tp *tpeer) find(kind EventKind) (Event, bool) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	for _, e := range tp.events {
+		if e.Kind == kind {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+func (tp *tpeer) all(kind EventKind) []Event {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	var out []Event
+	for _, e := range tp.events {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t testing.TB, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// newGame starts a host and players-1 joiners, fills bots, starts the game
+// and waits until every peer plays.
+func newGame(t testing.TB, o gameOpts) []*tpeer {
+	t.Helper()
+	if o.size == 0 {
+		o.size = 64
+	}
+	if o.seed == 0 {
+		o.seed = 7
+	}
+	var peers []*tpeer
+	for i := range o.players {
+		opt := testPeerOptions(fmt.Sprintf("p%d", i))
+		if o.tweak != nil {
+			o.tweak(i, &opt)
+		}
+		peers = append(peers, startPeer(t, opt.Name, opt))
+	}
+	host := peers[0]
+	err := host.Host(session.Settings{Name: "test", MapSeed: o.seed, MapSize: o.size,
+		MaxPlayers: uint32(o.players + o.bots), TurnLimit: o.turnLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range o.bots {
+		if err := host.SetSlot(o.players+i, session.SlotBot, uint8(ai.Easy)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range peers[1:] {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := p.Join(ctx, host.host.AddrInfo())
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, p.name+" joined", 10*time.Second, func() bool { return p.Status().Joined })
+		if err := p.EditSlot(session.SlotEdit{Name: p.name, Ready: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "everyone ready", 10*time.Second, func() bool {
+		l := host.Lobby()
+		n := 0
+		for i, s := range l.Slots {
+			if s.Kind == session.SlotHuman && (s.Ready || i == 0) {
+				n++
+			}
+		}
+		return n == o.players
+	})
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "game start", 20*time.Second, func() bool {
+		for _, p := range peers {
+			if p.Status().Turn == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	return peers
+}
+
+// tamperOnce installs a hook on the peer's outgoing messages (a modified
+// client). The hook returns whether to send the message.
+func (tp *tpeer) tamperOnce(fn func(*session.Message) bool) {
+	done := make(chan struct{})
+	tp.reqs <- func() { tp.t.tamper = fn; close(done) }
+	<-done
+}

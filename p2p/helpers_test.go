@@ -1,0 +1,25 @@
+package p2p
+
+import (
+	"os"
+	"testing"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+)
+
+func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o600) }
+
+// newTestHost starts a host on loopback TCP with a fresh identity.
+func newTestHost(t testing.TB) *Host {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(t.Context(), Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}

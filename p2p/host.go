@@ -1,0 +1,214 @@
+package p2p
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/gologshim"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
+	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
+	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// DefaultListen are the listen addresses when Options.Listen is empty: TCP
+// and QUIC on every interface, ports chosen by the system.
+var DefaultListen = []string{
+	"/ip4/0.0.0.0/tcp/0",
+	"/ip4/0.0.0.0/udp/0/quic-v1",
+	"/ip6/::/tcp/0",
+	"/ip6/::/udp/0/quic-v1",
+}
+
+// Options set up a Host. The zero value is a peer with the identity of this
+// user on this machine, listening on every interface.
+type Options struct {
+	// Identity is the private key to use. Nil loads (or creates) the key
+	// file at IdentityPath.
+	Identity crypto.PrivKey
+	// IdentityPath is the key file; "" means DefaultIdentityPath().
+	IdentityPath string
+	// Listen are multiaddrs to listen on; empty means DefaultListen.
+	Listen []string
+	// HolePunching runs DCUtR so relayed peers try to connect directly.
+	HolePunching bool
+	// DialRanker orders dial attempts; nil means TCPFirst. Pass
+	// swarm.DefaultDialRanker for libp2p's own QUIC-first order.
+	DialRanker network.DialRanker
+	// Libp2p options are applied after Hostfall's own (relay client, auto
+	// relay, reachability, address factories, …); a later option wins.
+	Libp2p []libp2p.Option
+	// Logger receives the host's logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Host is this process's libp2p host: one identity, TCP and QUIC, encrypted
+// and multiplexed as libp2p does (TLS or Noise; yamux). It closes when the
+// context given to NewHost is done or on Close.
+type Host struct {
+	h    host.Host
+	gate *gater
+	log  *slog.Logger
+	stop func() bool
+}
+
+// NewHost starts a libp2p host.
+func NewHost(ctx context.Context, opt Options) (*Host, error) {
+	log := opt.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	key := opt.Identity
+	if key == nil {
+		path := opt.IdentityPath
+		if path == "" {
+			var err error
+			if path, err = DefaultIdentityPath(); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if key, err = LoadIdentity(path); err != nil {
+			return nil, err
+		}
+	}
+	listen := opt.Listen
+	if len(listen) == 0 {
+		listen = DefaultListen
+	}
+	g := &gater{blocked: map[peer.ID]time.Time{}}
+	lopts := []libp2p.Option{
+		libp2p.Identity(key),
+		libp2p.ListenAddrStrings(listen...),
+		libp2p.Transport(tcp.NewTCPTransport),
+		libp2p.Transport(libp2pquic.NewTransport),
+		libp2p.ConnectionGater(g),
+		libp2p.DisableMetrics(),
+		libp2p.UserAgent("hostfall"),
+	}
+	ranker := opt.DialRanker
+	if ranker == nil {
+		ranker = TCPFirst
+	}
+	lopts = append(lopts, libp2p.SwarmOpts(swarm.WithDialRanker(ranker)))
+	if opt.HolePunching {
+		lopts = append(lopts, libp2p.EnableHolePunching())
+	}
+	lopts = append(lopts, opt.Libp2p...)
+	h, err := libp2p.New(lopts...)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: start libp2p host: %w", err)
+	}
+	hh := &Host{h: h, gate: g, log: log}
+	hh.stop = context.AfterFunc(ctx, func() { h.Close() })
+	log.Debug("p2p host up", "peer", h.ID(), "addrs", h.Addrs())
+	return hh, nil
+}
+
+// quicDelay is how long a QUIC dial waits for a TCP dial to the same peer.
+const quicDelay = 250 * time.Millisecond
+
+// TCPFirst is the default dial order: TCP addresses at once, QUIC after
+// quicDelay, relays as libp2p does. A peer whose process dies has its TCP
+// connections reset by its kernel, so the others learn of it within a
+// millisecond and migrate at once; QUIC gives no such signal and leaves it
+// to the session's heartbeats (FailTicks, 300 ms). QUIC still serves peers
+// TCP cannot reach.
+func TCPFirst(addrs []ma.Multiaddr) []network.AddrDelay {
+	ranked := swarm.DefaultDialRanker(addrs)
+	for i := range ranked {
+		a := &ranked[i]
+		if _, err := a.Addr.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+			continue
+		}
+		if _, err := a.Addr.ValueForProtocol(ma.P_TCP); err == nil {
+			a.Delay = 0
+		} else {
+			a.Delay += quicDelay
+		}
+	}
+	return ranked
+}
+
+// ID is this peer's ID (derived from the identity key).
+func (h *Host) ID() peer.ID { return h.h.ID() }
+
+// LibP2P returns the underlying libp2p host, for discovery, relay and
+// whatever else builds on the same identity and connections.
+func (h *Host) LibP2P() host.Host { return h.h }
+
+// Addrs returns the addresses others can dial this peer at, each ending in
+// /p2p/<id> so it names the peer too.
+func (h *Host) Addrs() []ma.Multiaddr {
+	full, err := peer.AddrInfoToP2pAddrs(&peer.AddrInfo{ID: h.h.ID(), Addrs: h.h.Addrs()})
+	if err != nil {
+		return nil
+	}
+	return full
+}
+
+// AddrInfo is this peer's ID and listen addresses.
+func (h *Host) AddrInfo() peer.AddrInfo {
+	return peer.AddrInfo{ID: h.h.ID(), Addrs: h.h.Addrs()}
+}
+
+// Block refuses connections to and from p for d and closes the open ones.
+func (h *Host) Block(p peer.ID, d time.Duration, why string) {
+	h.gate.block(p, time.Now().Add(d))
+	h.log.Warn("blocking peer", "peer", p, "for", d, "reason", why)
+	_ = h.h.Network().ClosePeer(p)
+}
+
+// Blocked reports whether p is blocked now.
+func (h *Host) Blocked(p peer.ID) bool { return h.gate.isBlocked(p) }
+
+// Close shuts the host down and closes every connection.
+func (h *Host) Close() error {
+	h.stop()
+	return h.h.Close()
+}
+
+// gater refuses blocked peers, in both directions, once their identity is known.
+type gater struct {
+	mu      sync.Mutex
+	blocked map[peer.ID]time.Time
+}
+
+func (g *gater) block(p peer.ID, until time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.blocked[p] = until
+}
+
+func (g *gater) isBlocked(p peer.ID) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	until, ok := g.blocked[p]
+	if ok && time.Now().After(until) {
+		delete(g.blocked, p)
+		return false
+	}
+	return ok
+}
+
+func (g *gater) InterceptPeerDial(p peer.ID) bool                 { return !g.isBlocked(p) }
+func (g *gater) InterceptAddrDial(p peer.ID, _ ma.Multiaddr) bool { return !g.isBlocked(p) }
+func (g *gater) InterceptAccept(network.ConnMultiaddrs) bool      { return true }
+func (g *gater) InterceptSecured(_ network.Direction, p peer.ID, _ network.ConnMultiaddrs) bool {
+	return !g.isBlocked(p)
+}
+func (g *gater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// RouteLibp2pLogs sends go-libp2p's own logs (it logs through slog, via its
+// gologshim package) to handler. Call it before the first host starts;
+// otherwise go-libp2p writes to stderr as GOLOG_LOG_LEVEL says.
+func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler) }

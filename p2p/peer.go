@@ -1,0 +1,590 @@
+package p2p
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/game"
+	"hostfall/match"
+	"hostfall/session"
+)
+
+// PeerOptions set up a Peer.
+type PeerOptions struct {
+	Name        string // player name in the lobby
+	GameVersion string // peers with another game version are refused
+	Password    string // to join a session that has one
+	Spectate    bool   // join as a spectator
+	// Match sets up the game side (a bot for the own slot, the replay, desync
+	// reports). OnDesyncReport is taken over: reports arrive as EvDesyncReport.
+	Match match.Options
+	// Session tunes the session engine (durations in ticks). Self, Name,
+	// GameVersion, Password, Spectate and Rand are filled in by the Peer.
+	Session session.Config
+	Limits  Limits
+	// TickMillis is the session tick (default session.DefaultTickMillis).
+	TickMillis int
+	// TurnEvery: an EvTurn with the state hash every this many turns
+	// (default 20; a multiple of the session's HashEvery).
+	TurnEvery int
+	// OnTurn, when set, is called on the loop goroutine after each applied
+	// turn (latency measurements, tests). It must return quickly.
+	OnTurn func(session.Turn, time.Time)
+	// OnPropose, when set, is called on the loop goroutine for each command
+	// this peer proposes for its own slot, with the sequence number the
+	// command will carry in its turn (latency traces).
+	OnPropose func(slot int, seq uint64, at time.Time)
+	Logger    *slog.Logger
+}
+
+// Errors callers branch on.
+var (
+	ErrClosed    = errors.New("p2p: the peer has stopped")
+	ErrNoSession = errors.New("p2p: not in a session")
+)
+
+// Peer runs one session.Node and its match.Match in one loop goroutine
+// (Run) against the real network. Its other methods are safe from any
+// goroutine: they hand requests to the loop, or read what it published.
+type Peer struct {
+	h    *Host
+	t    *transport
+	opt  PeerOptions
+	log  *slog.Logger
+	tick time.Duration
+
+	node *session.Node // loop only
+	m    *match.Match
+
+	reqs    chan func()
+	events  chan Event
+	done    chan struct{}
+	running atomic.Bool
+
+	status  atomic.Pointer[Status]
+	lobby   atomic.Pointer[session.Lobby]
+	evDrops atomic.Uint64
+
+	// Loop-only state.
+	ids       map[session.PeerID]peer.ID
+	st        session.Status
+	lob       session.Lobby
+	hashes    []session.HashReport // reported during the last Apply
+	lostAt    map[peer.ID]time.Time
+	hostMove  *Event    // host change waiting for the first turn of its epoch
+	lastTurn  time.Time // when the last turn was applied
+	ended     bool
+	dirSig    string
+	lastRates time.Time
+	lastBytes map[peer.ID][2]uint64
+	rates     map[peer.ID][2]float64
+	msgs      uint64
+	ticks     int
+	ownSeq    uint64 // own-slot commands proposed; the session numbers them 1, 2, 3, …
+}
+
+// NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
+func NewPeer(h *Host, opt PeerOptions) (*Peer, error) {
+	if opt.TickMillis <= 0 {
+		opt.TickMillis = session.DefaultTickMillis
+	}
+	if opt.TurnEvery <= 0 {
+		opt.TurnEvery = 20
+	}
+	log := opt.Logger
+	if log == nil {
+		log = h.log
+	}
+	cfg := opt.Session
+	cfg.Self = session.PeerID(h.ID().String())
+	cfg.Name, cfg.GameVersion, cfg.Password, cfg.Spectate = opt.Name, opt.GameVersion, opt.Password, opt.Spectate
+	cfg.Rand = cryptoRand{}
+	node, err := session.NewNode(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
+	p := &Peer{
+		h: h, opt: opt, log: log, tick: time.Duration(opt.TickMillis) * time.Millisecond,
+		node:   node,
+		reqs:   make(chan func(), 64),
+		events: make(chan Event, 1024),
+		done:   make(chan struct{}),
+		ids:    map[session.PeerID]peer.ID{}, lostAt: map[peer.ID]time.Time{},
+		lastBytes: map[peer.ID][2]uint64{}, rates: map[peer.ID][2]float64{},
+	}
+	mo := opt.Match
+	mo.OnDesyncReport = func(r match.Report) { p.emit(Event{Kind: EvDesyncReport, Turn: r.Desync.Turn, Report: &r}) }
+	p.m = match.New(mo)
+	p.st = session.Status{Self: cfg.Self, Slot: -1}
+	p.t = newTransport(h, opt.Limits, log)
+	p.publishStatus()
+	return p, nil
+}
+
+// cryptoRand is the session's randomness (password challenge nonces).
+type cryptoRand struct{}
+
+func (cryptoRand) Uint64() uint64 {
+	var b [8]byte
+	_, _ = crand.Read(b[:]) // never fails on supported platforms
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// ID is this peer's ID.
+func (p *Peer) ID() peer.ID { return p.h.ID() }
+
+// Events delivers what happens, in order. The loop never waits for a slow
+// reader: when 1,024 events are unread, newer ones are dropped.
+func (p *Peer) Events() <-chan Event { return p.events }
+
+// Done is closed when Run has returned.
+func (p *Peer) Done() <-chan struct{} { return p.done }
+
+// Status returns the latest network status.
+func (p *Peer) Status() Status { return *p.status.Load() }
+
+// Lobby returns the latest lobby (zero before joining).
+func (p *Peer) Lobby() session.Lobby {
+	if l := p.lobby.Load(); l != nil {
+		return l.Clone()
+	}
+	return session.Lobby{}
+}
+
+// View calls fn with the game world while no turn is applied; fn must only
+// read it. It does nothing before the game has loaded.
+func (p *Peer) View(fn func(*game.World)) { p.m.View(fn) }
+
+// Over reports whether the game has ended.
+func (p *Peer) Over() bool { return p.m.Over() }
+
+// Host opens a session with this peer as host in slot 0.
+func (p *Peer) Host(s session.Settings) error {
+	return p.call(func() error { return p.node.Host(s) })
+}
+
+// Join dials the host and asks to join its session. It returns once the
+// request is sent; EvJoined or EvRefused follows.
+func (p *Peer) Join(ctx context.Context, host peer.AddrInfo) error {
+	if host.ID == p.h.ID() {
+		return fmt.Errorf("p2p: that address is this peer's own")
+	}
+	p.t.learn(host.ID, host.Addrs, true)
+	if err := p.h.h.Connect(ctx, host); err != nil {
+		return fmt.Errorf("cannot reach the host %s: %w", host.ID, err)
+	}
+	return p.call(func() error { return p.node.Join(session.PeerID(host.ID.String())) })
+}
+
+// Leave leaves the session; Run returns soon after.
+func (p *Peer) Leave() error {
+	return p.call(func() error { p.node.Leave(); return nil })
+}
+
+// EditSlot changes this player's own slot: name, color, team, ready.
+func (p *Peer) EditSlot(e session.SlotEdit) error {
+	return p.call(func() error { return p.node.EditSlot(e) })
+}
+
+// SetSlot opens or closes a slot or puts a bot of a level in it (host only).
+func (p *Peer) SetSlot(slot int, kind session.SlotKind, botLevel uint8) error {
+	return p.call(func() error { return p.node.SetSlot(slot, kind, botLevel) })
+}
+
+// Kick removes the player of slot (host only).
+func (p *Peer) Kick(slot int) error {
+	return p.call(func() error { return p.node.Kick(slot) })
+}
+
+// Configure changes the session settings (host only, in the lobby).
+func (p *Peer) Configure(s session.Settings) error {
+	return p.call(func() error { return p.node.Configure(s) })
+}
+
+// Say sends a chat line to everyone (team 0) or to a team.
+func (p *Peer) Say(team uint8, text string) error {
+	return p.call(func() error { return p.node.Say(team, text) })
+}
+
+// Start begins the countdown (host only; every other player must be ready).
+func (p *Peer) Start() error {
+	return p.call(func() error { return p.node.Start() })
+}
+
+// Propose sends the local player's order; it executes on every peer in a
+// turn or two.
+func (p *Peer) Propose(c game.Command) error {
+	data, err := p.m.Encode(c)
+	if err != nil {
+		return err
+	}
+	return p.call(func() error { return p.propose(p.st.Slot, data) })
+}
+
+// propose proposes on the loop goroutine and traces own-slot commands.
+func (p *Peer) propose(slot int, data []byte) error {
+	if err := p.node.Propose(slot, data); err != nil {
+		return err
+	}
+	if slot == p.st.Slot && slot >= 0 {
+		p.ownSeq++
+		if p.opt.OnPropose != nil {
+			p.opt.OnPropose(slot, p.ownSeq, time.Now())
+		}
+	}
+	return nil
+}
+
+// proposeRaw proposes bytes for a slot (tests: forged commands).
+func (p *Peer) proposeRaw(slot int, data []byte) error {
+	return p.call(func() error { return p.propose(slot, data) })
+}
+
+// call runs fn on the loop goroutine and returns its error.
+func (p *Peer) call(fn func() error) error {
+	errc := make(chan error, 1)
+	select {
+	case p.reqs <- func() { errc <- fn() }:
+	case <-p.done:
+		return ErrClosed
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-p.done:
+		return ErrClosed
+	}
+}
+
+func (p *Peer) emit(e Event) {
+	if e.At.IsZero() {
+		e.At = time.Now()
+	}
+	select {
+	case p.events <- e:
+	default:
+		p.evDrops.Add(1)
+	}
+}
+
+// Run is the peer's loop: one select over inbound messages, connection
+// changes, the tick, requests from other goroutines and ctx. It returns
+// when ctx is done (after leaving the session) or when the session is left.
+func (p *Peer) Run(ctx context.Context) error {
+	if !p.running.CompareAndSwap(false, true) {
+		return errors.New("p2p: Run called twice")
+	}
+	defer close(p.done)
+	defer p.t.close(300 * time.Millisecond)
+	defer p.closeReplay()
+	ticker := time.NewTicker(p.tick)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			p.node.Leave()
+			p.ready()
+			return nil
+		case in := <-p.t.in:
+			p.msgs++
+			if err := p.node.Step(in.msg); err != nil {
+				p.log.Debug("message refused", "from", in.from, "err", err)
+			}
+		case <-p.t.connSig:
+			p.connChanges()
+		case <-ticker.C:
+			p.node.Tick()
+			p.ticks++
+			if p.ticks%50 == 0 {
+				p.housekeeping()
+			}
+		case fn := <-p.reqs:
+			fn()
+		}
+		p.ready()
+		if p.st.Left {
+			return nil
+		}
+	}
+}
+
+func (p *Peer) connChanges() {
+	for _, c := range p.t.connChanges() {
+		from := session.PeerID(c.p.String())
+		p.ids[from] = c.p
+		kind := session.MsgConnected
+		if !c.up {
+			kind = session.MsgDisconnected
+			p.lostAt[c.p] = time.Now()
+		}
+		p.log.Debug("connection", "peer", c.p, "up", c.up)
+		_ = p.node.Step(session.Message{Kind: kind, From: from})
+	}
+}
+
+// nodeHook is the session node as match sees it, noting the hashes.
+type nodeHook struct{ p *Peer }
+
+func (h nodeHook) Loaded() { h.p.node.Loaded() }
+func (h nodeHook) ReportHash(turn, hash uint64) {
+	h.p.node.ReportHash(turn, hash)
+	h.p.hashes = append(h.p.hashes, session.HashReport{Turn: turn, Hash: hash})
+}
+func (h nodeHook) Snapshot(turn uint64, data []byte) error { return h.p.node.Snapshot(turn, data) }
+func (h nodeHook) Propose(slot int, data []byte) error     { return h.p.propose(slot, data) }
+
+// ready handles the node's Ready in the documented order: the game (load,
+// restore, turns, hashes, snapshot, bots), then messages, then events.
+func (p *Peer) ready() {
+	if !p.node.HasReady() {
+		return
+	}
+	rd := p.node.Ready()
+	p.st = rd.Status
+	p.hashes = p.hashes[:0]
+	if err := p.m.Apply(&rd, nodeHook{p}); err != nil {
+		p.log.Error("game cannot follow the session", "err", err)
+		p.emit(Event{Kind: EvLeft, Text: fmt.Sprintf("The game could not go on here: %v.", err)})
+		p.node.Leave()
+	}
+	for i := range rd.Messages {
+		m := &rd.Messages[i]
+		to, err := p.peerID(m.To)
+		if err != nil {
+			p.log.Error("message to a peer that is not a libp2p peer", "to", m.To, "err", err)
+			continue
+		}
+		p.t.send(to, m)
+	}
+	now := time.Now()
+	if p.opt.OnTurn != nil {
+		for _, t := range rd.Committed {
+			p.opt.OnTurn(t, now)
+		}
+	}
+	for _, ev := range rd.Events {
+		if ev.Kind == session.EvHostChanged {
+			p.hostChanged(ev)
+		}
+	}
+	p.turnEvents(rd)
+	for _, ev := range rd.Events {
+		p.event(ev)
+	}
+	if !p.ended && p.m.Over() {
+		p.ended = true
+		p.closeReplay()
+		p.endEvent()
+	}
+	p.node.Advance()
+	p.publishStatus()
+}
+
+func (p *Peer) peerID(s session.PeerID) (peer.ID, error) {
+	if id, ok := p.ids[s]; ok {
+		return id, nil
+	}
+	id, err := peer.Decode(string(s))
+	if err != nil {
+		return "", err
+	}
+	p.ids[s] = id
+	return id, nil
+}
+
+func (p *Peer) turnEvents(rd session.Ready) {
+	host, _ := p.peerID(rd.Status.Host)
+	for _, h := range p.hashes {
+		if h.Turn%uint64(p.opt.TurnEvery) == 0 && !p.ended {
+			p.emit(Event{Kind: EvTurn, Turn: h.Turn, Epoch: rd.Status.Epoch, Host: host, Hash: h.Hash})
+		}
+	}
+	if hc := p.hostMove; hc != nil {
+		for _, t := range rd.Committed {
+			if t.Epoch < hc.Epoch {
+				continue
+			}
+			// Took runs from the loss (the connection drop, or else the
+			// last turn of the old host) to this first turn of the new one:
+			// the time the game stood still.
+			hc.Turn = t.Number
+			hc.At = time.Now()
+			from := p.lastTurn
+			if lost, ok := p.lostAt[hc.OldHost]; ok && lost.After(from) {
+				from = lost
+			}
+			if !from.IsZero() {
+				hc.Took = hc.At.Sub(from)
+			}
+			p.emit(*hc)
+			p.hostMove = nil
+			break
+		}
+	}
+	if len(rd.Committed) > 0 {
+		p.lastTurn = time.Now()
+	}
+}
+
+// hostChanged notes a host change; it is shown with the first turn the
+// new host sequenced, so Took measures the loss until the game went on.
+func (p *Peer) hostChanged(ev session.Event) {
+	old, _ := p.peerID(ev.OldHost)
+	nw, _ := p.peerID(ev.NewHost)
+	p.hostMove = &Event{Kind: EvHostChanged, OldHost: old, Host: nw, Epoch: ev.Epoch,
+		Took: time.Duration(ev.Ticks) * p.tick}
+}
+
+// eventKinds maps the session's events to the Peer's; EvHostChanged is
+// shown later (hostChanged) and EvLoad is match's.
+var eventKinds = map[session.EventKind]EventKind{
+	session.EvJoined: EvJoined, session.EvRefused: EvRefused, session.EvLobbyChanged: EvLobby,
+	session.EvChat: EvChat, session.EvCountdown: EvCountdown, session.EvGameStarted: EvGameStarted,
+	session.EvWaiting: EvWaiting, session.EvWaitOver: EvWaitOver, session.EvPlayerLeft: EvPlayerLeft,
+	session.EvDesync: EvDesync, session.EvDesyncRepaired: EvDesyncRepaired, session.EvLeft: EvLeft,
+}
+
+func (p *Peer) event(ev session.Event) {
+	kind, ok := eventKinds[ev.Kind]
+	if !ok {
+		return
+	}
+	e := Event{Kind: kind, Slot: ev.Slot, Name: ev.Name, Turn: ev.Turn, Epoch: ev.Epoch, Count: ev.Count,
+		Reason: ev.Reason, Text: ev.Text, Chat: ev.Chat, Lobby: ev.Lobby, Desync: ev.Desync,
+		Left: time.Duration(ev.TicksLeft) * p.tick}
+	switch {
+	case kind == EvLobby && ev.Lobby != nil:
+		l := ev.Lobby.Clone()
+		p.lob = l
+		p.lobby.Store(&l)
+	case kind == EvDesync && ev.Desync != nil:
+		e.Turn = ev.Desync.Turn
+	}
+	p.emit(e)
+}
+
+// closeReplay ends the replay (at the game's end, or when leaving).
+func (p *Peer) closeReplay() {
+	if err := p.m.CloseReplay(); err != nil {
+		p.log.Error("replay not finished", "err", err)
+	}
+}
+
+func (p *Peer) endEvent() {
+	e := Event{Kind: EvEnd, Winner: -1}
+	p.m.View(func(w *game.World) {
+		e.Turn = uint64(w.Turn())
+		e.Hash = w.Hash()
+		if t, ok := w.Winner(); ok {
+			e.Winner = int(t)
+		}
+	})
+	p.emit(e)
+}
+
+// housekeeping runs every half second: the connection mesh, the address
+// directory, byte rates.
+func (p *Peer) housekeeping() {
+	if !p.st.Joined {
+		return
+	}
+	var members []peer.ID
+	for _, s := range p.lob.Slots {
+		if s.Kind != session.SlotHuman {
+			continue
+		}
+		if id, err := p.peerID(s.Peer); err == nil && id != p.h.ID() {
+			members = append(members, id)
+		}
+	}
+	for _, s := range p.lob.Spectators {
+		if id, err := p.peerID(s); err == nil && id != p.h.ID() {
+			members = append(members, id)
+		}
+	}
+	if p.lob.State >= session.StateLoading {
+		for _, id := range members {
+			p.t.ensureConnected(id)
+		}
+	}
+	if p.st.IsHost {
+		dir := p.t.directory(members)
+		sig := fmt.Sprint(dir)
+		if sig != p.dirSig {
+			p.dirSig = sig
+			frame := appendFrame(nil, framePeers, encodePeers(dir))
+			for _, id := range members {
+				p.t.sendFrame(id, frame)
+			}
+		}
+	}
+}
+
+func (p *Peer) publishStatus() {
+	st := &Status{
+		Self: p.h.ID(), IsHost: p.st.IsHost, Joined: p.st.Joined, Left: p.st.Left,
+		State: p.st.State, Epoch: p.st.Epoch, Turn: p.st.Turn, Slot: p.st.Slot,
+		Delay: time.Duration(p.st.Delay) * time.Duration(max(p.lob.TurnTicks, 1)) * p.tick,
+		Over:  p.ended, Messages: p.msgs,
+	}
+	st.Host, _ = p.peerID(p.st.Host)
+	if p.t != nil {
+		p.peerStatuses(st)
+	}
+	p.status.Store(st)
+}
+
+func (p *Peer) peerStatuses(st *Status) {
+	now := time.Now()
+	links := p.t.stats()
+	if dt := now.Sub(p.lastRates).Seconds(); dt >= 1 {
+		for _, l := range links {
+			last := p.lastBytes[l.p]
+			p.rates[l.p] = [2]float64{float64(l.recv-last[0]) / dt, float64(l.sent-last[1]) / dt}
+			p.lastBytes[l.p] = [2]uint64{l.recv, l.sent}
+		}
+		p.lastRates = now
+	}
+	byID := map[peer.ID]linkStats{}
+	for _, l := range links {
+		byID[l.p] = l
+		st.Dropped += l.dropped
+	}
+	seen := map[peer.ID]bool{p.h.ID(): true}
+	add := func(id peer.ID, name string, slot int) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		l := byID[id]
+		r := p.rates[id]
+		st.InRate += r[0]
+		st.OutRate += r[1]
+		st.Peers = append(st.Peers, PeerStatus{ID: id, Name: name, Slot: slot,
+			Connected: p.t.isConnected(id), Stream: l.up, RTT: l.rtt, InRate: r[0], OutRate: r[1]})
+	}
+	for i, s := range p.lob.Slots {
+		if s.Kind == session.SlotHuman {
+			if id, err := p.peerID(s.Peer); err == nil {
+				add(id, s.Name, i)
+			}
+		}
+	}
+	ids := make([]peer.ID, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		add(id, "", -1)
+	}
+}

@@ -1,0 +1,42 @@
+package p2p
+
+import (
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/session"
+)
+
+// Status is the network panel's view of a Peer, refreshed by its loop after
+// every change and once a second.
+type Status struct {
+	Self     peer.ID
+	Host     peer.ID
+	IsHost   bool
+	Joined   bool
+	Left     bool
+	State    session.LobbyState
+	Epoch    uint64
+	Turn     uint64
+	Slot     int
+	Delay    time.Duration // input delay (turns held back × turn length)
+	InRate   float64       // bytes a second received, all peers
+	OutRate  float64       // bytes a second sent, all peers
+	Peers    []PeerStatus  // the session's other members, in slot order, then others
+	Over     bool          // the game has ended
+	Dropped  uint64        // frames dropped because a peer's queue was full
+	Messages uint64        // session messages received
+}
+
+// PeerStatus is one other peer as this one sees it.
+type PeerStatus struct {
+	ID        peer.ID
+	Name      string
+	Slot      int  // -1: spectator or not in the lobby
+	Connected bool // a libp2p connection is open
+	Stream    bool // the session stream is up
+	RTT       time.Duration
+	InRate    float64
+	OutRate   float64
+}

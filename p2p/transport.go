@@ -1,0 +1,787 @@
+package p2p
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	"golang.org/x/time/rate"
+
+	"hostfall/session"
+)
+
+// Limits bound what one peer may cost this one. The zero value of a field
+// takes its DefaultLimits value.
+type Limits struct {
+	// Frames and bytes a peer may send, per second and in one burst. A peer
+	// over the rate is throttled: its stream is read more slowly, TCP pushes
+	// back, and its own bounded queue drops (session resends).
+	FrameRate  float64
+	FrameBurst int
+	ByteRate   float64
+	ByteBurst  int // at least MaxFrameSize
+	// QueueFrames bounds each peer's send queue. A frame that finds the
+	// queue full is dropped: the queue only fills when the peer stopped
+	// reading, and the session resends turns, commands and heartbeats.
+	QueueFrames int
+	// A peer that breaks the frame protocol MaxStrikes times within
+	// StrikeWindow is disconnected and blocked for BlockFor.
+	MaxStrikes   int
+	StrikeWindow time.Duration
+	BlockFor     time.Duration
+}
+
+// DefaultLimits are generous for a game (a follower sends ~25 frames a
+// second, a host ~25 per follower) and small for a flood.
+var DefaultLimits = Limits{
+	FrameRate: 1000, FrameBurst: 2000,
+	ByteRate: 4 << 20, ByteBurst: MaxFrameSize + 4096,
+	QueueFrames:  512,
+	MaxStrikes:   3,
+	StrikeWindow: time.Minute,
+	BlockFor:     time.Minute,
+}
+
+func (l Limits) filled() Limits {
+	d := DefaultLimits
+	def := func(v *float64, x float64) {
+		if *v <= 0 {
+			*v = x
+		}
+	}
+	defi := func(v *int, x int) {
+		if *v <= 0 {
+			*v = x
+		}
+	}
+	defd := func(v *time.Duration, x time.Duration) {
+		if *v <= 0 {
+			*v = x
+		}
+	}
+	def(&l.FrameRate, d.FrameRate)
+	defi(&l.FrameBurst, d.FrameBurst)
+	def(&l.ByteRate, d.ByteRate)
+	defi(&l.ByteBurst, d.ByteBurst)
+	l.ByteBurst = max(l.ByteBurst, MaxFrameSize+16)
+	defi(&l.QueueFrames, d.QueueFrames)
+	defi(&l.MaxStrikes, d.MaxStrikes)
+	defd(&l.StrikeWindow, d.StrikeWindow)
+	defd(&l.BlockFor, d.BlockFor)
+	return l
+}
+
+// Timing of the transport. Pings measure each link's round trip for the
+// network panel; they cost ~60 bytes a second per peer with framing.
+const (
+	openTimeout  = 5 * time.Second
+	writeTimeout = 5 * time.Second
+	pingEvery    = 2 * time.Second
+	idleLinger   = time.Minute
+	minBackoff   = 50 * time.Millisecond
+	maxBackoff   = 2 * time.Second
+	dialEvery    = time.Second
+	addrTTL      = time.Hour
+	maxBatch     = 64 << 10
+)
+
+// inbound is a decoded session message and the peer it came from.
+type inbound struct {
+	from peer.ID
+	msg  session.Message
+}
+
+// connChange is a change of whether this peer holds a connection to p.
+type connChange struct {
+	p  peer.ID
+	up bool
+}
+
+// transport carries frames between this peer and others, one stream per peer
+// pair. Sending never blocks; each peer has a link goroutine that owns the
+// stream's writing side and a reader goroutine per stream.
+type transport struct {
+	h     *Host
+	self  peer.ID
+	log   *slog.Logger
+	lim   Limits
+	start time.Time
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	in      chan inbound  // readers → loop (blocking: back pressure)
+	connSig chan struct{} // notifee → loop: connection states changed
+
+	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
+	simultaneous atomic.Int64                // streams that met one opened the other way
+
+	mu       sync.Mutex
+	links    map[peer.ID]*link
+	conns    map[peer.ID]int  // open connections per peer
+	reported map[peer.ID]bool // connection state last handed to the loop
+	changed  map[peer.ID]bool
+	strikes  strikeBook
+	limiters map[peer.ID]*peerLimiter
+	dir      map[peer.ID][]ma.Multiaddr // addresses peers told us
+	dialing  map[peer.ID]time.Time      // last mesh dial per peer
+	notifee  network.Notifiee
+	cutOff   bool // tests: see cut
+}
+
+type peerLimiter struct {
+	frames, bytes *rate.Limiter
+}
+
+func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &transport{
+		h: h, self: h.ID(), log: log, lim: lim.filled(), start: time.Now(),
+		ctx: ctx, cancel: cancel,
+		in:      make(chan inbound, 256),
+		connSig: make(chan struct{}, 1),
+		links:   map[peer.ID]*link{}, conns: map[peer.ID]int{}, reported: map[peer.ID]bool{},
+		changed:  map[peer.ID]bool{},
+		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{},
+		dialing: map[peer.ID]time.Time{},
+	}
+	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
+	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
+	h.h.Network().Notify(t.notifee)
+	for _, c := range h.h.Network().Conns() {
+		t.connected(h.h.Network(), c)
+	}
+	h.h.SetStreamHandler(ProtocolID, t.handle)
+	return t
+}
+
+// close stops every link after giving the queues up to linger to drain.
+func (t *transport) close(linger time.Duration) {
+	deadline := time.Now().Add(linger)
+	for time.Now().Before(deadline) && !t.drained() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.h.h.RemoveStreamHandler(ProtocolID)
+	t.h.h.Network().StopNotify(t.notifee)
+	t.mu.Lock() // nothing adds to wg after this (link and ensureConnected check ctx under mu)
+	t.cancel()
+	t.mu.Unlock()
+	t.wg.Wait()
+}
+
+func (t *transport) drained() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, l := range t.links {
+		if len(l.out) > 0 || l.writing.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// send queues a session message for p. It never blocks.
+func (t *transport) send(p peer.ID, m *session.Message) {
+	if t.tamper != nil && !t.tamper(m) {
+		return
+	}
+	b, err := m.Marshal()
+	if err != nil {
+		t.log.Error("session message not sent", "to", p, "kind", m.Kind, "err", err)
+		return
+	}
+	t.sendFrame(p, appendFrame(make([]byte, 0, len(b)+8), frameSession, b))
+}
+
+func (t *transport) sendFrame(p peer.ID, frame []byte) {
+	if p == t.self {
+		return
+	}
+	l := t.link(p)
+	if l == nil {
+		return
+	}
+	l.enqueue(frame)
+}
+
+// link returns the link to p, starting it if needed; nil once closed or
+// while p is blocked.
+func (t *transport) link(p peer.ID) *link {
+	if t.h.Blocked(p) {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ctx.Err() != nil {
+		return nil
+	}
+	if l := t.links[p]; l != nil {
+		return l
+	}
+	l := &link{
+		t: t, p: p, sid: session.PeerID(p.String()),
+		out:    make(chan []byte, t.lim.QueueFrames),
+		kick:   make(chan struct{}, 1),
+		adopt:  make(chan network.Stream),
+		dead:   make(chan network.Stream, 4),
+		direct: make(chan struct{}, 1),
+		exited: make(chan struct{}),
+	}
+	t.links[p] = l
+	t.wg.Add(1)
+	go l.run()
+	return l
+}
+
+// handle takes an inbound session stream.
+func (t *transport) handle(s network.Stream) {
+	p := s.Conn().RemotePeer()
+	l := t.link(p)
+	if l == nil {
+		s.Reset()
+		return
+	}
+	select {
+	case l.adopt <- s:
+	case <-l.exited:
+		s.Reset()
+	case <-t.ctx.Done():
+		s.Reset()
+	}
+}
+
+func (t *transport) connected(_ network.Network, c network.Conn) {
+	t.mu.Lock()
+	p := c.RemotePeer()
+	t.conns[p]++
+	if t.conns[p] == 1 {
+		t.changed[p] = true
+	}
+	l := t.links[p]
+	t.mu.Unlock()
+	t.signal()
+	if l != nil && !c.Stat().Limited {
+		select { // a direct connection: see link.run
+		case l.direct <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (t *transport) disconnected(_ network.Network, c network.Conn) {
+	t.mu.Lock()
+	p := c.RemotePeer()
+	if t.conns[p] > 0 {
+		t.conns[p]--
+	}
+	if t.conns[p] == 0 {
+		delete(t.conns, p)
+		t.changed[p] = true
+	}
+	t.mu.Unlock()
+	t.signal()
+}
+
+func (t *transport) signal() {
+	select {
+	case t.connSig <- struct{}{}:
+	default:
+	}
+}
+
+// connChanges returns the connection changes the loop has not seen. A
+// connection that went down and up again in between is no change.
+func (t *transport) connChanges() []connChange {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []connChange
+	for p := range t.changed {
+		up := t.conns[p] > 0
+		if up != t.reported[p] {
+			out = append(out, connChange{p: p, up: up})
+		}
+		if up {
+			t.reported[p] = true
+		} else {
+			delete(t.reported, p)
+		}
+	}
+	clear(t.changed)
+	return out
+}
+
+// isConnected reports whether this peer holds a connection to p.
+func (t *transport) isConnected(p peer.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.conns[p] > 0
+}
+
+// learn records addresses a peer gave for itself (self) or for others.
+func (t *transport) learn(p peer.ID, addrs []ma.Multiaddr, self bool) {
+	if p == t.self || len(addrs) == 0 {
+		return
+	}
+	t.h.h.Peerstore().AddAddrs(p, addrs, addrTTL)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, known := t.dir[p]; self || !known {
+		t.dir[p] = addrs
+	}
+}
+
+// directory lists the addresses of ids (this peer's own included) for a
+// Peers frame.
+func (t *transport) directory(ids []peer.ID) []peer.AddrInfo {
+	out := []peer.AddrInfo{t.h.AddrInfo()}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, p := range ids {
+		if p == t.self {
+			continue
+		}
+		addrs := t.dir[p]
+		if len(addrs) == 0 {
+			addrs = t.h.h.Peerstore().Addrs(p)
+		}
+		if len(addrs) > 0 && len(out) < maxPeers {
+			out = append(out, peer.AddrInfo{ID: p, Addrs: addrs})
+		}
+	}
+	return out
+}
+
+// ensureConnected dials p in the background when no connection is open,
+// its addresses are known, and the last try is a while ago. The mesh of
+// connections makes a migration fast: the next host is already connected
+// to everyone, and a lost follower is known at once.
+func (t *transport) ensureConnected(p peer.ID) {
+	if p == t.self || t.h.Blocked(p) {
+		return
+	}
+	t.mu.Lock()
+	if t.conns[p] > 0 || time.Since(t.dialing[p]) < dialEvery || t.ctx.Err() != nil {
+		t.mu.Unlock()
+		return
+	}
+	t.dialing[p] = time.Now()
+	t.wg.Add(1)
+	t.mu.Unlock()
+	go func() {
+		defer t.wg.Done()
+		addrs := t.h.h.Peerstore().Addrs(p)
+		if len(addrs) == 0 {
+			return
+		}
+		ctx, cancel := context.WithTimeout(t.ctx, openTimeout)
+		defer cancel()
+		if err := t.h.h.Connect(ctx, peer.AddrInfo{ID: p, Addrs: addrs}); err != nil {
+			t.log.Debug("mesh dial failed", "peer", p, "err", err)
+		}
+	}()
+}
+
+// strike counts a protocol violation of p; too many and p is blocked.
+func (t *transport) strike(p peer.ID, reason error) {
+	t.mu.Lock()
+	n := t.strikes.add(p, time.Now())
+	t.mu.Unlock()
+	if n >= t.lim.MaxStrikes {
+		t.h.Block(p, t.lim.BlockFor, fmt.Sprintf("%d protocol violations within %v, the last: %v", n, t.lim.StrikeWindow, reason))
+	}
+}
+
+// strikeBook counts each peer's protocol violations within a sliding window.
+type strikeBook struct {
+	window time.Duration
+	at     map[peer.ID][]time.Time
+}
+
+// add records a violation at now and returns how many fall in the window.
+func (b *strikeBook) add(p peer.ID, now time.Time) int {
+	recent := b.at[p][:0]
+	for _, at := range b.at[p] {
+		if now.Sub(at) < b.window {
+			recent = append(recent, at)
+		}
+	}
+	b.at[p] = append(recent, now)
+	return len(b.at[p])
+}
+
+func (t *transport) limiter(p peer.ID) *peerLimiter {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	pl := t.limiters[p]
+	if pl == nil {
+		pl = &peerLimiter{
+			frames: rate.NewLimiter(rate.Limit(t.lim.FrameRate), t.lim.FrameBurst),
+			bytes:  rate.NewLimiter(rate.Limit(t.lim.ByteRate), t.lim.ByteBurst),
+		}
+		t.limiters[p] = pl
+	}
+	return pl
+}
+
+// since is the transport's monotonic clock, for pings.
+func (t *transport) since() uint64 { return uint64(time.Since(t.start)) }
+
+// link is the connection of this peer to one other: its send queue and the
+// goroutine that owns the current stream's writing side.
+type link struct {
+	t      *transport
+	p      peer.ID
+	sid    session.PeerID // p as the session names it
+	out    chan []byte
+	kick   chan struct{}
+	adopt  chan network.Stream
+	dead   chan network.Stream
+	direct chan struct{} // a direct connection to p opened
+	exited chan struct{}
+
+	up      atomic.Bool
+	writing atomic.Bool
+	rtt     atomic.Int64 // nanoseconds; 0 = not measured yet
+	sent    atomic.Uint64
+	recv    atomic.Uint64
+	dropped atomic.Uint64
+}
+
+func (l *link) enqueue(frame []byte) {
+	select {
+	case l.out <- frame:
+	default:
+		if l.dropped.Add(1)%100 == 1 {
+			l.t.log.Debug("send queue full, frame dropped (the session resends)", "peer", l.p, "dropped", l.dropped.Load())
+		}
+	}
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// run owns the link: it opens or adopts a stream, writes the queue to it,
+// pings, and after a while without a stream or anything to send it ends.
+func (l *link) run() {
+	t := l.t
+	defer t.wg.Done()
+	defer close(l.exited)
+	var (
+		cur     network.Stream
+		ours    bool
+		w       *bufio.Writer
+		backoff = minBackoff
+		retry   *time.Timer
+		idleAt  = time.Now()
+	)
+	drop := func() {
+		if cur != nil {
+			cur.Reset()
+		}
+		cur, w = nil, nil
+		l.up.Store(false)
+	}
+	use := func(s network.Stream, opened bool) {
+		if cur != nil {
+			cur.Reset()
+		}
+		cur, ours, w = s, opened, bufio.NewWriterSize(s, 16<<10)
+		if err := l.writeFrames(cur, w, appendFrame(nil, frameHello, encodeHello(t.h.h.Addrs()))); err != nil {
+			t.log.Debug("hello not written", "peer", l.p, "err", err)
+			drop()
+			return
+		}
+		l.up.Store(true)
+		backoff = minBackoff
+		t.wg.Add(1)
+		go t.read(l, s)
+	}
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	for {
+		if cur == nil && len(l.out) > 0 && retry == nil {
+			if s, err := l.open(); err != nil {
+				t.log.Debug("cannot open a session stream", "peer", l.p, "err", err, "retry in", backoff)
+				retry = time.NewTimer(backoff)
+				backoff = min(2*backoff, maxBackoff)
+			} else {
+				use(s, true)
+			}
+		}
+		var out chan []byte
+		var retryC <-chan time.Time
+		if cur != nil {
+			out = l.out
+		}
+		if retry != nil {
+			retryC = retry.C
+		}
+		select {
+		case <-t.ctx.Done():
+			drop()
+			return
+		case s := <-l.adopt:
+			if cur != nil {
+				t.simultaneous.Add(1)
+			}
+			switch {
+			case cur == nil:
+				use(s, false)
+			case ours && t.self < l.p:
+				// Both sides opened at once: the stream opened by the
+				// smaller peer ID stays, on both sides.
+				s.Reset()
+			default:
+				use(s, false)
+			}
+		case s := <-l.dead:
+			if s == cur {
+				drop()
+			}
+		case f := <-out:
+			if err := l.writeFrames(cur, w, f); err != nil {
+				t.log.Debug("session stream write failed", "peer", l.p, "err", err)
+				drop()
+			}
+		case <-ping.C:
+			if cur != nil {
+				l.enqueue(appendFrame(nil, framePing, encodePing(t.since())))
+			} else if len(l.out) == 0 && time.Since(idleAt) > idleLinger && l.retire() {
+				return
+			}
+		case <-l.direct:
+			// Hole punching (DCUtR) opened a direct connection while the
+			// stream runs over a relay: libp2p does not move streams, so
+			// reset it and reopen on the best connection (the session
+			// resends what was in flight).
+			if cur != nil && cur.Conn().Stat().Limited {
+				t.log.Debug("moving the session stream to the direct connection", "peer", l.p)
+				drop()
+				l.enqueue(appendFrame(nil, framePing, encodePing(t.since())))
+			}
+		case <-retryC:
+			retry = nil
+		case <-l.kick:
+		}
+		if cur != nil || len(l.out) > 0 {
+			idleAt = time.Now()
+		}
+	}
+}
+
+// retire removes an idle link; false if something was queued meanwhile.
+func (l *link) retire() bool {
+	l.t.mu.Lock()
+	defer l.t.mu.Unlock()
+	if len(l.out) > 0 {
+		return false
+	}
+	delete(l.t.links, l.p)
+	return true
+}
+
+func (l *link) open() (network.Stream, error) {
+	l.t.mu.Lock()
+	cut := l.t.cutOff
+	l.t.mu.Unlock()
+	if cut {
+		return nil, errors.New("cut off (test)")
+	}
+	ctx, cancel := context.WithTimeout(l.t.ctx, openTimeout)
+	defer cancel()
+	// A relayed ("limited") connection is good enough to play on; without
+	// this, NewStream waits for a direct connection instead.
+	ctx = network.WithAllowLimitedConn(ctx, "hostfall session")
+	return l.t.h.h.NewStream(ctx, l.p, ProtocolID)
+}
+
+// writeFrames writes first and whatever else is queued (up to maxBatch) in
+// one flush.
+func (l *link) writeFrames(s network.Stream, w *bufio.Writer, first []byte) error {
+	l.writing.Store(true)
+	defer l.writing.Store(false)
+	_ = s.SetWriteDeadline(time.Now().Add(writeTimeout))
+	n := 0
+	f := first
+	for {
+		if _, err := w.Write(f); err != nil {
+			return err
+		}
+		n += len(f)
+		if n >= maxBatch {
+			break
+		}
+		select {
+		case f = <-l.out:
+			continue
+		default:
+		}
+		break
+	}
+	l.sent.Add(uint64(n))
+	return w.Flush()
+}
+
+// read reads one stream until it ends. A frame that breaks the protocol
+// closes the stream with a logged reason and counts a strike.
+func (t *transport) read(l *link, s network.Stream) {
+	defer t.wg.Done()
+	defer func() {
+		select {
+		case l.dead <- s:
+		case <-l.exited:
+		}
+	}()
+	p := l.p
+	lim := t.limiter(p)
+	fr := newFrameReader(s, MaxFrameSize)
+	violation := func(err error) {
+		t.log.Warn("closing session stream", "peer", p, "reason", err)
+		s.Reset()
+		t.strike(p, err)
+	}
+	hello := false
+	for {
+		kind, body, err := fr.next()
+		if err != nil {
+			switch {
+			case errors.Is(err, ErrFrameTooLarge), errors.Is(err, ErrFrameEmpty), errors.Is(err, ErrFrameLength):
+				violation(err)
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				violation(fmt.Errorf("stream ended inside a frame: %w", err))
+			default:
+				t.log.Debug("session stream ended", "peer", p, "err", err)
+				s.Reset()
+			}
+			return
+		}
+		size := len(body) + 1
+		l.recv.Add(uint64(size))
+		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil {
+			s.Reset()
+			return
+		}
+		if !hello {
+			if kind != frameHello {
+				violation(fmt.Errorf("%w: the first frame is a %v, not a hello", ErrBadFrame, kind))
+				return
+			}
+			addrs, err := decodeHello(body)
+			if err != nil {
+				violation(err)
+				return
+			}
+			hello = true
+			t.learn(p, addrs, true)
+			continue
+		}
+		if err := t.frame(l, kind, body); err != nil {
+			violation(err)
+			return
+		}
+		if t.ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// frame handles one frame after the hello.
+func (t *transport) frame(l *link, kind frameKind, body []byte) error {
+	switch kind {
+	case frameSession:
+		m, err := session.UnmarshalMessage(body)
+		if err != nil {
+			return err
+		}
+		m.From = l.sid
+		select {
+		case t.in <- inbound{from: l.p, msg: m}:
+		case <-t.ctx.Done():
+		}
+	case framePeers:
+		infos, err := decodePeers(body)
+		if err != nil {
+			return err
+		}
+		for _, ai := range infos {
+			t.learn(ai.ID, ai.Addrs, ai.ID == l.p)
+		}
+	case framePing:
+		v, err := decodePing(body)
+		if err != nil {
+			return err
+		}
+		l.enqueue(appendFrame(nil, framePong, encodePing(v)))
+	case framePong:
+		v, err := decodePing(body)
+		if err != nil {
+			return err
+		}
+		if now := t.since(); v <= now {
+			l.rtt.Store(int64(now - v))
+		}
+	case frameHello:
+		return fmt.Errorf("%w: a second hello", ErrBadFrame)
+	default:
+		return fmt.Errorf("%w: unknown frame kind %d", ErrBadFrame, byte(kind))
+	}
+	return nil
+}
+
+// linkStats is one link's counters for the network status.
+type linkStats struct {
+	p         peer.ID
+	up        bool
+	rtt       time.Duration
+	sent      uint64
+	recv      uint64
+	dropped   uint64
+	connected bool
+}
+
+func (t *transport) stats() []linkStats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]linkStats, 0, len(t.links))
+	for p, l := range t.links {
+		out = append(out, linkStats{p: p, up: l.up.Load(), rtt: time.Duration(l.rtt.Load()),
+			sent: l.sent.Load(), recv: l.recv.Load(), dropped: l.dropped.Load(), connected: t.conns[p] > 0})
+	}
+	return out
+}
+
+// cut simulates a network that fails under the connections (tests): every
+// session stream is reset and no new one opens, while libp2p's connections
+// stay up, so only the session's heartbeats can notice.
+func (t *transport) cut() {
+	t.h.h.SetStreamHandler(ProtocolID, func(s network.Stream) { s.Reset() })
+	t.mu.Lock()
+	t.cutOff = true
+	t.mu.Unlock()
+	for _, c := range t.h.h.Network().Conns() {
+		for _, s := range c.GetStreams() {
+			if s.Protocol() == ProtocolID {
+				s.Reset()
+			}
+		}
+	}
+}
+
+// linkUp reports whether the session stream to p is up.
+func (t *transport) linkUp(p peer.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l := t.links[p]
+	return l != nil && l.up.Load()
+}

@@ -1,0 +1,133 @@
+package p2p
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/session"
+)
+
+func newTestTransport(t *testing.T, lim Limits) (*Host, *transport) {
+	t.Helper()
+	h := newTestHost(t)
+	tr := newTransport(h, lim, testLog())
+	t.Cleanup(func() { tr.close(0) })
+	return h, tr
+}
+
+// A peer that floods frames is read no faster than its limits allow: here
+// pings, whose pongs show how fast the flood was read. Only an upper bound
+// is checked, which a slow machine cannot break.
+func TestRateLimitThrottlesAFlood(t *testing.T) {
+	const rate, burst = 100, 20
+	victim, _ := newTestTransport(t, Limits{FrameRate: rate, FrameBurst: burst})
+	attacker := newTestHost(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := attacker.LibP2P().Connect(ctx, victim.AddrInfo()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := attacker.LibP2P().NewStream(ctx, victim.ID(), ProtocolID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flood := helloFrame()
+	for i := range 400 {
+		flood = appendFrame(flood, framePing, encodePing(uint64(i)))
+	}
+	start := time.Now()
+	go s.Write(flood)
+	fr := newFrameReader(s, MaxFrameSize)
+	pongs := 0
+	for pongs < 60 {
+		_ = s.SetReadDeadline(time.Now().Add(5 * time.Second))
+		kind, _, err := fr.next()
+		if err != nil {
+			t.Fatalf("after %d pongs: %v", pongs, err)
+		}
+		if kind != framePong {
+			continue
+		}
+		pongs++
+		// The hello took one frame of the burst.
+		if allowed := burst + int(time.Since(start).Seconds()*rate) + 1; pongs > allowed {
+			t.Fatalf("%d pongs after %v: the flood was read faster than %d frames a second", pongs, time.Since(start), rate)
+		}
+	}
+	t.Logf("60 pongs after %v (burst %d, %d frames/s)", time.Since(start), burst, rate)
+}
+
+// Both peers open a stream to each other at the same moment, many times:
+// one stream stays (the one the smaller peer ID opened) and messages flow
+// both ways on it.
+func TestSimultaneousOpen(t *testing.T) {
+	races := 0
+	defer func() { t.Logf("%d of 5 rounds had both sides open a stream", races) }()
+	for round := range 5 {
+		a, ta := newTestTransport(t, Limits{})
+		b, tb := newTestTransport(t, Limits{})
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		if err := a.LibP2P().Connect(ctx, b.AddrInfo()); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		ping := session.Message{Kind: session.MsgPing, Turn: uint64(round)}
+		go ta.send(b.ID(), &ping)
+		go tb.send(a.ID(), &ping)
+		waitFor(t, "one stream", 5*time.Second, func() bool {
+			return sessionStreams(a, b.ID()) == 1 && sessionStreams(b, a.ID()) == 1 &&
+				ta.linkUp(b.ID()) && tb.linkUp(a.ID())
+		})
+		if ta.simultaneous.Load()+tb.simultaneous.Load() > 0 {
+			races++
+		}
+		opener := a.ID()
+		if b.ID() < a.ID() {
+			opener = b.ID()
+		}
+		for _, h := range []*Host{a, b} {
+			for _, c := range h.LibP2P().Network().Conns() {
+				for _, s := range c.GetStreams() {
+					if s.Protocol() == ProtocolID && (s.Stat().Direction.String() == "Outbound") != (h.ID() == opener) {
+						t.Errorf("round %d: the stream that stayed was not opened by the smaller peer ID", round)
+					}
+				}
+			}
+		}
+		// Messages flow both ways (the first may have died with a losing stream).
+		for _, dir := range []struct {
+			from *transport
+			to   *transport
+		}{{ta, tb}, {tb, ta}} {
+			got := false
+			deadline := time.Now().Add(5 * time.Second)
+			for !got && time.Now().Before(deadline) {
+				m := session.Message{Kind: session.MsgPing, Turn: 1000}
+				dir.from.send(dir.to.self, &m)
+				select {
+				case in := <-dir.to.in:
+					got = in.msg.Turn == 1000 || in.msg.Kind == session.MsgPing
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			if !got {
+				t.Fatalf("round %d: no message from %s", round, dir.from.self)
+			}
+		}
+	}
+}
+
+func sessionStreams(h *Host, p peer.ID) int {
+	n := 0
+	for _, c := range h.LibP2P().Network().ConnsToPeer(p) {
+		for _, s := range c.GetStreams() {
+			if s.Protocol() == ProtocolID {
+				n++
+			}
+		}
+	}
+	return n
+}
