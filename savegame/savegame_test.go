@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -150,4 +152,35 @@ func FuzzDecodeBody(f *testing.F) {
 			t.Fatalf("re-encoded save differs: %v", err)
 		}
 	})
+}
+
+func TestWriteFileNamesAndNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	s := sample()
+	a, err := WriteFile(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := WriteFile(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "lan_party-" + s.At.Format("20060102-150405")
+	if filepath.Base(a) != want+Ext || filepath.Base(b) != want+"-2"+Ext {
+		t.Fatalf("names %s, %s", a, b)
+	}
+	got, err := ReadFile(b)
+	if err != nil || !reflect.DeepEqual(got, s) {
+		t.Fatalf("read back: %v", err)
+	}
+	if err := os.WriteFile(a, []byte("HFSAVE\x01\x00junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(a); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), a) {
+		t.Fatalf("damaged file: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Fatalf("%d files left in the save dir (temporary files?)", len(entries))
+	}
 }
