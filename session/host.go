@@ -346,7 +346,9 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 	if slot < 0 || n.isGone(slot) {
 		return
 	}
-	if n.lobby.State == StatePlaying {
+	// A resumed game's players are in the world from the start: one who
+	// leaves while loading departs in the first turn, as in play.
+	if n.lobby.State == StatePlaying || n.lobby.Resume > 0 && n.lobby.State == StateLoading {
 		for _, d := range h.openDeps {
 			if d.Slot == slot {
 				return
@@ -468,7 +470,8 @@ func (h *hostState) sentAt(turn uint64) int {
 
 func (h *hostState) allLoaded(n *Node) bool {
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] {
+		leaving := slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == i })
+		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] && !leaving {
 			return false
 		}
 	}

@@ -218,3 +218,44 @@ func sameStates(t *testing.T, ps []*simnet.Peer) {
 		}
 	}
 }
+
+// A player who leaves while a resumed game loads departs in its first
+// turn, as in play: the others do not wait for it forever.
+func TestLeavingWhileAResumedGameLoads(t *testing.T) {
+	sv, _ := savedGame(t, 47)
+	n := simnet.New(48, simConfig())
+	host := n.Add(pid(0), "p0")
+	if err := host.Node.Host(session.Settings{Resume: &sv}); err != nil {
+		t.Fatal(err)
+	}
+	var others []*simnet.Peer
+	for i := 1; i <= 2; i++ {
+		p := n.Add(pid(i), fmt.Sprintf("p%d", i))
+		_ = p.Node.Join(host.ID)
+		others = append(others, p)
+	}
+	n.Run(10)
+	for _, p := range others {
+		_ = p.Node.EditSlot(session.SlotEdit{Ready: true})
+	}
+	n.Run(5)
+	if err := host.Node.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := runUntil(n, 200, func() bool { return host.Status.State == session.StateLoading }); !ok {
+		t.Fatal("never loading")
+	}
+	quitter := others[1]
+	slot := sv.Lobby.SlotOf(quitter.ID)
+	quitter.Node.Leave()
+	if _, ok := runUntil(n, 100, func() bool { return host.Last() > sv.State.Turn }); !ok {
+		t.Fatal("the game did not start without the player who left")
+	}
+	first := host.Applied[0].Turn
+	if first.Number != sv.State.Turn+1 || len(first.Departures) != 1 || first.Departures[0].Slot != slot {
+		t.Fatalf("first turn %+v; want slot %d to depart in turn %d", first, slot, sv.State.Turn+1)
+	}
+	n.Run(20)
+	sameStates(t, []*simnet.Peer{host, others[0]})
+	noViolations(t, n)
+}
