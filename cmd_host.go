@@ -61,19 +61,9 @@ func runHost(ctx context.Context, args []string) error {
 	case hf.turns < 1:
 		return fmt.Errorf("%w: --turns must be at least 1", errUsage)
 	}
-	g, err := newNetGame(ctx, &hf.netFlags, hf.saveAt)
+	g, err := newHostGame(ctx, &hf, func(l session.Lobby) bool { return humans(l) >= hf.players })
 	if err != nil {
 		return err
-	}
-	g.isHost = true
-	started := false
-	g.onLobby = func(l session.Lobby) {
-		if started || l.State != session.StateLobby || humans(l) < hf.players {
-			return
-		}
-		if err := g.peer.Start(); err == nil {
-			started = true
-		}
 	}
 	total := hf.players + hf.bots
 	err = g.peer.Host(session.Settings{Name: hf.name, MapSeed: hf.seed, MapSize: uint32(hf.size),
@@ -108,22 +98,10 @@ func hostSaved(ctx context.Context, hf *hostFlags, set map[string]bool) error {
 	if set["turns"] {
 		s.TurnLimit = hf.turns
 	}
-	g, err := newNetGame(ctx, &hf.netFlags, hf.saveAt)
+	// The session refuses to start until every player of the save is back and ready.
+	g, err := newHostGame(ctx, hf, func(session.Lobby) bool { return true })
 	if err != nil {
 		return err
-	}
-	g.isHost = true
-	started := false
-	g.onLobby = func(l session.Lobby) {
-		if started || l.State != session.StateLobby {
-			return
-		}
-		// The session refuses until every player of the save is back and ready.
-		err := g.peer.Start()
-		started = err == nil
-		if err != nil && !errors.Is(err, session.ErrNotReady) {
-			g.log.Warn("cannot start", "err", err)
-		}
 	}
 	if err := g.peer.Host(s); err != nil {
 		g.close()
@@ -132,6 +110,28 @@ func hostSaved(ctx context.Context, hf *hostFlags, set map[string]bool) error {
 	g.status.emit("resume", fmt.Sprintf("resuming %s after turn %d; waiting for %s", hf.load, sv.Turn(), savedPlayers(sv.Lobby)),
 		kv("path", hf.load), kv("turn", sv.Turn()), kv("hash", hex64(hash)), kv("players", savedPlayers(sv.Lobby)))
 	return g.run(ctx)
+}
+
+// newHostGame starts a hosting peer whose game starts once ready says the
+// lobby is (the session has the last word: it refuses while someone is not).
+func newHostGame(ctx context.Context, hf *hostFlags, ready func(session.Lobby) bool) (*netGame, error) {
+	g, err := newNetGame(ctx, &hf.netFlags, hf.saveAt)
+	if err != nil {
+		return nil, err
+	}
+	g.isHost = true
+	started := false
+	g.onLobby = func(l session.Lobby) {
+		if started || l.State != session.StateLobby || !ready(l) {
+			return
+		}
+		err := g.peer.Start()
+		started = err == nil
+		if err != nil && !errors.Is(err, session.ErrNotReady) {
+			g.log.Warn("cannot start", "err", err)
+		}
+	}
+	return g, nil
 }
 
 // setFlags lists the flags given on the command line.

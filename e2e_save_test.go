@@ -11,8 +11,8 @@ import (
 	"hostfall/internal/peerproc"
 )
 
-// hostAddr returns the TCP multiaddr a host process listens on.
-func hostAddr(t *testing.T, ctx context.Context, host *peerproc.Proc) string {
+// hostAddr returns a host process's peer ID and the TCP multiaddr it listens on.
+func hostAddr(t *testing.T, ctx context.Context, host *peerproc.Proc) (id, addr string) {
 	t.Helper()
 	l, err := host.WaitEv(ctx, "listening")
 	if err != nil {
@@ -20,11 +20,27 @@ func hostAddr(t *testing.T, ctx context.Context, host *peerproc.Proc) string {
 	}
 	for _, a := range l["addrs"].([]any) {
 		if s := a.(string); strings.Contains(s, "/tcp/") {
-			return s
+			return l.Str("peer"), s
 		}
 	}
 	t.Fatalf("%s listens on no TCP address: %v", host.Name, l)
-	return ""
+	return "", ""
+}
+
+// verifyReplayOf checks the replay a process says it saved with
+// `hostfall replay --headless --verify`.
+func verifyReplayOf(t *testing.T, bin string, p *peerproc.Proc) {
+	t.Helper()
+	rp := p.Find("replay")
+	if len(rp) != 1 {
+		t.Fatalf("%s printed no replay path", p.Name)
+	}
+	out, err := exec.Command(bin, "replay", "--headless", "--verify", rp[0].Str("path")).CombinedOutput()
+	if err != nil {
+		t.Errorf("%s: the replay does not verify: %v\n%s", p.Name, err, out)
+		return
+	}
+	t.Logf("%s: %s", p.Name, strings.TrimSpace(string(out)))
 }
 
 // A headless game of three players and a bot is saved at turn 150, every
@@ -59,7 +75,7 @@ func TestHeadlessSaveAndLoad(t *testing.T) {
 	// The first session: ann hosts, bob and cid join, a bot plays slot 3.
 	ann := start("ann", "host", "--headless", "--name", "saved game", "--players", "3", "--bots", "1",
 		"--turns", "400", "--size", "64", "--save-at", "150")
-	addr := hostAddr(t, ctx, ann)
+	_, addr := hostAddr(t, ctx, ann)
 	bob := start("bob", "join", "--headless", "--addr", addr)
 	cid := start("cid", "join", "--headless", "--addr", addr)
 	saved, err := ann.WaitEv(ctx, "saved")
@@ -83,7 +99,7 @@ func TestHeadlessSaveAndLoad(t *testing.T) {
 	if resume.Int("turn") != saveAt || resume.Str("hash") != saved.Str("hash") {
 		t.Fatalf("the loaded save (%v) is not the saved game (%v)", resume, saved)
 	}
-	addr = hostAddr(t, ctx, bob2)
+	_, addr = hostAddr(t, ctx, bob2)
 	ann2 := start("ann", "join", "--headless", "--addr", addr)
 	cid2 := start("cid", "join", "--headless", "--addr", addr)
 
@@ -112,16 +128,7 @@ func TestHeadlessSaveAndLoad(t *testing.T) {
 			}
 			turnHashes[l.Int("turn")] = l.Str("hash")
 		}
-		rp := p.Find("replay")
-		if len(rp) != 1 {
-			t.Fatalf("%s printed no replay path", p.Name)
-		}
-		out, err := exec.Command(bin, "replay", "--headless", "--verify", rp[0].Str("path")).CombinedOutput()
-		if err != nil {
-			t.Errorf("%s: the replay of the resumed game does not verify: %v\n%s", p.Name, err, out)
-		} else {
-			t.Logf("%s: %s", p.Name, strings.TrimSpace(string(out)))
-		}
+		verifyReplayOf(t, bin, p)
 	}
 	if len(turnHashes) < (limit-saveAt)/20-1 {
 		t.Errorf("only %d turns' hashes compared", len(turnHashes))

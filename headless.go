@@ -375,7 +375,7 @@ func (l *lazyFile) open() {
 	}
 	name := "session"
 	if l.name != nil {
-		if n := safeName(l.name()); n != "" {
+		if n := savegame.CleanName(l.name()); n != "" {
 			name = n
 		}
 	}
@@ -394,23 +394,6 @@ func (l *lazyFile) Close() (string, error) {
 	err := l.f.Close()
 	l.f = nil
 	return l.path, err
-}
-
-// safeName keeps letters, digits, '-' and '_' of a session name for a file name.
-func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			b.WriteRune(r)
-		case r == ' ':
-			b.WriteByte('_')
-		}
-		if b.Len() >= 40 {
-			break
-		}
-	}
-	return b.String()
 }
 
 var _ io.Writer = (*lazyFile)(nil)

@@ -33,7 +33,11 @@ func WriteFile(dir string, s *Save) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("savegame: write: %w", err)
 	}
-	base := fileName(s.Lobby.Name) + "-" + s.At.Format("20060102-150405")
+	name := CleanName(s.Lobby.Name)
+	if name == "" {
+		name = "game"
+	}
+	base := name + "-" + s.At.Format("20060102-150405")
 	for i := 1; i <= 100; i++ {
 		name := base + Ext
 		if i > 1 {
@@ -65,8 +69,9 @@ func ReadFile(path string) (*Save, error) {
 	return s, nil
 }
 
-// fileName keeps letters, digits, '-' and '_' of a session name.
-func fileName(s string) string {
+// CleanName keeps letters, digits, '-' and '_' of a session name (spaces
+// become '_', at most 40 bytes) for a file name; "" when none are left.
+func CleanName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -78,9 +83,6 @@ func fileName(s string) string {
 		if b.Len() >= 40 {
 			break
 		}
-	}
-	if b.Len() == 0 {
-		return "game"
 	}
 	return b.String()
 }
