@@ -2,17 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"hostfall/game"
+	"hostfall/match"
+	"hostfall/savegame"
 	"hostfall/session"
 )
 
 func init() {
 	register(command{
 		name:    "host",
-		summary: "host a network game (--headless: a bot plays, the game starts when N players joined)",
+		summary: "host a network game (--headless: a bot plays, the game starts when N players joined; --load FILE resumes a save)",
 		run:     runHost,
 	})
 }
@@ -25,20 +29,27 @@ type hostFlags struct {
 	turns   uint64
 	seed    uint64
 	size    int
+	saveAt  uint64
+	load    string
 }
 
 func runHost(ctx context.Context, args []string) error {
 	var hf hostFlags
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	hf.register(fs)
-	fs.StringVar(&hf.name, "name", "", "session name (required)")
+	fs.StringVar(&hf.name, "name", "", "session name (required, unless --load names it)")
 	fs.IntVar(&hf.players, "players", 2, "start when this many players (this one included) have joined")
 	fs.IntVar(&hf.bots, "bots", 0, "bot slots besides the players")
 	fs.Uint64Var(&hf.turns, "turns", 12000, "end the game at this turn if nobody has won (20 turns a second)")
 	fs.Uint64Var(&hf.seed, "seed", 7, "map seed")
 	fs.IntVar(&hf.size, "size", game.DefaultMapSize, "map width and height in tiles")
+	fs.Uint64Var(&hf.saveAt, "save-at", 0, "save the game after this turn into the data dir's saves/ (0 = never)")
+	fs.StringVar(&hf.load, "load", "", "resume a saved game: its players rejoin their slots, and the game starts when all are back")
 	if err := parseNet(fs, &hf.netFlags, args); err != nil {
 		return err
+	}
+	if hf.load != "" {
+		return hostSaved(ctx, &hf, setFlags(fs))
 	}
 	switch {
 	case hf.name == "":
@@ -50,19 +61,9 @@ func runHost(ctx context.Context, args []string) error {
 	case hf.turns < 1:
 		return fmt.Errorf("%w: --turns must be at least 1", errUsage)
 	}
-	g, err := newNetGame(ctx, &hf.netFlags)
+	g, err := newHostGame(ctx, &hf, func(l session.Lobby) bool { return humans(l) >= hf.players })
 	if err != nil {
 		return err
-	}
-	g.isHost = true
-	started := false
-	g.onLobby = func(l session.Lobby) {
-		if started || l.State != session.StateLobby || humans(l) < hf.players {
-			return
-		}
-		if err := g.peer.Start(); err == nil {
-			started = true
-		}
 	}
 	total := hf.players + hf.bots
 	err = g.peer.Host(session.Settings{Name: hf.name, MapSeed: hf.seed, MapSize: uint32(hf.size),
@@ -75,6 +76,79 @@ func runHost(ctx context.Context, args []string) error {
 		return err
 	}
 	return g.run(ctx)
+}
+
+// hostSaved hosts a saved game: the save decides the map, the slots and the
+// bots; the game starts once every player of the save is back and ready.
+func hostSaved(ctx context.Context, hf *hostFlags, set map[string]bool) error {
+	for _, f := range []string{"players", "bots", "seed", "size"} {
+		if set[f] {
+			return fmt.Errorf("%w: --%s cannot go with --load: the saved game decides it", errUsage, f)
+		}
+	}
+	sv, err := savegame.ReadFile(hf.load)
+	if err != nil {
+		return err
+	}
+	hash, err := match.CheckSaved(sv.Saved)
+	if err != nil {
+		return fmt.Errorf("%s cannot be resumed: %w", hf.load, err)
+	}
+	s := session.Settings{Name: hf.name, Password: hf.password, Resume: &sv.Saved}
+	if set["turns"] {
+		s.TurnLimit = hf.turns
+	}
+	// The session refuses to start until every player of the save is back and ready.
+	g, err := newHostGame(ctx, hf, func(session.Lobby) bool { return true })
+	if err != nil {
+		return err
+	}
+	if err := g.peer.Host(s); err != nil {
+		g.close()
+		return fmt.Errorf("%s cannot be resumed here: %w", hf.load, err)
+	}
+	g.status.emit("resume", fmt.Sprintf("resuming %s after turn %d; waiting for %s", hf.load, sv.Turn(), savedPlayers(sv.Lobby)),
+		kv("path", hf.load), kv("turn", sv.Turn()), kv("hash", hex64(hash)), kv("players", savedPlayers(sv.Lobby)))
+	return g.run(ctx)
+}
+
+// newHostGame starts a hosting peer whose game starts once ready says the
+// lobby is (the session has the last word: it refuses while someone is not).
+func newHostGame(ctx context.Context, hf *hostFlags, ready func(session.Lobby) bool) (*netGame, error) {
+	g, err := newNetGame(ctx, &hf.netFlags, hf.saveAt)
+	if err != nil {
+		return nil, err
+	}
+	g.isHost = true
+	started := false
+	g.onLobby = func(l session.Lobby) {
+		if started || l.State != session.StateLobby || !ready(l) {
+			return
+		}
+		err := g.peer.Start()
+		started = err == nil
+		if err != nil && !errors.Is(err, session.ErrNotReady) {
+			g.log.Warn("cannot start", "err", err)
+		}
+	}
+	return g, nil
+}
+
+// setFlags lists the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+func savedPlayers(l session.Lobby) string {
+	var names []string
+	for _, s := range l.Slots {
+		if s.Kind == session.SlotHuman {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // humans counts the ready human players of a lobby (the host is always ready).

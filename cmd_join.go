@@ -46,7 +46,7 @@ func runJoin(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, err := newNetGame(ctx, &jf.netFlags)
+	g, err := newNetGame(ctx, &jf.netFlags, 0)
 	if err != nil {
 		return err
 	}

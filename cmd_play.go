@@ -38,6 +38,7 @@ func runPlay(ctx context.Context, args []string) error {
 	size := fs.Int("size", game.DefaultMapSize, "map width and height in tiles")
 	levels := fs.String("levels", "easy,easy,easy", "levels of the bots, comma separated (easy, hard); their number is the number of bots")
 	fs.Bool("headless", false, "no window: watch four bots play in text (takes the flags of sim)")
+	load := fs.String("load", "", "resume a saved game (bots take over the other players)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -55,9 +56,14 @@ func runPlay(ctx context.Context, args []string) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
-	c := offline.New(offline.Options{Name: w.name, Countdown: 1})
+	c := offline.New(offline.Options{Name: w.name, Countdown: 1, SaveDir: saveDir()})
 	defer c.Close()
-	err := c.Skirmish(client.CreateOptions{Name: "Skirmish", PlayerName: w.name, MapSeed: *seed, MapSize: *size}, bots)
+	var err error
+	if *load != "" {
+		err = c.Load(*load)
+	} else {
+		err = c.Skirmish(client.CreateOptions{Name: "Skirmish", PlayerName: w.name, MapSeed: *seed, MapSize: *size}, bots)
+	}
 	if err != nil {
 		return err
 	}

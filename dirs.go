@@ -6,7 +6,7 @@ import (
 )
 
 // dataDir is where Hostfall keeps what it writes for the player: replays,
-// desync reports. $HOSTFALL_DATA overrides it (tests, several peers on one
+// desync reports, saved games. $HOSTFALL_DATA overrides it (tests, several peers on one
 // machine); otherwise $XDG_DATA_HOME/hostfall or ~/.local/share/hostfall.
 func dataDir() string {
 	if d := os.Getenv("HOSTFALL_DATA"); d != "" {
@@ -24,3 +24,5 @@ func dataDir() string {
 func replayDir() string { return filepath.Join(dataDir(), "replays") }
 
 func reportDir() string { return filepath.Join(dataDir(), "desync") }
+
+func saveDir() string { return filepath.Join(dataDir(), "saves") }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -47,17 +46,7 @@ func TestHeadlessHostKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Kill()
-	l, err := host.WaitEv(ctx, "listening")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hostID := l.Str("peer")
-	addr := ""
-	for _, a := range l["addrs"].([]any) {
-		if s := a.(string); strings.Contains(s, "/tcp/") {
-			addr = s
-		}
-	}
+	hostID, addr := hostAddr(t, ctx, host)
 	var joins []*peerproc.Proc
 	for _, name := range []string{"j1", "j2", "j3"} {
 		j, err := peerproc.Start(name, append([]string{bin, "join", "--headless", "--addr", addr, "--player", name,
@@ -92,14 +81,7 @@ func TestHeadlessHostKilled(t *testing.T) {
 		} else if h := end[0].Str("hash"); h != endHash {
 			t.Errorf("%s ended with hash %s, %s with %s", j.Name, h, joins[0].Name, endHash)
 		}
-		rp := j.Find("replay")
-		if len(rp) != 1 {
-			t.Fatalf("%s printed no replay path", j.Name)
-		}
-		out, err := exec.Command(bin, "replay", "--headless", "--verify", rp[0].Str("path")).CombinedOutput()
-		if err != nil {
-			t.Errorf("%s: replay does not verify: %v\n%s", j.Name, err, out)
-		}
+		verifyReplayOf(t, bin, j)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "replays")); err != nil {
 		t.Error(err)

@@ -17,6 +17,7 @@ import (
 	"hostfall/game/ai"
 	"hostfall/match"
 	"hostfall/p2p"
+	"hostfall/savegame"
 	"hostfall/session"
 )
 
@@ -115,7 +116,9 @@ type netGame struct {
 	onLobby func(session.Lobby)
 }
 
-func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
+// newNetGame starts a headless peer; a host with saveAt > 0 saves the game
+// after that turn.
+func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, error) {
 	g := &netGame{nf: nf, log: nf.logger()}
 	g.status = &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}
 	h, err := p2p.NewHost(ctx, p2p.Options{IdentityPath: nf.identity, Listen: nf.listen, Logger: g.log})
@@ -130,7 +133,7 @@ func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 			SelfBot: true, SelfLevel: nf.botLevel(), Replay: g.replay,
 			OnReplayError: func(err error) { g.log.Error("replay not saved", "err", err) },
 		},
-		Logger: g.log,
+		Logger: g.log, SaveAt: saveAt,
 	}
 	if os.Getenv("HOSTFALL_TRACE") != "" && nf.json {
 		g.traceCommands(&po)
@@ -279,8 +282,27 @@ func (g *netGame) event(ev p2p.Event) (bool, error) {
 		return true, nil
 	case p2p.EvLeft:
 		return false, errors.New(ev.Text)
+	case p2p.EvSaved:
+		g.saved(ev)
 	}
 	return false, nil
+}
+
+// saved writes the save the peer made and says where it is.
+func (g *netGame) saved(ev p2p.Event) {
+	if ev.Saved == nil {
+		g.log.Error("game not saved", "turn", ev.Turn, "why", ev.Text)
+		g.status.emit("save_failed", ev.Text, kv("turn", ev.Turn), kv("error", ev.Text))
+		return
+	}
+	path, err := savegame.WriteFile(saveDir(), &savegame.Save{Saved: *ev.Saved, At: time.Now()})
+	if err != nil {
+		g.log.Error("game not saved", "err", err)
+		g.status.emit("save_failed", "the game was not saved: "+err.Error(), kv("turn", ev.Turn), kv("error", err.Error()))
+		return
+	}
+	g.status.emit("saved", fmt.Sprintf("game saved after turn %d to %s", ev.Turn, path),
+		kv("turn", ev.Turn), kv("hash", hex64(ev.Hash)), kv("path", path))
 }
 
 func (g *netGame) winner() *winnerJSON {
@@ -353,7 +375,7 @@ func (l *lazyFile) open() {
 	}
 	name := "session"
 	if l.name != nil {
-		if n := safeName(l.name()); n != "" {
+		if n := savegame.CleanName(l.name()); n != "" {
 			name = n
 		}
 	}
@@ -372,23 +394,6 @@ func (l *lazyFile) Close() (string, error) {
 	err := l.f.Close()
 	l.f = nil
 	return l.path, err
-}
-
-// safeName keeps letters, digits, '-' and '_' of a session name for a file name.
-func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			b.WriteRune(r)
-		case r == ' ':
-			b.WriteByte('_')
-		}
-		if b.Len() >= 40 {
-			break
-		}
-	}
-	return b.String()
 }
 
 var _ io.Writer = (*lazyFile)(nil)

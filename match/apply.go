@@ -7,6 +7,7 @@ import (
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/session"
+	"hostfall/session/replay"
 )
 
 // Apply does the game side of one Ready in the order session.Ready asks for:
@@ -32,6 +33,7 @@ func (m *Match) Apply(rd *session.Ready, n Node) error {
 			return fmt.Errorf("match: restore turn %d: %w", rd.Restore.Turn, err)
 		}
 		m.repaired(rd.Restore.Turn, before)
+		m.startResumedReplay(rd.Restore)
 	}
 	for _, t := range rd.Committed {
 		if err := m.applyTurn(t, n); err != nil {
@@ -175,6 +177,19 @@ func (m *Match) botFor(slot, own int) *ai.Bot {
 	}
 	m.bots[slot] = ai.New(p, level, m.lobby.MapSeed^uint64(slot+1)*0x9e3779b97f4a7c15)
 	return m.bots[slot]
+}
+
+// startResumedReplay begins the replay of a resumed game with the state it
+// resumed from, so playing it back needs no other file.
+func (m *Match) startResumedReplay(s *session.Snapshot) {
+	if !m.recRes || s.Turn != m.lobby.Resume {
+		return
+	}
+	m.recRes = false
+	var err error
+	m.rec, err = replay.NewResumedWriter(m.opt.Replay, m.lobby, session.Snapshot{Turn: s.Turn, Data: s.Data})
+	m.recTo = s.Turn
+	m.replayFailed(err)
 }
 
 // Encode turns the local player's order into the bytes to propose.

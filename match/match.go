@@ -61,6 +61,7 @@ type Match struct {
 
 	bots   [session.MaxSlots]*ai.Bot
 	rec    *replay.Writer
+	recRes bool                // a resumed game: the replay starts with the restored state
 	recTo  uint64              // last turn written to the replay
 	stats  Stats               // guarded by mu
 	kept   []keptState         // own recent hashed states, oldest first
@@ -129,11 +130,21 @@ func Config(l session.Lobby) (game.Config, []int, error) {
 	return cfg, players, nil
 }
 
-// Load starts the game of lobby at turn 0.
+// Load starts the game of lobby at turn 0. A lobby that resumes a save
+// (Resume > 0) loads no world: the saved state comes as the session's
+// Restore right after (Apply handles both in one Ready).
 func (m *Match) Load(l session.Lobby) error {
 	cfg, players, err := Config(l)
 	if err != nil {
 		return err
+	}
+	if l.Resume > 0 {
+		m.mu.Lock()
+		m.limit = l.TurnLimit
+		m.mu.Unlock()
+		m.setPlayers(l, players)
+		m.recRes = m.opt.Replay != nil && l.State < session.StatePlaying
+		return nil
 	}
 	w, err := game.NewWorld(cfg)
 	if err != nil {

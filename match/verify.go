@@ -16,9 +16,9 @@ var ErrReplayMismatch = errors.New("replay does not reproduce the recorded game"
 // progress, if set, is called after every turn. It returns the number of
 // turns played and the number of hashes checked.
 func Verify(r *replay.Replay, progress func(turn uint64)) (turns, checked int, err error) {
-	m := New(Options{})
-	if err := m.Load(r.Lobby); err != nil {
-		return 0, 0, fmt.Errorf("replay lobby: %w", err)
+	m, err := Replay(r)
+	if err != nil {
+		return 0, 0, err
 	}
 	want := map[uint64]uint64{}
 	for _, h := range r.Hashes { // a later report of a turn corrects an earlier one
@@ -45,12 +45,24 @@ func Verify(r *replay.Replay, progress func(turn uint64)) (turns, checked int, e
 	return turns, checked, nil
 }
 
-// Replay returns a match loaded from a replay's lobby, for playing it back
-// turn by turn with Step (the window's replay viewer).
+// Replay returns a match loaded from a replay's lobby (and, for a resumed
+// game, its start state), for playing it back turn by turn with Step (the
+// window's replay viewer).
 func Replay(r *replay.Replay) (*Match, error) {
 	m := New(Options{})
 	if err := m.Load(r.Lobby); err != nil {
 		return nil, fmt.Errorf("replay lobby: %w", err)
+	}
+	switch {
+	case r.Start != nil:
+		if err := m.Restore(r.Start.Data); err != nil {
+			return nil, fmt.Errorf("replay start state: %w", err)
+		}
+		if got := uint64(m.world.Turn()); got != r.Start.Turn {
+			return nil, fmt.Errorf("replay start state: it is the state of turn %d, the file says turn %d", got, r.Start.Turn)
+		}
+	case r.Lobby.Resume > 0:
+		return nil, fmt.Errorf("replay lobby: it resumes a saved game after turn %d, but the file has no start state", r.Lobby.Resume)
 	}
 	return m, nil
 }

@@ -29,11 +29,12 @@ const (
 	EvDesyncReport                        // Report: what the report file says (write it and show the path)
 	EvEnd                                 // the game ended at Turn with Hash; Winner is the team (-1 = none)
 	EvLeft                                // this peer left the session: Text says why
+	EvSaved                               // PeerOptions.SaveAt: Saved is the game after Turn with Hash (write it); or Text says why not
 )
 
 var eventKindNames = [...]string{"?", "joined", "refused", "lobby", "chat", "countdown", "game-started",
 	"turn", "host-changed", "waiting", "wait-over", "player-left", "desync", "desync-repaired",
-	"desync-report", "end", "left"}
+	"desync-report", "end", "left", "saved"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) {
@@ -64,4 +65,5 @@ type Event struct {
 	Lobby   *session.Lobby
 	Desync  *session.DesyncInfo
 	Report  *match.Report
+	Saved   *session.Saved
 }

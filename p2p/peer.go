@@ -43,13 +43,17 @@ type PeerOptions struct {
 	// this peer proposes for its own slot, with the sequence number the
 	// command will carry in its turn (latency traces).
 	OnPropose func(slot int, seq uint64, at time.Time)
-	Logger    *slog.Logger
+	// SaveAt, when this peer hosts, saves the game once, after the first
+	// turn at or past SaveAt; the save arrives as EvSaved.
+	SaveAt uint64
+	Logger *slog.Logger
 }
 
 // Errors callers branch on.
 var (
 	ErrClosed    = errors.New("p2p: the peer has stopped")
 	ErrNoSession = errors.New("p2p: not in a session")
+	ErrNotHost   = errors.New("only the host can save the game")
 )
 
 // Peer runs one session.Node and its match.Match in one loop goroutine
@@ -90,6 +94,7 @@ type Peer struct {
 	msgs      uint64
 	ticks     int
 	ownSeq    uint64 // own-slot commands proposed; the session numbers them 1, 2, 3, …
+	saveDone  bool   // the SaveAt save was made (or refused)
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
@@ -167,7 +172,8 @@ func (p *Peer) View(fn func(*game.World)) { p.m.View(fn) }
 // Over reports whether the game has ended.
 func (p *Peer) Over() bool { return p.m.Over() }
 
-// Host opens a session with this peer as host in slot 0.
+// Host opens a session with this peer as host in slot 0 (or, resuming a
+// saved game with s.Resume, in the slot the save has for this peer).
 func (p *Peer) Host(s session.Settings) error {
 	return p.call(func() error { return p.node.Host(s) })
 }
@@ -183,6 +189,50 @@ func (p *Peer) Join(ctx context.Context, host peer.AddrInfo) error {
 		return fmt.Errorf("cannot reach the host %s: %w", host.ID, err)
 	}
 	return p.call(func() error { return p.node.Join(session.PeerID(host.ID.String())) })
+}
+
+// SaveGame saves the running game after the last turn applied: what a new
+// session resumes from (session.Settings.Resume), and the world's hash then.
+// Only the host saves; between two turns, so the state is consistent.
+func (p *Peer) SaveGame() (sv session.Saved, hash uint64, err error) {
+	err = p.call(func() error {
+		sv, hash, err = p.save()
+		return err
+	})
+	return sv, hash, err
+}
+
+// save runs on the loop goroutine between Readys: the world is at the last
+// turn the node handed over.
+func (p *Peer) save() (session.Saved, uint64, error) {
+	if !p.st.IsHost {
+		return session.Saved{}, 0, ErrNotHost
+	}
+	data, err := p.m.SaveState(p.st.Turn)
+	if err != nil {
+		return session.Saved{}, 0, err
+	}
+	sv, err := p.node.Save(p.st.Turn, data)
+	if err != nil {
+		return session.Saved{}, 0, err
+	}
+	var hash uint64
+	p.m.View(func(w *game.World) { hash = w.Hash() })
+	return sv, hash, nil
+}
+
+// saveAt makes the SaveAt save once the game has reached that turn.
+func (p *Peer) saveAt() {
+	if p.saveDone || p.opt.SaveAt == 0 || p.st.State != session.StatePlaying || p.st.Turn < p.opt.SaveAt {
+		return
+	}
+	p.saveDone = true
+	sv, hash, err := p.save()
+	if err != nil {
+		p.emit(Event{Kind: EvSaved, Turn: p.st.Turn, Text: fmt.Sprintf("The game was not saved: %v.", err)})
+		return
+	}
+	p.emit(Event{Kind: EvSaved, Turn: sv.State.Turn, Hash: hash, Saved: &sv})
 }
 
 // Leave leaves the session; Run returns soon after.
@@ -355,6 +405,8 @@ func (p *Peer) ready() {
 		p.log.Error("game cannot follow the session", "err", err)
 		p.emit(Event{Kind: EvLeft, Text: fmt.Sprintf("The game could not go on here: %v.", err)})
 		p.node.Leave()
+	} else if len(rd.Committed) > 0 {
+		p.saveAt()
 	}
 	for i := range rd.Messages {
 		m := &rd.Messages[i]

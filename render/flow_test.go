@@ -2,6 +2,7 @@ package render
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +16,8 @@ import (
 // real time: create a game in the browser, put a bot in the lobby, start,
 // then order the workers about on the battlefield and see them go.
 func TestOfflineFlow(t *testing.T) {
-	c := offline.New(offline.Options{Name: "Ann", Countdown: 2})
+	saves := t.TempDir()
+	c := offline.New(offline.Options{Name: "Ann", Countdown: 2, SaveDir: saves})
 	defer c.Close()
 	h := newHarness(t, c)
 	frame := func(set func(in *ui.Input)) {
@@ -101,6 +103,20 @@ func TestOfflineFlow(t *testing.T) {
 	if now := c.Status().Turn; now != paused {
 		t.Fatalf("the menu did not pause the offline game: turn %d → %d", paused, now)
 	}
+	// The host's menu offers "Save game": it writes a save and closes the menu.
+	if m := g.ui.Menu(); len(m) != 4 || m[1].Choice != ui.MenuSave {
+		t.Fatalf("menu %+v, want Save game second", m)
+	}
+	frame(nil)
+	save(t, filepath.Join(t.ArtifactDir(), "flow-menu.png"), Screenshot(win))
 	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(1).Center()) })
+	if g.ui.MenuOpen || len(g.notices) == 0 || !strings.HasPrefix(g.notices[len(g.notices)-1].text, "Game saved to "+saves) {
+		t.Fatalf("after Save game: menu open %v, notices %+v", g.ui.MenuOpen, g.notices)
+	}
+	if files, _ := filepath.Glob(filepath.Join(saves, "*.hfsave")); len(files) != 1 {
+		t.Fatalf("save files %v", files)
+	}
+	frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(2).Center()) })
 	until("the browser again", func() bool { return h.a.screen == scrBrowser })
 }

@@ -125,7 +125,8 @@ func (g *gameScreen) frame(in *ui.Input) {
 			g.colors[i] = p.Color
 		}
 	}
-	if st := a.cl.Status(); st.TurnMillis > 0 {
+	st := a.cl.Status()
+	if st.TurnMillis > 0 {
 		g.turnLen = time.Duration(st.TurnMillis) * time.Millisecond
 	}
 	g.wev = a.cl.WorldEvents(g.wev[:0])
@@ -135,6 +136,9 @@ func (g *gameScreen) frame(in *ui.Input) {
 			g.init(w)
 		}
 		g.read(w, in, stepped)
+		if !g.ui.MenuOpen {
+			g.ui.CanSave = g.canSave(st)
+		}
 		res = g.ui.Update(in, g.sc, w)
 		g.readSelection(w)
 	})
@@ -243,6 +247,8 @@ func (g *gameScreen) act(res *ui.Result) {
 		}
 	}
 	switch res.Menu {
+	case ui.MenuSave:
+		g.save()
 	case ui.MenuLeave:
 		a.cl.Leave()
 	case ui.MenuQuit:
@@ -461,4 +467,32 @@ func (g *gameScreen) drawWorldTop() {
 		l.rect(r, rgba(80, 250, 120, 0.12))
 		l.outline(r, 1, colSelect)
 	}
+}
+
+// canSave: the menu offers "Save game" when the client can save and this
+// peer hosts a game that is still running.
+func (g *gameScreen) canSave(st client.NetStatus) bool {
+	if _, ok := g.a.cl.(client.Saver); !ok || g.over || g.end != endNone {
+		return false
+	}
+	for _, p := range st.Peers {
+		if p.Self {
+			return p.Host
+		}
+	}
+	return !st.Online
+}
+
+// save writes a save of the running game and tells the player where.
+func (g *gameScreen) save() {
+	s, ok := g.a.cl.(client.Saver)
+	if !ok {
+		return
+	}
+	path, err := s.Save()
+	if err != nil {
+		g.notices = append(g.notices, notice{text: "The game was not saved: " + err.Error() + ".", err: true, at: g.a.now})
+		return
+	}
+	g.notices = append(g.notices, notice{text: "Game saved to " + path, at: g.a.now})
 }

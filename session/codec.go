@@ -295,7 +295,7 @@ func lobbyToWire(l *Lobby) *wirepb.Lobby {
 	w := &wirepb.Lobby{
 		Revision: l.Revision, Name: l.Name, MapSeed: l.MapSeed, MapSize: l.MapSize,
 		TurnTicks: l.TurnTicks, Password: l.Password, MaxPlayers: l.MaxPlayers,
-		State: uint32(l.State), GameVersion: l.GameVersion, TurnLimit: l.TurnLimit,
+		State: uint32(l.State), GameVersion: l.GameVersion, TurnLimit: l.TurnLimit, Resume: l.Resume,
 	}
 	for _, s := range l.Slots {
 		w.Slots = append(w.Slots, &wirepb.Slot{Kind: uint32(s.Kind), Peer: string(s.Peer), Name: s.Name,
@@ -320,7 +320,7 @@ func lobbyFromWire(w *wirepb.Lobby) (*Lobby, error) {
 	l := &Lobby{
 		Revision: w.Revision, Name: w.Name, MapSeed: w.MapSeed, MapSize: w.MapSize,
 		TurnTicks: w.TurnTicks, Password: w.Password, MaxPlayers: w.MaxPlayers,
-		State: LobbyState(w.State), GameVersion: w.GameVersion, TurnLimit: w.TurnLimit,
+		State: LobbyState(w.State), GameVersion: w.GameVersion, TurnLimit: w.TurnLimit, Resume: w.Resume,
 	}
 	for _, s := range w.Slots {
 		if s.Kind > uint32(SlotBot) || s.Color > 255 || s.Team > 255 || s.BotLevel > 255 {

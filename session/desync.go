@@ -155,6 +155,11 @@ func (n *Node) applySnapshot(m Message) {
 	if m.Lobby != nil && n.role != roleHost {
 		n.followerLobby(m.Lobby)
 	}
+	if s != nil && n.resumeWait && n.lobby.Resume > 0 && s.Turn == n.lobby.Resume {
+		n.resumeWait = false
+		n.resume = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, Gone: s.Gone, NextSeq: s.NextSeq}
+		n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+	}
 	if s != nil && repaired {
 		n.emit(Event{Kind: EvDesyncRepaired, Turn: s.Turn})
 	}

@@ -124,6 +124,19 @@
 // snapshot plus the turns since, while the others play on. Spectators receive
 // turns and never propose.
 //
+// # Save and resume
+//
+// Save(turn, state) captures the game after a turn: the lobby and a Snapshot
+// with the session's chain hash, sequence numbers and departed slots
+// (session.Saved). Host(Settings{Resume: &saved}) opens a lobby for the same
+// players (Lobby.Resume = the saved turn): bots stay bots, departed players
+// stay out, each other human slot is reserved for its player — matched by
+// peer ID, else by name; strangers are refused; the game cannot start until
+// every reserved player is back and ready (or a bot takes the slot). When
+// loading, the host restores the saved state itself and sends it to every
+// peer as a MsgSnapshot; followers emit EvLoad together with that Restore,
+// and the first turn is Resume+1. From there the game is like any other.
+//
 // # --auto
 //
 // ElectHost is the rule peers that meet with no session apply to what they

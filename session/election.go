@@ -305,6 +305,9 @@ func (n *Node) win() {
 		pi := h.addPeer(n, f.id, f.slot, f.last)
 		pi.loaded = f.loaded
 		h.loaded[f.id] = f.loaded
+		if n.lobby.State == StateLoading && !f.loaded {
+			n.sendResume(pi) // a resumed game: the saved state it still lacks
+		}
 	}
 	if n.lobby.State == StateCountdown {
 		n.lobby.State = StateLobby

@@ -268,6 +268,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	h := n.hs
 	delete(h.hellos, p)
 	slot := n.lobby.SlotOf(p)
+	if slot < 0 && !hello.Spectate {
+		slot = n.reservedFor(p, hello.Name)
+	}
 	playing := n.lobby.State != StateLobby
 	spectate := hello.Spectate
 	switch {
@@ -276,6 +279,10 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 		slot = -1
 	case slot >= 0:
 	case spectate:
+	case n.lobby.Resume > 0 && !playing:
+		n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseNotMember,
+			Text: "This session resumes a saved game, and you were not one of its players; you can join it as a spectator."}})
+		return
 	case playing:
 		n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseInProgress,
 			Text: "The game has already started; you can join it as a spectator."}})
@@ -308,6 +315,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	}
 	l := n.lobby.Clone()
 	n.hostSend(pi, Message{Kind: MsgWelcome, Slot: slot, Lobby: &l, NextSeq: next})
+	if n.lobby.State == StateLoading {
+		n.sendResume(pi)
+	}
 	if n.lobby.State == StatePlaying {
 		// Catch up by snapshot plus the turns since (late join / rejoin).
 		n.snapTargets = append(n.snapTargets, p)
@@ -336,7 +346,9 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 	if slot < 0 || n.isGone(slot) {
 		return
 	}
-	if n.lobby.State == StatePlaying {
+	// A resumed game's players are in the world from the start: one who
+	// leaves while loading departs in the first turn, as in play.
+	if n.lobby.State == StatePlaying || n.lobby.Resume > 0 && n.lobby.State == StateLoading {
 		for _, d := range h.openDeps {
 			if d.Slot == slot {
 				return
@@ -350,8 +362,12 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 		}
 		return
 	}
-	c := n.lobby.Slots[slot].Color
-	n.lobby.Slots[slot] = Slot{Kind: SlotOpen, Color: c}
+	if n.lobby.Resume > 0 {
+		n.lobby.Slots[slot].Ready = false // still reserved for its player
+	} else {
+		c := n.lobby.Slots[slot].Color
+		n.lobby.Slots[slot] = Slot{Kind: SlotOpen, Color: c}
+	}
 	if n.lobby.State == StateCountdown {
 		n.lobby.State = StateLobby
 	}
@@ -408,16 +424,15 @@ func (n *Node) hostTick() {
 			if h.count > 0 {
 				h.sendCount(n)
 			} else {
-				n.lobby.State = StateLoading
-				n.lobbyChanged()
-				n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+				n.startLoading()
 			}
 		}
 	case StateLoading:
 		if h.allLoaded(n) {
+			n.resume = nil
 			n.lobby.State = StatePlaying
 			n.lobbyChanged()
-			n.emit(Event{Kind: EvGameStarted, Turn: 1})
+			n.emit(Event{Kind: EvGameStarted, Turn: n.lobby.Resume + 1})
 			h.turnTimer = int(n.lobby.TurnTicks)
 		}
 	}
@@ -455,7 +470,8 @@ func (h *hostState) sentAt(turn uint64) int {
 
 func (h *hostState) allLoaded(n *Node) bool {
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] {
+		leaving := slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == i })
+		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] && !leaving {
 			return false
 		}
 	}

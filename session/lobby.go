@@ -34,6 +34,9 @@ func (n *Node) Host(s Settings) error {
 	if n.role != roleNone {
 		return fmt.Errorf("%w: the node is already %v", ErrBadArgument, n.role)
 	}
+	if s.Resume != nil {
+		return n.hostSaved(s)
+	}
 	maxP := s.MaxPlayers
 	if maxP == 0 {
 		maxP = 8
@@ -110,7 +113,10 @@ func (n *Node) stepJoining(m Message) {
 			n.propSeq[m.Slot] = m.NextSeq - 1
 		}
 		n.emit(Event{Kind: EvJoined, Slot: m.Slot})
-		if n.lobby.State >= StateLoading {
+		switch {
+		case n.lobby.State == StateLoading && n.lobby.Resume > 0:
+			n.expectSnap, n.resumeWait = true, true // EvLoad comes with the saved state
+		case n.lobby.State >= StateLoading:
 			n.expectSnap = n.lobby.State == StatePlaying
 			n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
 		}
@@ -146,10 +152,15 @@ func (n *Node) followerLobby(l *Lobby) {
 	}
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
 	if old < StateLoading && n.lobby.State >= StateLoading {
-		n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+		if n.lobby.Resume > 0 && n.released < n.lobby.Resume {
+			n.expectSnap, n.resumeWait = true, true // EvLoad comes with the saved state
+		} else {
+			n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+		}
 	}
 	if old < StatePlaying && n.lobby.State == StatePlaying {
-		n.emit(Event{Kind: EvGameStarted, Turn: 1})
+		n.resume = nil
+		n.emit(Event{Kind: EvGameStarted, Turn: n.lobby.Resume + 1})
 	}
 }
 
@@ -214,6 +225,9 @@ func (n *Node) SetSlot(slot int, kind SlotKind, botLevel uint8) error {
 	if n.lobby.State != StateLobby {
 		return ErrNotInLobby
 	}
+	if n.lobby.Resume > 0 && slot >= 0 && slot < len(n.lobby.Slots) {
+		return n.setSavedSlot(slot, kind, botLevel)
+	}
 	if slot < 0 || slot >= len(n.lobby.Slots) || n.lobby.Slots[slot].Kind == SlotHuman || kind == SlotHuman {
 		return fmt.Errorf("%w: slot %d cannot become %v", ErrBadArgument, slot, kind)
 	}
@@ -266,6 +280,9 @@ func (n *Node) Start() error {
 	}
 	if n.lobby.State != StateLobby {
 		return ErrNotInLobby
+	}
+	if name, ok := n.absent(); ok {
+		return fmt.Errorf("%w: %s has not come back to the saved game (wait, or put a bot in the slot)", ErrNotReady, name)
 	}
 	for i, s := range n.lobby.Slots {
 		if s.Kind == SlotHuman && i != n.slot && !s.Ready {

@@ -106,6 +106,12 @@ type Node struct {
 	snapTargets []PeerID
 	snapAsked   uint64
 
+	// Resuming a saved game: the state it starts from (kept while loading,
+	// so a new host can hand it on), and a follower's EvLoad held back
+	// until that state has arrived.
+	resume     *Snapshot
+	resumeWait bool
+
 	out        output
 	handed     [3]int // lengths of msgs, committed, events the last Ready returned
 	lastStatus Status

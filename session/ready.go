@@ -11,7 +11,7 @@ const (
 	EvChat                     // Chat
 	EvCountdown                // Count: 5, 4, 3, 2, 1
 	EvLoad                     // load the game from Lobby now, then call Loaded()
-	EvGameStarted              // turn 1 is coming; Turn = 1
+	EvGameStarted              // the first turn is coming: Turn (1, or Resume+1 for a saved game)
 	EvHostChanged              // OldHost → NewHost at Epoch; Ticks = ticks since the old host was lost
 	EvWaiting                  // waiting for Name (Slot); TicksLeft before it is dropped
 	EvWaitOver                 // the wait for Slot ended (it caught up or was dropped)

@@ -71,8 +71,12 @@ type Lobby struct {
 	State       LobbyState
 	GameVersion string
 	TurnLimit   uint64 // the game ends after this turn on every peer (0 = no limit)
-	Slots       []Slot
-	Spectators  []PeerID
+	// Resume is non-zero when the session resumes a saved game: every peer
+	// starts from the saved state after turn Resume (sent by the host when
+	// loading) instead of the map seed, and turns go on from Resume+1.
+	Resume     uint64
+	Slots      []Slot
+	Spectators []PeerID
 }
 
 // Clone returns a deep copy.
@@ -110,6 +114,19 @@ type Settings struct {
 	MaxPlayers uint32 // 2..MaxSlots; 0 = 8
 	Password   string // "" = no password
 	TurnLimit  uint64 // the game ends after this turn (0 = when a team wins)
+	// Resume, when set, hosts a saved game (see Saved): the lobby's slots,
+	// map and turn length are the save's, human slots are reserved for the
+	// players who played them, and the game starts from the saved state.
+	// Name, Password and TurnLimit above still apply when set.
+	Resume *Saved
+}
+
+// Saved is what the session needs to resume a game: the lobby it was played
+// in and the state after a turn — the caller's state data plus the session's
+// own (chain hash, sequence numbers, departed slots). Node.Save makes one.
+type Saved struct {
+	Lobby Lobby
+	State Snapshot
 }
 
 // MaxSlots is the most slots a lobby has.

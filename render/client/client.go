@@ -77,6 +77,14 @@ type Pauser interface {
 	SetPaused(bool)
 }
 
+// Saver is implemented by clients that can save the running game to a
+// file (the offline client; the network client when this peer hosts). The
+// pause menu offers "Save game" when the client is a Saver and this peer
+// hosts; Save returns the path of the file written.
+type Saver interface {
+	Save() (path string, err error)
+}
+
 // Source says where the browser found a session.
 type Source uint8
 

@@ -25,6 +25,7 @@ import (
 	"hostfall/match"
 	"hostfall/render/client"
 	"hostfall/render/clock"
+	"hostfall/savegame"
 	"hostfall/session"
 )
 
@@ -38,6 +39,8 @@ type Options struct {
 	Countdown   int           // ticks per countdown step; 0 means the session default (1 s)
 	GameVersion string
 	Logger      *slog.Logger
+	// SaveDir is where Save writes save files; "" means saving is refused.
+	SaveDir string
 }
 
 // maxCatchUp bounds the ticks run at once after a stall.
@@ -71,6 +74,7 @@ type Client struct {
 
 var _ client.Client = (*Client)(nil)
 var _ client.Pauser = (*Client)(nil)
+var _ client.Saver = (*Client)(nil)
 
 // New starts an offline client; Close stops it.
 func New(opt Options) *Client {
@@ -242,6 +246,66 @@ func (c *Client) Create(o client.CreateOptions) error {
 	c.clk.Reset(time.Now())
 	c.drain(time.Now())
 	return nil
+}
+
+// Save writes the running game after its last turn into Options.SaveDir
+// and returns the file's path.
+func (c *Client) Save() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == nil {
+		return "", errors.New("you are not in a game")
+	}
+	if c.opt.SaveDir == "" {
+		return "", errors.New("this game has no place to keep saves")
+	}
+	data, err := c.match.SaveState(c.status.Turn)
+	if err != nil {
+		return "", err
+	}
+	sv, err := c.node.Save(c.status.Turn, data)
+	if err != nil {
+		return "", err
+	}
+	return savegame.WriteFile(c.opt.SaveDir, &savegame.Save{Saved: sv, At: time.Now()})
+}
+
+// Load resumes a saved game alone: the local player takes the slot the save
+// has for it (the offline player, or a player of the same name), bots take
+// over the other players, and the game starts.
+func (c *Client) Load(path string) error {
+	s, err := savegame.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if _, err := match.CheckSaved(s.Saved); err != nil {
+		return fmt.Errorf("%s cannot be resumed: %w", path, err)
+	}
+	c.mu.Lock()
+	if c.node != nil {
+		c.mu.Unlock()
+		return errors.New("leave this session before loading a game")
+	}
+	n, err := session.NewNode(session.Config{Self: "local", Name: c.opt.Name, GameVersion: c.opt.GameVersion,
+		Rand: cryptoRand{}, CountdownTicks: c.opt.Countdown})
+	if err == nil {
+		err = n.Host(session.Settings{Resume: &s.Saved})
+	}
+	if err != nil {
+		c.mu.Unlock()
+		return fmt.Errorf("cannot load the game: %w", err)
+	}
+	c.node, c.match = n, match.New(match.Options{})
+	c.clk.Reset(time.Now())
+	c.drain(time.Now())
+	c.mu.Unlock()
+	l, _ := c.Lobby()
+	for i, sl := range l.Slots {
+		if sl.Kind == session.SlotHuman && i != c.Slot() {
+			_ = c.SetSlot(i, session.SlotBot, 1) // refused for players who had left: they stay out
+		}
+	}
+	return c.do(func(n *session.Node) error { return n.Start() })
 }
 
 // Join is refused: there is no network yet.

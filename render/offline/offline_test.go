@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"hostfall/game"
+	"hostfall/match"
 	"hostfall/render/client"
+	"hostfall/savegame"
 	"hostfall/session"
 )
 
@@ -134,4 +136,55 @@ func TestWorldEventsKept(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// The offline game saves from the pause menu's Saver and loads back: the
+// loaded game starts from the saved world and goes on from the next turn.
+func TestOfflineSaveAndLoad(t *testing.T) {
+	dir := t.TempDir()
+	c := New(Options{Name: "Ann", Countdown: 2, SaveDir: dir})
+	defer c.Close()
+	if _, err := c.Save(); err == nil {
+		t.Fatal("saved outside a game")
+	}
+	if err := c.Skirmish(client.CreateOptions{Name: "Practice", MapSeed: 7, MapSize: 64}, []uint8{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "turn 30", func() bool { return c.Status().Turn >= 30 })
+	c.SetPaused(true)
+	path, err := c.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turn int
+	var hash uint64
+	c.View(func(w *game.World, _ time.Time) { turn, hash = w.Turn(), w.Hash() })
+	c.Leave()
+	if !strings.HasPrefix(path, dir) || !strings.HasSuffix(path, ".hfsave") {
+		t.Fatalf("save path %s", path)
+	}
+
+	sv, err := savegame.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := match.CheckSaved(sv.Saved); err != nil || h != hash || sv.Turn() != uint64(turn) {
+		t.Fatalf("the save holds turn %d hash %016x (%v); the game was at turn %d hash %016x", sv.Turn(), h, err, turn, hash)
+	}
+
+	d := New(Options{Name: "Ann", Countdown: 2})
+	defer d.Close()
+	if err := d.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the saved world", func() bool { return d.View(func(*game.World, time.Time) {}) })
+	d.View(func(w *game.World, _ time.Time) {
+		if w.Turn() < turn {
+			t.Fatalf("the loaded game is at turn %d, before the saved turn %d", w.Turn(), turn)
+		}
+	})
+	waitFor(t, "the loaded game to go on", func() bool { return d.Status().Turn > uint64(turn)+5 })
+	if me, ok := d.Me(); !ok || me != 0 || len(d.Players()) != 3 {
+		t.Fatalf("me %v %v players %+v", me, ok, d.Players())
+	}
 }

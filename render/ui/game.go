@@ -38,13 +38,26 @@ const (
 	MenuResume
 	MenuLeave
 	MenuQuit
+	MenuSave
 )
 
-// MenuItems are the pause menu's entries, in order.
-var MenuItems = [...]struct {
+// MenuItem is one entry of the pause menu.
+type MenuItem struct {
 	Label  string
 	Choice MenuChoice
-}{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+}
+
+// MenuItems are the pause menu's entries, in order; Game.Menu adds "Save
+// game" after "Resume" when the game can be saved.
+var MenuItems = [...]MenuItem{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+
+// Menu returns the pause menu's entries as they show now.
+func (g *Game) Menu() []MenuItem {
+	if !g.CanSave {
+		return MenuItems[:]
+	}
+	return []MenuItem{MenuItems[0], {"Save game", MenuSave}, MenuItems[1], MenuItems[2]}
+}
 
 // MenuButton returns the rectangle of pause menu entry i.
 func (l Layout) MenuButton(i int) Rect {
@@ -87,6 +100,7 @@ type Game struct {
 	ChatTeam bool
 	Chat     TextField
 	MenuOpen bool
+	CanSave  bool // the menu offers "Save game" (set by the caller while the menu is closed)
 	Marker   Marker
 
 	lastClick struct {
@@ -149,11 +163,11 @@ func (g *Game) menu(in *Input) {
 	if !in.Pressed[MouseLeft] {
 		return
 	}
-	for i, it := range MenuItems {
+	for i, it := range g.Menu() {
 		if g.Layout.MenuButton(i).Contains(in.Mouse) {
 			g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
 			g.res.Menu = it.Choice
-			g.MenuOpen = it.Choice != MenuResume
+			g.MenuOpen = it.Choice != MenuResume && it.Choice != MenuSave
 			if it.Choice == MenuResume {
 				g.res.Menu = MenuNone
 			}

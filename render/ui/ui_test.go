@@ -481,6 +481,27 @@ func TestEscapeAndMenu(t *testing.T) {
 	}
 }
 
+// A host's menu offers "Save game" second; choosing it closes the menu.
+func TestMenuOffersSaveToTheHost(t *testing.T) {
+	f := newFixture(t)
+	f.g.CanSave = true
+	f.key(KeyEscape)
+	if m := f.g.Menu(); len(m) != 4 || m[1].Choice != MenuSave {
+		t.Fatalf("menu %+v", m)
+	}
+	r := f.frame(func(in *Input) {
+		in.Mouse = f.g.Layout.MenuButton(1).Center()
+		in.Pressed[MouseLeft] = true
+	})
+	if r.Menu != MenuSave || f.g.MenuOpen {
+		t.Fatalf("menu choice %v, open %v; want save, closed", r.Menu, f.g.MenuOpen)
+	}
+	f.g.CanSave = false
+	if m := f.g.Menu(); len(m) != 3 || m[1].Choice != MenuLeave {
+		t.Fatalf("menu without saving %+v", m)
+	}
+}
+
 func TestChatLine(t *testing.T) {
 	f := newFixture(t)
 	f.key(KeyEnter)

@@ -9,7 +9,12 @@
 //
 // Kinds: 1 lobby (session.MarshalLobby; first record, once), 2 turn
 // (session.MarshalTurn; numbers consecutive from the first), 3 hash (turn
-// uvarint, hash uint64), 4 end (turn count uvarint; last record). The reader
+// uvarint, hash uint64), 4 end (turn count uvarint; last record).
+//
+// Version 2 is the replay of a game resumed from a save (Lobby.Resume > 0):
+// record 2 is kind 5, start (turn uvarint, the caller's state after that
+// turn), and the turns begin at start+1. Games from the map seed are still
+// written as version 1, so older readers keep reading them. The reader
 // refuses a file with another magic, an unknown version, a bad checksum, a
 // record out of order or a missing end, each with an error a person can read.
 package replay
@@ -26,8 +31,12 @@ import (
 	"hostfall/session"
 )
 
-// Version is the format version this package writes.
-const Version = 1
+// Version is the format version of a game played from the map seed;
+// VersionResumed that of a game resumed from a save (it has a start record).
+const (
+	Version        = 1
+	VersionResumed = 2
+)
 
 const magic = "HFREPLAY"
 
@@ -39,6 +48,7 @@ const (
 	kindTurn  = 2
 	kindHash  = 3
 	kindEnd   = 4
+	kindStart = 5
 )
 
 // Errors the reader wraps; use errors.Is.
@@ -53,7 +63,10 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Replay is a whole replay in memory.
 type Replay struct {
-	Lobby  session.Lobby
+	Lobby session.Lobby
+	// Start is the state the game resumed from (Turn and Data only); nil
+	// for a game played from the map seed.
+	Start  *session.Snapshot
 	Turns  []session.Turn
 	Hashes []session.HashReport
 }
@@ -80,10 +93,27 @@ type Writer struct {
 
 // NewWriter starts a replay of a game that begins from lobby.
 func NewWriter(w io.Writer, lobby session.Lobby) (*Writer, error) {
+	return newWriter(w, lobby, nil)
+}
+
+// NewResumedWriter starts a replay of a game that resumes from start (the
+// state after start.Turn); its turns begin at start.Turn+1.
+func NewResumedWriter(w io.Writer, lobby session.Lobby, start session.Snapshot) (*Writer, error) {
+	if start.Turn == 0 {
+		return nil, errors.New("replay: a resumed game starts after a turn, not at turn 0")
+	}
+	return newWriter(w, lobby, &start)
+}
+
+func newWriter(w io.Writer, lobby session.Lobby, start *session.Snapshot) (*Writer, error) {
 	rw := &Writer{w: bufio.NewWriter(w)}
 	var hdr [10]byte
 	copy(hdr[:], magic)
-	binary.LittleEndian.PutUint16(hdr[8:], Version)
+	v := uint16(Version)
+	if start != nil {
+		v = VersionResumed
+	}
+	binary.LittleEndian.PutUint16(hdr[8:], v)
 	if _, err := rw.w.Write(hdr[:]); err != nil {
 		return nil, fmt.Errorf("replay: write header: %w", err)
 	}
@@ -92,6 +122,10 @@ func NewWriter(w io.Writer, lobby session.Lobby) (*Writer, error) {
 		return nil, fmt.Errorf("replay: encode lobby: %w", err)
 	}
 	rw.record(kindLobby, b)
+	if start != nil {
+		rw.record(kindStart, append(binary.AppendUvarint(nil, start.Turn), start.Data...))
+		rw.next = start.Turn + 1
+	}
 	return rw, rw.err
 }
 
@@ -157,8 +191,9 @@ func Read(r io.Reader) (*Replay, error) {
 	if string(hdr[:8]) != magic {
 		return nil, fmt.Errorf("%w: it does not start with %q", ErrNotReplay, magic)
 	}
-	if v := binary.LittleEndian.Uint16(hdr[8:]); v != Version {
-		return nil, fmt.Errorf("%w: the file has version %d and this Hostfall reads version %d", ErrVersion, v, Version)
+	v := binary.LittleEndian.Uint16(hdr[8:])
+	if v != Version && v != VersionResumed {
+		return nil, fmt.Errorf("%w: the file has version %d and this Hostfall reads versions %d and %d", ErrVersion, v, Version, VersionResumed)
 	}
 	rep := &Replay{}
 	haveLobby := false
@@ -170,6 +205,17 @@ func Read(r io.Reader) (*Replay, error) {
 		switch {
 		case n == 0 && kind != kindLobby:
 			return nil, fmt.Errorf("%w: record 1 is not the lobby", ErrCorrupt)
+		case n == 1 && v == VersionResumed && kind != kindStart:
+			return nil, fmt.Errorf("%w: record 2 of a resumed game is not its start state", ErrCorrupt)
+		case kind == kindStart:
+			if n != 1 || v != VersionResumed {
+				return nil, fmt.Errorf("%w: record %d is a start state out of place", ErrCorrupt, n+1)
+			}
+			turn, k := binary.Uvarint(payload)
+			if k <= 0 || turn == 0 || turn != rep.Lobby.Resume {
+				return nil, fmt.Errorf("%w: the start state names turn %d, the lobby resumes after turn %d", ErrCorrupt, turn, rep.Lobby.Resume)
+			}
+			rep.Start = &session.Snapshot{Turn: turn, Data: bytes.Clone(payload[k:])}
 		case kind == kindLobby:
 			if haveLobby {
 				return nil, fmt.Errorf("%w: record %d is a second lobby", ErrCorrupt, n+1)
@@ -185,6 +231,9 @@ func Read(r io.Reader) (*Replay, error) {
 			}
 			if k := len(rep.Turns); k > 0 && t.Number != rep.Turns[k-1].Number+1 {
 				return nil, fmt.Errorf("%w: turn %d follows turn %d", ErrCorrupt, t.Number, rep.Turns[k-1].Number)
+			}
+			if len(rep.Turns) == 0 && rep.Start != nil && t.Number != rep.Start.Turn+1 {
+				return nil, fmt.Errorf("%w: the game resumes after turn %d but its first turn is %d", ErrCorrupt, rep.Start.Turn, t.Number)
 			}
 			rep.Turns = append(rep.Turns, t)
 		case kind == kindHash:

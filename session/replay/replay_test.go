@@ -88,6 +88,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:30])
 	f.Add([]byte("HFREPLAY\x01\x00"))
+	f.Add(resumedSample(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Read(bytes.NewReader(data))
 		if err == nil && r == nil {
@@ -98,4 +99,57 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("unclassified error: %v", err)
 		}
 	})
+}
+
+func resumedSample(t testing.TB) []byte {
+	var buf bytes.Buffer
+	lob := session.Lobby{Revision: 2, Name: "again", MapSeed: 42, TurnTicks: 5, MaxPlayers: 2, State: session.StateLoading,
+		Resume: 100, Slots: []session.Slot{{Kind: session.SlotHuman, Peer: "a", Name: "Ann"}, {Kind: session.SlotBot, Name: "Bot"}}}
+	w, err := NewResumedWriter(&buf, lob, session.Snapshot{Turn: 100, Data: []byte("state at 100")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteTurn(session.Turn{Epoch: 16, Number: 100}); err == nil {
+		t.Fatal("a resumed replay took the saved turn again")
+	}
+	for i := uint64(101); i <= 110; i++ {
+		if err := w.WriteTurn(session.Turn{Epoch: 16, Number: i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.WriteHash(110, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A resumed game's replay is version 2 and carries its start state.
+func TestResumedRoundTrip(t *testing.T) {
+	b := resumedSample(t)
+	if b[8] != VersionResumed {
+		t.Fatalf("version %d", b[8])
+	}
+	r, err := Read(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Start == nil || r.Start.Turn != 100 || string(r.Start.Data) != "state at 100" ||
+		len(r.Turns) != 10 || r.Turns[0].Number != 101 {
+		t.Fatalf("got %+v", r)
+	}
+	// The same records under version 1 are refused: a start state is out of place there.
+	v1 := bytes.Clone(b)
+	v1[8] = Version
+	if _, err := Read(bytes.NewReader(v1)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("version 1 with a start record: %v", err)
+	}
+	// A version 2 file without its start record is refused.
+	v2 := sample(t)
+	v2[8] = VersionResumed
+	if _, err := Read(bytes.NewReader(v2)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("version 2 without a start record: %v", err)
+	}
 }

@@ -339,6 +339,10 @@ func (p *Peer) snapshot(turn uint64) []byte {
 	return b
 }
 
+// SnapshotData is the toy game's state after the last turn p applied, as
+// Node.Snapshot and Node.Save take it (saving a game in tests).
+func (p *Peer) SnapshotData() []byte { return p.snapshot(p.Last()) }
+
 func (p *Peer) restore(s *session.Snapshot) {
 	p.Restores++
 	p.base = s.Turn
