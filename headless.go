@@ -195,13 +195,20 @@ func (g *netGame) run(ctx context.Context) error {
 			}
 			return errors.New("the peer stopped before the game ended")
 		case ev := <-g.peer.Events():
+			if ended {
+				// The end line is the last of the status contract; the
+				// session runs on while peers linger and leave, and what it
+				// reports then (another host leaving first) is not the game's.
+				g.log.Debug("event after the end", "event", ev.Kind.String())
+				continue
+			}
 			done, err := g.event(ev)
 			if err != nil {
 				stop()
 				<-g.peer.Done()
 				return err
 			}
-			if done && !ended {
+			if done {
 				ended = true
 				lingerC = time.After(endLinger)
 			}
