@@ -100,7 +100,7 @@ func TestNetStatus(t *testing.T) {
 			InRate: 2048, OutRate: 512, Peers: []p2p.PeerStatus{
 				{ID: ann, Slot: 0, Connected: true, RTT: 1500 * time.Microsecond},
 				{ID: cy, Slot: 3, Connected: false, RTT: 9 * time.Millisecond}, // lost: no ping shown
-				{ID: spec, Slot: -1, Connected: true}, // not measured yet
+				{ID: spec, Slot: -1, Connected: true},                          // not measured yet
 			}},
 			client.NetStatus{Online: true, Host: "Ann", Epoch: 2, Turn: 300, InputDelay: 2, TurnMillis: 50, BytesIn: 2048, BytesOut: 512,
 				Peers: []client.Peer{{Name: "Ann", Host: true, PingMillis: 1.5}, {Name: "Bo", Slot: 2, Self: true},
