@@ -187,7 +187,10 @@ func verifyReplay(t *testing.T, path string, turns int) {
 // names Bo) and the game goes on.
 func TestHostLeavesMidGame(t *testing.T) {
 	lan := &Static{}
-	ann := newClient(t, "Ann", nil)
+	sessions := make(chan context.Context, 4)
+	ann := newClient(t, "Ann", func(o *Options) {
+		o.OnSession = func(ctx context.Context, p *p2p.Peer) { sessions <- ctx }
+	})
 	bo := newClient(t, "Bo", func(o *Options) { o.Browser = lan })
 	if err := ann.Skirmish(client.CreateOptions{Name: "migrate", PlayerName: "Ann", MaxPlayers: 3, MapSeed: 7, MapSize: 64}, []uint8{0}, true); err != nil {
 		t.Fatal(err)
@@ -224,6 +227,17 @@ func TestHostLeavesMidGame(t *testing.T) {
 	}
 	if _, ok := bo.find(client.EvPlayerLeft, func(e client.Event) bool { return e.Name == "Ann" }); !ok {
 		t.Error("Bo was not told that Ann left")
+	}
+	// OnSession's context ends with the session it was given for.
+	select {
+	case ctx := <-sessions:
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
+			t.Error("the left session's context did not end")
+		}
+	default:
+		t.Error("OnSession was not called for the hosted session")
 	}
 	// Ann may create a new game at once on the same host.
 	if err := ann.Create(client.CreateOptions{Name: "again", PlayerName: "Ann"}); err != nil {
@@ -312,4 +326,28 @@ func TestJoinUnreachable(t *testing.T) {
 		t.Errorf("refusal %q", ref.Text)
 	}
 	waitFor(t, "the browser again", 5*time.Second, func() bool { return bo.current() == nil })
+}
+
+// A desync report is written to the report directory and the player is
+// told where; without a directory nothing is written.
+func TestDesyncReportNotice(t *testing.T) {
+	c := newClient(t, "Ann", nil)
+	r := &match.Report{Desync: session.DesyncInfo{Turn: 60, Majority: 1,
+		Hashes: []session.PeerHash{{Peer: "a", Hash: 1}, {Peer: "b", Hash: 2}}}}
+	c.handle(&netSession{}, p2p.Event{Kind: p2p.EvDesyncReport, Turn: 60, Report: r})
+	e, ok := c.find(client.EvNotice, nil)
+	if !ok || !strings.HasPrefix(e.Text, "A desync report was written to ") {
+		t.Fatalf("notice %+v %v", e, ok)
+	}
+	path := strings.TrimSuffix(strings.TrimPrefix(e.Text, "A desync report was written to "), ".")
+	b, err := os.ReadFile(path)
+	if err != nil || filepath.Dir(path) != filepath.Join(c.dir, "desync") || !strings.Contains(string(b), "turn 60") {
+		t.Errorf("report at %s: %q %v", path, b, err)
+	}
+
+	quiet := newClient(t, "Bo", func(o *Options) { o.ReportDir = "" })
+	quiet.handle(&netSession{}, p2p.Event{Kind: p2p.EvDesyncReport, Turn: 60, Report: r})
+	if e, ok := quiet.find(client.EvNotice, nil); ok {
+		t.Errorf("without a report directory: %+v", e)
+	}
 }
