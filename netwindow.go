@@ -24,12 +24,22 @@ func (nf *netWindowFlags) add(fs *flag.FlagSet, offline string) {
 	fs.BoolVar(&nf.offline, "offline", false, offline)
 }
 
-// lanBrowser is where the lobby browser's sessions come from. Until LAN
-// discovery lands it lists none; the mDNS browser plugs in here (and its
-// announcement of hosted lobbies in netclient.Options.OnSession).
-func lanBrowser(context.Context, *p2p.Host, *slog.Logger) (netclient.Browser, func()) {
+// The three places LAN discovery and the relay plug into the window's
+// client; until they land they list nothing, announce nothing and refuse
+// invite codes in a sentence.
+
+// lanBrowser is where the lobby browser's sessions come from (mDNS, the
+// relay's directory); stop ends the browsing.
+func lanBrowser(context.Context, *p2p.Host, *slog.Logger) (b netclient.Browser, stop func()) {
 	return &netclient.Static{}, func() {}
 }
+
+// lanAnnounce announces the session p is in on the LAN while ctx lasts,
+// whenever p hosts it (from the start, or after a migration).
+func lanAnnounce(ctx context.Context, p *p2p.Peer, log *slog.Logger) {}
+
+// inviteResolver finds the host an invite code names; nil refuses codes.
+func inviteResolver(*p2p.Host) netclient.CodeResolver { return nil }
 
 // startNetClient starts this machine's libp2p host and the window's network
 // client on it (tweak, if set, adjusts its options); stop leaves the session and closes the host.
@@ -43,8 +53,9 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*netclien
 		return nil, nil, err
 	}
 	browser, stopBrowser := lanBrowser(ctx, h, log)
-	opt := netclient.Options{Host: h, Browser: browser, GameVersion: gameVersion,
-		ReplayDir: replayDir(), ReportDir: reportDir(), Logger: log}
+	opt := netclient.Options{Host: h, Browser: browser, ResolveCode: inviteResolver(h), GameVersion: gameVersion,
+		ReplayDir: replayDir(), ReportDir: reportDir(), Logger: log,
+		OnSession: func(ctx context.Context, p *p2p.Peer) { lanAnnounce(ctx, p, log) }}
 	if tweak != nil {
 		tweak(&opt)
 	}
