@@ -15,9 +15,9 @@ import (
 	"hostfall/sound"
 )
 
-// browse is what `hostfall` alone runs: the window on the lobby browser.
-// Until the network is wired in, its client is the offline one: create a
-// game there to play against bots.
+// browse is what `hostfall` alone runs: the window on the lobby browser of
+// the network client (games on the LAN to join; a created game is hosted on
+// this machine). --offline browses nothing and plays on this machine only.
 func init() {
 	register(command{
 		name:    "browse",
@@ -51,16 +51,26 @@ func defaultPlayerName() string {
 
 func runBrowse(ctx context.Context, args []string) error {
 	var w windowFlags
+	var nf netWindowFlags
 	fs := flag.NewFlagSet("browse", flag.ContinueOnError)
 	w.add(fs)
+	nf.add(fs, "no network: create games against bots on this machine only")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
-	c := offline.New(offline.Options{Name: w.name})
-	defer c.Close()
+	if nf.offline {
+		c := offline.New(offline.Options{Name: w.name})
+		defer c.Close()
+		return openWindow(ctx, c, w)
+	}
+	c, stop, err := startNetClient(ctx, nf, nil)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	return openWindow(ctx, c, w)
 }
 

@@ -11,18 +11,20 @@ import (
 
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/netclient"
 	"hostfall/render"
 	"hostfall/render/client"
 	"hostfall/render/offline"
 )
 
-// play is what `make play` starts: the window on a game against three bots.
-// Until the network is wired in it is an offline game hosted on this
-// machine; `play --headless` keeps the text match of four bots.
+// play is what `make play` starts: the window on a new network session
+// hosted on this machine, three bots in the other slots, the game under way
+// (--lobby: the lobby stays open for players on the LAN to join). --offline
+// plays the same without the network; --headless watches four bots in text.
 func init() {
 	register(command{
 		name:    "play",
-		summary: "play against three bots in the game window (--headless: watch four bots in text)",
+		summary: "play against three bots in the game window, on the network (--offline: without it; --headless: four bots in text)",
 		run:     runPlay,
 	})
 }
@@ -32,11 +34,14 @@ func runPlay(ctx context.Context, args []string) error {
 		return runPlayText(ctx, dropFlag(args, "headless"))
 	}
 	var w windowFlags
+	var nf netWindowFlags
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	w.add(fs)
+	nf.add(fs, "play on this machine only, without the network")
 	seed := fs.Uint64("seed", 0, "map seed (0: a new map each time)")
 	size := fs.Int("size", game.DefaultMapSize, "map width and height in tiles")
 	levels := fs.String("levels", "easy,easy,easy", "levels of the bots, comma separated (easy, hard); their number is the number of bots")
+	lobby := fs.Bool("lobby", false, "stay in the lobby, with every free slot open, so players on the LAN can join")
 	fs.Bool("headless", false, "no window: watch four bots play in text (takes the flags of sim)")
 	load := fs.String("load", "", "resume a saved game (bots take over the other players)")
 	if err := parseFlags(fs, args); err != nil {
@@ -56,15 +61,36 @@ func runPlay(ctx context.Context, args []string) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
-	c := offline.New(offline.Options{Name: w.name, Countdown: 1, SaveDir: saveDir()})
-	defer c.Close()
-	var err error
-	if *load != "" {
-		err = c.Load(*load)
-	} else {
-		err = c.Skirmish(client.CreateOptions{Name: "Skirmish", PlayerName: w.name, MapSeed: *seed, MapSize: *size}, bots)
+	opt := client.CreateOptions{Name: w.name + "'s skirmish", PlayerName: w.name, MapSeed: *seed, MapSize: *size}
+	if nf.offline || *load != "" {
+		// A save resumes on this machine: bots take over the other players.
+		c := offline.New(offline.Options{Name: w.name, Countdown: 1, SaveDir: saveDir()})
+		defer c.Close()
+		opt.Name = "Skirmish"
+		var err error
+		if *load != "" {
+			err = c.Load(*load)
+		} else {
+			err = c.Skirmish(opt, bots)
+		}
+		if err != nil {
+			return err
+		}
+		return openWindow(ctx, c, w)
 	}
+	c, stop, err := startNetClient(ctx, nf, func(o *netclient.Options) {
+		if !*lobby {
+			o.Session.CountdownTicks = 1 // the game is under way when the window opens
+		}
+	})
 	if err != nil {
+		return err
+	}
+	defer stop()
+	if *lobby {
+		opt.MaxPlayers = game.MaxPlayers
+	}
+	if err := c.Skirmish(opt, bots, *lobby); err != nil {
 		return err
 	}
 	return openWindow(ctx, c, w)

@@ -5,16 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/internal/records"
 	"hostfall/match"
 	"hostfall/p2p"
 	"hostfall/savegame"
@@ -108,7 +106,7 @@ type netGame struct {
 	status *statusLine
 	host   *p2p.Host
 	peer   *p2p.Peer
-	replay *lazyFile
+	replay *records.ReplayFile
 	isHost bool
 	stop   context.CancelFunc // ends the peer loop
 
@@ -126,7 +124,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 		return nil, err
 	}
 	g.host = h
-	g.replay = &lazyFile{dir: replayDir(), peer: h.ID().String()}
+	g.replay = records.NewReplayFile(replayDir(), h.ID().String(), func() string { return g.peer.Lobby().Name })
 	po := p2p.PeerOptions{
 		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
 		Match: match.Options{
@@ -144,7 +142,6 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 		return nil, err
 	}
 	g.peer = peer
-	g.replay.name = func() string { return peer.Lobby().Name }
 	loopCtx, stop := context.WithCancel(context.Background())
 	g.stop = stop
 	go peer.Run(loopCtx)
@@ -270,7 +267,7 @@ func (g *netGame) event(ev p2p.Event) (bool, error) {
 	case p2p.EvDesyncRepaired:
 		s.emit("desync_repaired", fmt.Sprintf("restored the majority's state of turn %d", ev.Turn), kv("turn", ev.Turn))
 	case p2p.EvDesyncReport:
-		path, err := writeReport(ev.Report)
+		path, err := records.WriteReport(reportDir(), ev.Report)
 		if err != nil {
 			g.log.Error("desync report not written", "err", err)
 			break
@@ -338,69 +335,3 @@ func (g *netGame) closeReplay() {
 		}
 	}
 }
-
-func writeReport(r *match.Report) (string, error) {
-	if r == nil {
-		return "", errors.New("empty report")
-	}
-	dir := reportDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("%s-turn%d.txt", time.Now().Format("20060102-150405.000"), r.Desync.Turn))
-	return path, os.WriteFile(path, []byte(r.String()), 0o644)
-}
-
-// lazyFile is the replay file: it is created on the first write (when the
-// game loads and the session name is known), named by time and session.
-type lazyFile struct {
-	dir  string
-	name func() string
-	peer string // this peer's ID: peers on one machine write one file each
-
-	mu   sync.Mutex
-	f    *os.File
-	path string
-	err  error
-}
-
-func (l *lazyFile) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil && l.err == nil {
-		l.open()
-	}
-	if l.err != nil {
-		return 0, l.err
-	}
-	return l.f.Write(p)
-}
-
-func (l *lazyFile) open() {
-	if l.err = os.MkdirAll(l.dir, 0o755); l.err != nil {
-		return
-	}
-	name := "session"
-	if l.name != nil {
-		if n := savegame.CleanName(l.name()); n != "" {
-			name = n
-		}
-	}
-	id := l.peer[max(0, len(l.peer)-6):]
-	l.path = filepath.Join(l.dir, fmt.Sprintf("%s-%s-%s.hfreplay", time.Now().Format("20060102-150405"), name, id))
-	l.f, l.err = os.OpenFile(l.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-}
-
-// Close closes the file and returns its path ("" if nothing was written).
-func (l *lazyFile) Close() (string, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
-		return "", l.err
-	}
-	err := l.f.Close()
-	l.f = nil
-	return l.path, err
-}
-
-var _ io.Writer = (*lazyFile)(nil)

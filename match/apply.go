@@ -106,6 +106,9 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 	m.stats.Turns++
 	m.stats.BadCommands += uint64(bad)
 	m.mu.Unlock()
+	if m.opt.OnStep != nil {
+		m.opt.OnStep(t.Number, m.world.Events())
+	}
 
 	if t.WantHash {
 		if m.opt.OnDesyncReport != nil {

@@ -45,6 +45,11 @@ type Options struct {
 	// OnDesyncReport receives a report for every desync this peer sees; the
 	// caller writes it to a file and tells the player where.
 	OnDesyncReport func(Report)
+	// OnStep, when set, is called after each turn steps the world, with the
+	// turn's number and the world's events of it (World.Events keeps only
+	// the last turn's, and Apply may step several). It runs on the
+	// goroutine that applies turns; events is valid only during the call.
+	OnStep func(turn uint64, events []game.Event)
 }
 
 // Match is one game. Its methods other than View, Players and Stats belong to

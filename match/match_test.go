@@ -285,3 +285,76 @@ func (r *hashRecorder) ReportHash(turn, hash uint64) {
 }
 func (r *hashRecorder) Snapshot(uint64, []byte) error { return nil }
 func (r *hashRecorder) Propose(int, []byte) error     { r.proposed++; return nil }
+
+// OnStep sees every turn's world events, also when one Ready brings several
+// turns: a match fed ten turns a Ready reports, turn by turn, the events a
+// match fed one turn a Ready finds in World.Events after each.
+func TestOnStepSeesEveryTurn(t *testing.T) {
+	l := session.Lobby{MapSeed: 9, MapSize: 64, Slots: []session.Slot{
+		{Kind: session.SlotBot, BotLevel: 1}, {Kind: session.SlotBot, BotLevel: 1}}}
+	const turns = 400
+	ref := New(Options{})
+	if err := ref.Load(l); err != nil {
+		t.Fatal(err)
+	}
+	rec := &cmdRecorder{}
+	var played []session.Turn
+	want := map[uint64][]game.Event{}
+	for n := uint64(1); n <= turns; n++ {
+		turn := session.Turn{Number: n, Commands: rec.take()}
+		played = append(played, turn)
+		rd := session.Ready{Committed: []session.Turn{turn}, Status: session.Status{Slot: -1, Drives: []int{0, 1}}}
+		if err := ref.Apply(&rd, rec); err != nil {
+			t.Fatal(err)
+		}
+		ref.View(func(w *game.World) { want[n] = append([]game.Event(nil), w.Events()...) })
+	}
+
+	got := map[uint64][]game.Event{}
+	var order []uint64
+	m := New(Options{OnStep: func(turn uint64, evs []game.Event) {
+		order = append(order, turn)
+		got[turn] = append([]game.Event(nil), evs...)
+	}})
+	if err := m.Load(l); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < turns; i += 10 {
+		rd := session.Ready{Committed: played[i : i+10], Status: session.Status{Slot: -1}}
+		if err := m.Apply(&rd, &cmdRecorder{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(order) != turns || order[0] != 1 || order[turns-1] != turns {
+		t.Fatalf("OnStep saw %d turns (%v…), want 1..%d", len(order), order[:min(len(order), 3)], turns)
+	}
+	events := 0
+	for n := uint64(1); n <= turns; n++ {
+		events += len(want[n])
+		if fmt.Sprint(got[n]) != fmt.Sprint(want[n]) {
+			t.Fatalf("turn %d: OnStep got %v, World.Events %v", n, got[n], want[n])
+		}
+	}
+	if events == 0 {
+		t.Fatal("the bots made nothing happen; the test proves nothing")
+	}
+}
+
+// cmdRecorder collects what the bots propose, for the next turn.
+type cmdRecorder struct {
+	hashRecorder
+	cmds []session.Command
+	seq  [session.MaxSlots]uint64
+}
+
+func (r *cmdRecorder) Propose(slot int, data []byte) error {
+	r.seq[slot]++
+	r.cmds = append(r.cmds, session.Command{Slot: slot, Seq: r.seq[slot], Data: append([]byte(nil), data...)})
+	return nil
+}
+
+func (r *cmdRecorder) take() []session.Command {
+	c := r.cmds
+	r.cmds = nil
+	return c
+}

@@ -184,3 +184,17 @@ func TestWriteFileNamesAndNeverOverwrites(t *testing.T) {
 		t.Fatalf("%d files left in the save dir (temporary files?)", len(entries))
 	}
 }
+
+// File names made from session names stay inside the directory they go to.
+func TestCleanName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ann's game":            "Anns_game",
+		"../../etc/passwd":      "etcpasswd",
+		"":                      "",
+		strings.Repeat("x", 99): strings.Repeat("x", 40),
+	} {
+		if got := CleanName(in); got != want {
+			t.Errorf("CleanName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package netclient
+
+import (
+	"time"
+
+	"hostfall/p2p"
+	"hostfall/render/client"
+	"hostfall/session"
+)
+
+// convert maps a peer's event to what the screens show. The session's own
+// events go through client.SessionEvent, so the window words them the same
+// way whichever client runs the session; names come from lobby (the lobby
+// the game started with, once it has). Events the screens do not show, and
+// those the client handles itself (reports, the end), give ok false.
+func convert(ev p2p.Event, lobby *session.Lobby, tick time.Duration) (client.Event, bool) {
+	var se session.Event
+	switch ev.Kind {
+	case p2p.EvRefused:
+		se = session.Event{Kind: session.EvRefused, Text: ev.Text}
+	case p2p.EvChat:
+		se = session.Event{Kind: session.EvChat, Chat: ev.Chat}
+	case p2p.EvCountdown:
+		se = session.Event{Kind: session.EvCountdown, Count: ev.Count}
+	case p2p.EvWaiting:
+		se = session.Event{Kind: session.EvWaiting, Slot: ev.Slot, Name: ev.Name, TicksLeft: int(ev.Left / tick)}
+	case p2p.EvWaitOver:
+		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot}
+	case p2p.EvPlayerLeft:
+		se = session.Event{Kind: session.EvPlayerLeft, Slot: ev.Slot, Turn: ev.Turn, Reason: ev.Reason}
+	case p2p.EvDesync:
+		se = session.Event{Kind: session.EvDesync, Turn: ev.Turn, Desync: ev.Desync}
+	case p2p.EvDesyncRepaired:
+		se = session.Event{Kind: session.EvDesyncRepaired, Turn: ev.Turn}
+	case p2p.EvLeft:
+		se = session.Event{Kind: session.EvLeft, Text: ev.Text}
+	case p2p.EvHostChanged:
+		se = session.Event{Kind: session.EvHostChanged, OldHost: session.PeerID(ev.OldHost.String()),
+			NewHost: session.PeerID(ev.Host.String()), Epoch: ev.Epoch}
+		out, ok := client.SessionEvent(se, lobby, tickMillis(tick))
+		if ok && out.Name == ev.Host.String() {
+			out.Name = shortID(out.Name) // not in the lobby: a peer ID is no name
+		}
+		// p2p measured the hand-over: from the loss to the new host's first turn.
+		out.Millis = int(ev.Took.Milliseconds())
+		return out, ok
+	default:
+		return client.Event{}, false
+	}
+	return client.SessionEvent(se, lobby, tickMillis(tick))
+}
+
+// netStatus maps a peer's status to the network panel: the session's
+// players in slot order (this one marked Self, the host Host), then its
+// spectators, with the round trip to each.
+func netStatus(st p2p.Status, l *session.Lobby, tick time.Duration) client.NetStatus {
+	turn := time.Duration(max(l.TurnTicks, 1)) * tick
+	ns := client.NetStatus{
+		Online: true, Host: hostName(l, st.Host.String()), Epoch: st.Epoch, Turn: st.Turn,
+		InputDelay: int((st.Delay + turn/2) / turn), TurnMillis: int(turn / time.Millisecond),
+		BytesIn: st.InRate, BytesOut: st.OutRate,
+	}
+	if !st.Joined {
+		ns.Host = ""
+	}
+	byID := map[string]p2p.PeerStatus{}
+	for _, ps := range st.Peers {
+		byID[ps.ID.String()] = ps
+	}
+	add := func(id string, name string, slot int) {
+		p := client.Peer{Name: name, Slot: slot, Host: id == st.Host.String(), Self: id == st.Self.String(), PingMillis: -1}
+		if ps, ok := byID[id]; ok && ps.Connected && ps.RTT > 0 {
+			p.PingMillis = float64(ps.RTT.Microseconds()) / 1000
+		}
+		if p.Self {
+			p.PingMillis = 0
+		}
+		ns.Peers = append(ns.Peers, p)
+	}
+	for i, s := range l.Slots {
+		if s.Kind == session.SlotHuman {
+			add(string(s.Peer), s.Name, i)
+		}
+	}
+	for _, id := range l.Spectators {
+		add(string(id), "spectator "+shortID(string(id)), -1)
+	}
+	return ns
+}
+
+// hostName names the player whose peer has this ID, or shortens the ID.
+func hostName(l *session.Lobby, id string) string {
+	if id == "" {
+		return ""
+	}
+	if s := l.SlotOf(session.PeerID(id)); s >= 0 && l.Slots[s].Name != "" {
+		return l.Slots[s].Name
+	}
+	return shortID(id)
+}
+
+// shortID is the end of a peer ID, as libp2p tools show it.
+func shortID(id string) string {
+	if len(id) <= 8 {
+		return id
+	}
+	return "…" + id[len(id)-6:]
+}
+
+func tickMillis(tick time.Duration) int { return max(int(tick/time.Millisecond), 1) }

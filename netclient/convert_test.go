@@ -1,0 +1,124 @@
+package netclient
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/p2p"
+	"hostfall/render/client"
+	"hostfall/session"
+)
+
+func testIDs(t *testing.T, n int) []peer.ID {
+	t.Helper()
+	ids := make([]peer.ID, n)
+	for i := range ids {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids[i], err = peer.IDFromPrivateKey(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+func TestConvert(t *testing.T) {
+	ids := testIDs(t, 3)
+	ann, bo, stranger := ids[0], ids[1], ids[2]
+	l := &session.Lobby{Slots: []session.Slot{
+		{Kind: session.SlotHuman, Peer: session.PeerID(ann.String()), Name: "Ann"},
+		{Kind: session.SlotHuman, Peer: session.PeerID(bo.String()), Name: "Bo"},
+		{Kind: session.SlotBot, Name: "Bot 3"},
+	}}
+	const tick = 10 * time.Millisecond
+	tests := []struct {
+		in   p2p.Event
+		want client.Event
+		ok   bool
+	}{
+		{p2p.Event{Kind: p2p.EvHostChanged, OldHost: ann, Host: bo, Epoch: 3, Took: 137 * time.Millisecond},
+			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 137}, true},
+		{p2p.Event{Kind: p2p.EvHostChanged, Host: stranger, Took: 5 * time.Millisecond},
+			client.Event{Kind: client.EvHostChanged, Name: shortID(stranger.String()), Millis: 5}, true},
+		{p2p.Event{Kind: p2p.EvWaiting, Slot: 1, Name: "Bo", Left: 2500 * time.Millisecond},
+			client.Event{Kind: client.EvWaiting, Name: "Bo", Seconds: 3}, true},
+		{p2p.Event{Kind: p2p.EvWaiting, Slot: 1, Left: 900 * time.Millisecond},
+			client.Event{Kind: client.EvWaiting, Name: "Bo", Seconds: 1}, true},
+		{p2p.Event{Kind: p2p.EvWaitOver, Slot: 1}, client.Event{Kind: client.EvWaitOver, Name: "Bo"}, true},
+		{p2p.Event{Kind: p2p.EvPlayerLeft, Slot: 0, Turn: 80, Reason: session.DepartLeft},
+			client.Event{Kind: client.EvPlayerLeft, Name: "Ann", Turn: 80, Text: session.DepartLeft.String()}, true},
+		{p2p.Event{Kind: p2p.EvDesync, Turn: 40, Desync: &session.DesyncInfo{Turn: 40}},
+			client.Event{Kind: client.EvDesync, Turn: 40}, true},
+		{p2p.Event{Kind: p2p.EvDesyncRepaired, Turn: 40}, client.Event{Kind: client.EvDesyncRepaired, Turn: 40}, true},
+		{p2p.Event{Kind: p2p.EvChat, Chat: &session.Chat{FromName: "Bo", Team: 2, Text: "go"}},
+			client.Event{Kind: client.EvChat, Name: "Bo", Team: 2, Text: "go"}, true},
+		{p2p.Event{Kind: p2p.EvChat}, client.Event{}, false},
+		{p2p.Event{Kind: p2p.EvRefused, Text: "The game is full."}, client.Event{Kind: client.EvRefused, Text: "The game is full."}, true},
+		{p2p.Event{Kind: p2p.EvCountdown, Count: 2}, client.Event{Kind: client.EvCountdown, Count: 2}, true},
+		{p2p.Event{Kind: p2p.EvLeft, Text: "You left the session."}, client.Event{Kind: client.EvLeft, Text: "You left the session."}, true},
+		{p2p.Event{Kind: p2p.EvTurn, Turn: 20}, client.Event{}, false},
+		{p2p.Event{Kind: p2p.EvLobby, Lobby: l}, client.Event{}, false},
+		{p2p.Event{Kind: p2p.EvJoined}, client.Event{}, false},
+		{p2p.Event{Kind: p2p.EvGameStarted}, client.Event{}, false},
+		{p2p.Event{Kind: p2p.EvEnd}, client.Event{}, false},
+		{p2p.Event{Kind: p2p.EvDesyncReport}, client.Event{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := convert(tt.in, l, tick)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("%v: got %+v %v, want %+v %v", tt.in.Kind, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestNetStatus(t *testing.T) {
+	ids := testIDs(t, 4)
+	ann, bo, cy, spec := ids[0], ids[1], ids[2], ids[3]
+	l := &session.Lobby{TurnTicks: 5, Slots: []session.Slot{
+		{Kind: session.SlotHuman, Peer: session.PeerID(ann.String()), Name: "Ann"},
+		{Kind: session.SlotBot, Name: "Bot 2"},
+		{Kind: session.SlotHuman, Peer: session.PeerID(bo.String()), Name: "Bo"},
+		{Kind: session.SlotHuman, Peer: session.PeerID(cy.String()), Name: "Cy"},
+		{Kind: session.SlotOpen},
+	}, Spectators: []session.PeerID{session.PeerID(spec.String())}}
+	const tick = 10 * time.Millisecond
+	tests := []struct {
+		name string
+		in   p2p.Status
+		want client.NetStatus
+	}{
+		{"browsing", p2p.Status{Self: bo}, client.NetStatus{Online: true, TurnMillis: 50,
+			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
+				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
+		{"a follower in a game", p2p.Status{Self: bo, Host: ann, Joined: true, Epoch: 2, Turn: 300, Delay: 100 * time.Millisecond,
+			InRate: 2048, OutRate: 512, Peers: []p2p.PeerStatus{
+				{ID: ann, Slot: 0, Connected: true, RTT: 1500 * time.Microsecond},
+				{ID: cy, Slot: 3, Connected: false, RTT: 9 * time.Millisecond}, // lost: no ping shown
+				{ID: spec, Slot: -1, Connected: true},                          // not measured yet
+			}},
+			client.NetStatus{Online: true, Host: "Ann", Epoch: 2, Turn: 300, InputDelay: 2, TurnMillis: 50, BytesIn: 2048, BytesOut: 512,
+				Peers: []client.Peer{{Name: "Ann", Host: true, PingMillis: 1.5}, {Name: "Bo", Slot: 2, Self: true},
+					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
+		{"hosting after a migration", p2p.Status{Self: bo, Host: bo, IsHost: true, Joined: true, Epoch: 3, Turn: 9, Delay: 49 * time.Millisecond},
+			client.NetStatus{Online: true, Host: "Bo", Epoch: 3, Turn: 9, InputDelay: 1, TurnMillis: 50,
+				Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true, Host: true},
+					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
+		{"a host not in the lobby", p2p.Status{Self: bo, Host: spec, Joined: true}, client.NetStatus{Online: true, Host: shortID(spec.String()), TurnMillis: 50,
+			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
+				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1, Host: true}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := netStatus(tt.in, l, tick)
+			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}

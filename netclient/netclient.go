@@ -1,0 +1,550 @@
+// Package netclient is the window's client.Client over the real network: one
+// p2p.Host for the process and, for each session the player creates or
+// joins, a p2p.Peer that runs the session engine and the game against the
+// other peers. It imports no graphics, so tests drive it without a window.
+//
+// Goroutines: each session has the peer's loop (p2p.Peer.Run) and a pump
+// that turns the peer's events into the screens' (client.Event), writes the
+// replay and desync reports and tells the player where they went. The
+// window calls the Client's methods from its own goroutine; they return at
+// once (a join's outcome arrives as events). A Client's lock is never held
+// while it waits for the peer's loop, and the loop's callbacks (world
+// events) take only a lock of their own, so neither waits for the other.
+//
+// Sessions to join come from a Browser (the LAN's mDNS browser, a relay's
+// directory, or Static for tests); invite codes from a CodeResolver. Both
+// are optional, and joining without them is refused in a sentence.
+package netclient
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"hostfall/game"
+	"hostfall/internal/records"
+	"hostfall/match"
+	"hostfall/p2p"
+	"hostfall/render/client"
+	"hostfall/session"
+)
+
+// Options configure a Client.
+type Options struct {
+	// Host is the process's libp2p host (required). The Client does not
+	// close it.
+	Host *p2p.Host
+	// Browser lists the sessions to join; nil lists none.
+	Browser Browser
+	// ResolveCode finds the host an invite code names; nil refuses codes.
+	ResolveCode CodeResolver
+	// OnSession, when set, is called as each session's peer starts (hosting
+	// or joining); ctx ends when the session does. It must return quickly:
+	// this is where the LAN announcement of a hosted lobby plugs in.
+	OnSession func(ctx context.Context, p *p2p.Peer)
+	// GameVersion must match the other peers'.
+	GameVersion string
+	// ReplayDir receives a replay of every game played; "" saves none.
+	ReplayDir string
+	// ReportDir receives the desync reports; "" writes none.
+	ReportDir string
+	// TurnLimit ends the games this client hosts at that turn (0: when a
+	// team wins).
+	TurnLimit uint64
+	// Session tunes the session engine (tests: a short countdown).
+	Session session.Config
+	// TickMillis is the session tick (default session.DefaultTickMillis).
+	TickMillis int
+	// JoinTimeout bounds reaching a host and hearing its answer (default 15 s).
+	JoinTimeout time.Duration
+	Logger      *slog.Logger
+}
+
+// Refusals a person reads.
+var (
+	ErrNoBrowser = errors.New("this Hostfall has no list of games to join")
+	ErrNoInvites = errors.New("joining by invite code needs a relay, and this Hostfall has none configured")
+	ErrNotInGame = errors.New("you are not in a game")
+	ErrBusy      = errors.New("leave this game before you create or join another one")
+)
+
+// maxWorldEvents bounds the world events kept for a window that does not
+// drain them; maxEvents the same for the screens' events.
+const (
+	maxWorldEvents = 8192
+	maxEvents      = 256
+)
+
+// Client is the network client.Client.
+type Client struct {
+	opt  Options
+	log  *slog.Logger
+	tick time.Duration
+
+	mu     sync.Mutex // guards the fields below
+	sess   *netSession
+	ending *netSession // left, its peer still stopping
+	events []client.Event
+
+	wmu     sync.Mutex // guards wevents; taken by the peer's loop
+	wevents []game.Event
+	stepped atomic.Int64 // unix nanos of the last applied turn
+}
+
+var _ client.Client = (*Client)(nil)
+
+// netSession is one session: its peer, and what the pump learnt.
+type netSession struct {
+	peer   *p2p.Peer
+	cancel context.CancelFunc // ends the peer's loop and OnSession's ctx
+	done   chan struct{}      // closed when the pump has finished
+	replay *records.ReplayFile
+
+	// Guarded by Client.mu.
+	players []client.Player
+	started *session.Lobby // the lobby the game loaded from
+	refusal string         // the refusal shown, so the EvLeft that repeats it is not
+}
+
+// New returns a client on host opt.Host; Close ends its session.
+func New(opt Options) (*Client, error) {
+	if opt.Host == nil {
+		return nil, errors.New("netclient: Options.Host is required")
+	}
+	if opt.TickMillis <= 0 {
+		opt.TickMillis = session.DefaultTickMillis
+	}
+	if opt.JoinTimeout <= 0 {
+		opt.JoinTimeout = 15 * time.Second
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Client{opt: opt, log: opt.Logger, tick: time.Duration(opt.TickMillis) * time.Millisecond}, nil
+}
+
+// Close leaves the session, if any, and waits (a few seconds at most) for
+// its peer to stop.
+func (c *Client) Close() error {
+	c.Leave()
+	c.waitEnding(5 * time.Second)
+	return nil
+}
+
+// Addr is this machine's host with its addresses: what another peer dials.
+func (c *Client) Addr() p2p.AddrInfo {
+	return p2p.AddrInfo{ID: c.opt.Host.ID(), Addrs: c.opt.Host.Addrs()}
+}
+
+func (c *Client) current() *netSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sess
+}
+
+// begin starts a peer for a new session; the caller hosts or joins with it.
+func (c *Client) begin(name, password string, spectate bool) (*netSession, error) {
+	if !c.waitEnding(3 * time.Second) {
+		return nil, errors.New("the last game is still closing; try again in a moment")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sess != nil {
+		return nil, ErrBusy
+	}
+	s := &netSession{done: make(chan struct{})}
+	if c.opt.ReplayDir != "" {
+		s.replay = records.NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
+	}
+	mo := match.Options{OnStep: c.onStep, OnReplayError: func(err error) { c.log.Error("replay not saved", "err", err) }}
+	if s.replay != nil {
+		mo.Replay = s.replay
+	}
+	peer, err := p2p.NewPeer(c.opt.Host, p2p.PeerOptions{
+		Name: name, GameVersion: c.opt.GameVersion, Password: password, Spectate: spectate,
+		Match: mo, Session: c.opt.Session, TickMillis: c.opt.TickMillis, Logger: c.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.peer = peer
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	c.sess = s
+	c.wmu.Lock()
+	c.wevents = c.wevents[:0]
+	c.wmu.Unlock()
+	go func() {
+		if err := peer.Run(ctx); err != nil {
+			c.log.Error("peer loop", "err", err)
+		}
+	}()
+	go c.pump(s)
+	if c.opt.OnSession != nil {
+		c.opt.OnSession(ctx, peer)
+	}
+	return s, nil
+}
+
+// onStep keeps a turn's world events for WorldEvents (on the peer's loop).
+func (c *Client) onStep(_ uint64, evs []game.Event) {
+	c.wmu.Lock()
+	c.wevents = append(c.wevents, evs...)
+	if over := len(c.wevents) - maxWorldEvents; over > 0 {
+		c.wevents = c.wevents[over:]
+	}
+	c.wmu.Unlock()
+	c.stepped.Store(time.Now().UnixNano())
+}
+
+// drop ends a session that failed to get going.
+func (c *Client) drop(s *netSession, refusal string) {
+	c.mu.Lock()
+	if refusal != "" {
+		s.refusal = refusal
+		c.push(client.Event{Kind: client.EvRefused, Text: refusal})
+	}
+	if c.sess == s {
+		c.sess, c.ending = nil, s
+	}
+	c.mu.Unlock()
+	s.cancel()
+}
+
+// waitEnding waits up to d for a left session's peer to stop; the host
+// takes one session stream handler at a time.
+func (c *Client) waitEnding(d time.Duration) bool {
+	c.mu.Lock()
+	e := c.ending
+	c.mu.Unlock()
+	if e == nil {
+		return true
+	}
+	select {
+	case <-e.done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// Sessions lists what the browser sees.
+func (c *Client) Sessions() []client.Listing {
+	if c.opt.Browser == nil {
+		return nil
+	}
+	return c.opt.Browser.Sessions()
+}
+
+// Create hosts a new session on this machine's host.
+func (c *Client) Create(o client.CreateOptions) error {
+	maxP := o.MaxPlayers
+	if maxP == 0 {
+		maxP = 4
+	}
+	seed := o.MapSeed
+	if seed == 0 {
+		seed = cryptoUint64()
+	}
+	s, err := c.begin(o.PlayerName, "", false)
+	if err != nil {
+		return err
+	}
+	err = s.peer.Host(session.Settings{Name: o.Name, MapSeed: seed, MapSize: uint32(o.MapSize),
+		MaxPlayers: uint32(maxP), Password: o.Password, TurnLimit: c.opt.TurnLimit})
+	if err != nil {
+		c.drop(s, "")
+		return fmt.Errorf("cannot create the game: %w", err)
+	}
+	// The peer publishes its lobby right after Host returns; wait for it
+	// so the lobby shows from the next frame on.
+	for deadline := time.Now().Add(2 * time.Second); !s.peer.Status().Joined && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+// Join asks the host of a listed session to let this player in.
+func (c *Client) Join(id string, o client.JoinOptions) error {
+	if c.opt.Browser == nil {
+		return ErrNoBrowser
+	}
+	addr, err := c.opt.Browser.Resolve(id)
+	if err != nil {
+		return err
+	}
+	return c.join(o, func(context.Context) (p2p.AddrInfo, error) { return addr, nil })
+}
+
+// JoinCode joins the session an invite code names.
+func (c *Client) JoinCode(code string, o client.JoinOptions) error {
+	if c.opt.ResolveCode == nil {
+		return ErrNoInvites
+	}
+	if code == "" {
+		return errors.New("type the invite code first")
+	}
+	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return c.opt.ResolveCode(ctx, code) })
+}
+
+// join starts a peer and, on a goroutine, finds the host, dials it and
+// waits for its answer; a failure becomes a refusal the browser shows.
+func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.AddrInfo, error)) error {
+	s, err := c.begin(o.PlayerName, o.Password, o.Spectate)
+	if err != nil {
+		return err
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), c.opt.JoinTimeout)
+		defer cancel()
+		if why := c.reach(ctx, s, find); why != "" {
+			c.drop(s, why)
+		}
+	}()
+	return nil
+}
+
+// reach joins through s's peer; it returns the refusal to show, or "".
+func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Context) (p2p.AddrInfo, error)) string {
+	addr, err := find(ctx)
+	if err != nil {
+		c.log.Warn("cannot find the game's host", "err", err)
+		return capitalize(err.Error()) + "."
+	}
+	for delay := 100 * time.Millisecond; ; delay = min(2*delay, time.Second) {
+		err = s.peer.Join(ctx, addr)
+		if err == nil || errors.Is(err, p2p.ErrClosed) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			c.log.Warn("cannot reach the game's host", "host", addr.ID, "err", err)
+			return "Could not reach the game's host: it may have closed, or a firewall is in the way."
+		case <-time.After(delay):
+		}
+	}
+	for {
+		st := s.peer.Status()
+		switch {
+		case st.Joined || st.Left:
+			return "" // in, or refused (the refusal is an event of its own)
+		case ctx.Err() != nil:
+			return "The game's host did not answer."
+		}
+		select {
+		case <-s.peer.Done():
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Leave leaves the session; its peer says goodbye and stops in the
+// background, and the browser shows again at once.
+func (c *Client) Leave() {
+	c.mu.Lock()
+	s := c.sess
+	if s != nil {
+		c.sess, c.ending = nil, s
+	}
+	c.mu.Unlock()
+	if s == nil {
+		return
+	}
+	go func() {
+		_ = s.peer.Leave() // ErrClosed when the loop already stopped
+		select {
+		case <-s.peer.Done():
+		case <-time.After(2 * time.Second):
+		}
+		s.cancel()
+	}()
+}
+
+// Lobby returns the session's lobby once this player is in it.
+func (c *Client) Lobby() (session.Lobby, bool) {
+	s := c.current()
+	if s == nil {
+		return session.Lobby{}, false
+	}
+	if st := s.peer.Status(); !st.Joined || st.Left {
+		return session.Lobby{}, false
+	}
+	return s.peer.Lobby(), true
+}
+
+// Slot returns the local player's slot, -1 for a spectator or outside a session.
+func (c *Client) Slot() int {
+	s := c.current()
+	if s == nil {
+		return -1
+	}
+	if st := s.peer.Status(); st.Joined {
+		return st.Slot
+	}
+	return -1
+}
+
+func (c *Client) act(fn func(p *p2p.Peer) error) error {
+	s := c.current()
+	if s == nil {
+		return ErrNotInGame
+	}
+	err := fn(s.peer)
+	if errors.Is(err, p2p.ErrClosed) {
+		return ErrNotInGame
+	}
+	return err
+}
+
+// SetSlot opens, closes or puts a bot in a slot (host only).
+func (c *Client) SetSlot(slot int, kind session.SlotKind, botLevel uint8) error {
+	return c.act(func(p *p2p.Peer) error { return p.SetSlot(slot, kind, botLevel) })
+}
+
+// EditSlot changes the local player's slot.
+func (c *Client) EditSlot(e session.SlotEdit) error {
+	return c.act(func(p *p2p.Peer) error { return p.EditSlot(e) })
+}
+
+// Say sends a chat line to everyone (team 0) or to a team.
+func (c *Client) Say(team uint8, text string) error {
+	return c.act(func(p *p2p.Peer) error { return p.Say(team, text) })
+}
+
+// Start begins the countdown (host only); a game needs two players.
+func (c *Client) Start() error {
+	return c.act(func(p *p2p.Peer) error {
+		l := p.Lobby()
+		if len(client.SessionPlayers(&l)) < 2 {
+			return errors.New("a game needs at least two players: put a bot in an open slot or wait for someone to join")
+		}
+		if _, _, err := match.Config(l); err != nil {
+			return err
+		}
+		return p.Start()
+	})
+}
+
+// View reads the world; it reports whether a game is loaded.
+func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
+	s := c.current()
+	if s == nil {
+		return false
+	}
+	ok := false
+	s.peer.View(func(w *game.World) {
+		ok = true
+		fn(w, time.Unix(0, c.stepped.Load()))
+	})
+	return ok
+}
+
+// Players describes the game's players, indexed by game.PlayerID.
+func (c *Client) Players() []client.Player {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sess == nil {
+		return nil
+	}
+	return append([]client.Player(nil), c.sess.players...)
+}
+
+// Me returns the local player in the game.
+func (c *Client) Me() (game.PlayerID, bool) {
+	s := c.current()
+	if s == nil {
+		return 0, false
+	}
+	slot := s.peer.Status().Slot
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, p := range s.players {
+		if p.Slot == slot && slot >= 0 {
+			return game.PlayerID(i), true
+		}
+	}
+	return 0, false
+}
+
+// Propose sends an order of the local player.
+func (c *Client) Propose(cmd game.Command) error {
+	return c.act(func(p *p2p.Peer) error { return p.Propose(cmd) })
+}
+
+// WorldEvents drains the world's events of the turns applied since the last call.
+func (c *Client) WorldEvents(dst []game.Event) []game.Event {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	dst = append(dst, c.wevents...)
+	c.wevents = c.wevents[:0]
+	return dst
+}
+
+// Status is the network panel's content.
+func (c *Client) Status() client.NetStatus {
+	s := c.current()
+	if s == nil {
+		return client.NetStatus{Online: true}
+	}
+	l := s.peer.Lobby()
+	return netStatus(s.peer.Status(), &l, c.tick)
+}
+
+// Events drains what happened since the last call.
+func (c *Client) Events(dst []client.Event) []client.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dst = append(dst, c.events...)
+	c.events = c.events[:0]
+	return dst
+}
+
+// push queues an event for the screens (c.mu held).
+func (c *Client) push(e client.Event) {
+	c.events = append(c.events, e)
+	if over := len(c.events) - maxEvents; over > 0 {
+		c.events = c.events[over:]
+	}
+}
+
+// Skirmish creates a game with bots of the given levels in the slots after
+// the player's, and starts it unless wait is set (then the lobby stays open
+// for players to join): what `hostfall play` opens on. maxPlayers 0 means
+// the player and the bots.
+func (c *Client) Skirmish(o client.CreateOptions, bots []uint8, wait bool) error {
+	if o.MaxPlayers == 0 {
+		o.MaxPlayers = len(bots) + 1
+	}
+	if err := c.Create(o); err != nil {
+		return err
+	}
+	for i, lvl := range bots {
+		if err := c.SetSlot(i+1, session.SlotBot, lvl); err != nil {
+			return err
+		}
+	}
+	if wait {
+		return nil
+	}
+	return c.Start()
+}
+
+func cryptoUint64() uint64 {
+	var b [8]byte
+	_, _ = crand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
