@@ -61,7 +61,7 @@ func newClient(t *testing.T, name string, tweak func(*Options)) *tclient {
 	}
 	dir := t.TempDir()
 	opt := Options{Host: h, GameVersion: testVersion, Logger: testLog(),
-		ReplayDir: filepath.Join(dir, "replays"), ReportDir: filepath.Join(dir, "desync"),
+		ReplayDir: filepath.Join(dir, "replays"), ReportDir: filepath.Join(dir, "desync"), SaveDir: filepath.Join(dir, "saves"),
 		Session: session.Config{CountdownTicks: 2}, JoinTimeout: 10 * time.Second}
 	if tweak != nil {
 		tweak(&opt)

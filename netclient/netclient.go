@@ -32,6 +32,7 @@ import (
 	"hostfall/match"
 	"hostfall/p2p"
 	"hostfall/render/client"
+	"hostfall/savegame"
 	"hostfall/session"
 )
 
@@ -54,6 +55,8 @@ type Options struct {
 	ReplayDir string
 	// ReportDir receives the desync reports; "" writes none.
 	ReportDir string
+	// SaveDir receives the games this client saves while hosting; "" saves none.
+	SaveDir string
 	// TurnLimit ends the games this client hosts at that turn (0: when a
 	// team wins).
 	TurnLimit uint64
@@ -97,7 +100,10 @@ type Client struct {
 	stepped atomic.Int64 // unix nanos of the last applied turn
 }
 
-var _ client.Client = (*Client)(nil)
+var (
+	_ client.Client = (*Client)(nil)
+	_ client.Saver  = (*Client)(nil)
+)
 
 // netSession is one session: its peer, and what the pump learnt.
 type netSession struct {
@@ -547,4 +553,24 @@ func capitalize(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// Save writes the running game to a save file (hosting peers only: the host
+// holds the state every peer agreed on) and returns its path.
+func (c *Client) Save() (string, error) {
+	s := c.current()
+	if s == nil {
+		return "", ErrNotInGame
+	}
+	if c.opt.SaveDir == "" {
+		return "", errors.New("this Hostfall has no place to keep saves")
+	}
+	sv, _, err := s.peer.SaveGame()
+	if errors.Is(err, p2p.ErrNotHost) {
+		return "", errors.New("only the host can save the game")
+	}
+	if err != nil {
+		return "", err
+	}
+	return savegame.WriteFile(c.opt.SaveDir, &savegame.Save{Saved: sv, At: time.Now()})
 }

@@ -14,6 +14,7 @@ import (
 	"hostfall/match"
 	"hostfall/p2p"
 	"hostfall/render/client"
+	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/session/replay"
 )
@@ -205,6 +206,18 @@ func TestHostLeavesMidGame(t *testing.T) {
 	}
 	waitFor(t, "Bo ready", 5*time.Second, func() bool { return ann.Start() == nil })
 	waitFor(t, "turn 40 on Bo", 20*time.Second, func() bool { return bo.turn() >= 40 })
+
+	// The host saves the running game; a player who does not host cannot.
+	if _, err := bo.Save(); err == nil {
+		t.Error("Bo saved the game without hosting it")
+	}
+	path, err := ann.Save()
+	if err != nil {
+		t.Fatalf("the host's save: %v", err)
+	}
+	if sv, err := savegame.ReadFile(path); err != nil || sv.Turn() < 40 || sv.Lobby.Name != "migrate" {
+		t.Errorf("the save %s reads back as %+v, %v", path, sv, err)
+	}
 
 	ann.Leave()
 	if _, ok := ann.Lobby(); ok {
