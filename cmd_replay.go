@@ -23,6 +23,7 @@ func runReplay(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	headless := fs.Bool("headless", false, "no window")
 	verify := fs.Bool("verify", false, "replay every turn and check every recorded state hash (with --headless)")
+	addVerbose(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
