@@ -308,14 +308,14 @@ func (g *gameScreen) drawMenu() {
 	a := g.a
 	lay := g.ui.Layout
 	a.over.rect(lay.Window, colShade)
-	box := ui.R(lay.MenuButton(0).Min.X-30, lay.MenuButton(0).Min.Y-70, lay.MenuButton(0).Max.X+30, lay.MenuButton(len(ui.MenuItems)-1).Max.Y+24)
+	box := ui.R(lay.MenuButton(0).Min.X-30, lay.MenuButton(0).Min.Y-70, lay.MenuButton(0).Max.X+30, lay.MenuButton(len(g.ui.Menu())-1).Max.Y+24)
 	a.panel(a.over, box)
 	title := "Menu"
 	if _, ok := a.cl.(client.Pauser); ok {
 		title = "Paused"
 	}
 	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+18, alignCenter, colText)
-	for i, it := range ui.MenuItems {
+	for i, it := range g.ui.Menu() {
 		r := lay.MenuButton(i)
 		bg := colButton
 		if r.Contains(a.in.Mouse) {

@@ -38,13 +38,29 @@ const (
 	MenuResume
 	MenuLeave
 	MenuQuit
+	MenuRestart // a replay: watch it from the start
 )
 
-// MenuItems are the pause menu's entries, in order.
-var MenuItems = [...]struct {
+// MenuItem is one entry of the pause menu.
+type MenuItem struct {
 	Label  string
 	Choice MenuChoice
-}{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+}
+
+// MenuItems are the pause menu's entries in a game, in order; a spectator
+// watching a replay gets ReplayMenuItems.
+var (
+	MenuItems       = []MenuItem{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Close the replay", MenuQuit}}
+)
+
+// Menu returns the pause menu's entries.
+func (g *Game) Menu() []MenuItem {
+	if g.Spectator {
+		return ReplayMenuItems
+	}
+	return MenuItems
+}
 
 // MenuButton returns the rectangle of pause menu entry i.
 func (l Layout) MenuButton(i int) Rect {
@@ -88,6 +104,10 @@ type Game struct {
 	Chat     TextField
 	MenuOpen bool
 	Marker   Marker
+	// Spectator watches (a replay): selection, camera and the menu only,
+	// no orders, no command card, no chat; the digits, Space and Tab are
+	// left to the replay's controls.
+	Spectator bool
 
 	lastClick struct {
 		at time.Time
@@ -131,14 +151,30 @@ func (g *Game) Update(in *Input, sc *Scene, w World) *Result {
 		g.menu(in)
 		return &g.res
 	}
-	if g.ChatOpen {
+	switch {
+	case g.ChatOpen:
 		g.chat(in)
-	} else {
+	case g.Spectator:
+		g.menuKeys(in)
+	default:
 		g.keys(in, sc, w)
 	}
 	g.scroll(in)
 	g.mouse(in, sc, w)
+	if g.Spectator {
+		g.res.Commands = g.res.Commands[:0]
+	}
 	return &g.res
+}
+
+// menuKeys opens the menu (Escape, F10), or leaves a box drag (Escape).
+func (g *Game) menuKeys(in *Input) {
+	switch {
+	case in.Hit[KeyEscape] && g.Dragging:
+		g.Dragging = false
+	case in.Hit[KeyEscape], in.Hit[KeyF10]:
+		g.MenuOpen = true
+	}
 }
 
 func (g *Game) menu(in *Input) {
@@ -149,7 +185,7 @@ func (g *Game) menu(in *Input) {
 	if !in.Pressed[MouseLeft] {
 		return
 	}
-	for i, it := range MenuItems {
+	for i, it := range g.Menu() {
 		if g.Layout.MenuButton(i).Contains(in.Mouse) {
 			g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
 			g.res.Menu = it.Choice
@@ -306,7 +342,7 @@ func (g *Game) mouse(in *Input, sc *Scene, w World) {
 			g.rightClick(sc, w, g.Mini.ToWorld(m), false)
 		}
 	case g.Layout.Card.Contains(m):
-		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] {
+		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] && !g.Spectator {
 			if b := Card(g.sel)[i]; b.Action != ActNone {
 				g.press(b, w)
 			}
@@ -401,6 +437,9 @@ func (g *Game) box(in *Input, sc *Scene, r Rect) {
 }
 
 func (g *Game) rightClick(sc *Scene, w World, p Vec, onMap bool) {
+	if g.Spectator {
+		return
+	}
 	tx, ty := tileOf(p)
 	var target *Unit
 	if onMap {
