@@ -75,7 +75,6 @@ type Client struct {
 	problem string
 	stopped bool
 	left    bool
-	events  []client.Event
 	wevents []game.Event
 
 	stepped atomic.Int64 // unix nanos of the last turn played
@@ -193,18 +192,11 @@ func (c *Client) step(now time.Time, keep bool) bool {
 	return true
 }
 
-// fail records a problem for the viewer (c.mu held).
+// fail records a problem for the viewer (c.mu held); the screen shows it
+// from Replay.
 func (c *Client) fail(text string, stop bool) {
 	c.problem, c.stopped = text, stop
 	c.log.Warn("replay playback", "problem", text)
-	c.push(client.Event{Kind: client.EvNotice, Text: text})
-}
-
-func (c *Client) push(e client.Event) {
-	c.events = append(c.events, e)
-	if len(c.events) > 256 {
-		c.events = c.events[len(c.events)-256:]
-	}
 }
 
 // SetPaused stops or restarts playback.
@@ -368,11 +360,6 @@ func (c *Client) Status() client.NetStatus {
 	return st
 }
 
-// Events drains what the screens show: problems found while playing.
-func (c *Client) Events(dst []client.Event) []client.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	dst = append(dst, c.events...)
-	c.events = c.events[:0]
-	return dst
-}
+// Events reports nothing: a replay has no network events, and problems
+// found while playing are in Replay.
+func (c *Client) Events(dst []client.Event) []client.Event { return dst }
