@@ -47,9 +47,6 @@ type Options struct {
 	Sound         Sounds      // nil plays nothing
 	Names         sound.Names // sound names → ids
 	Logger        *slog.Logger
-	// ReplayFollow is the player a replay viewer follows at first, from 1
-	// (game player 0); 0 shows every player without fog.
-	ReplayFollow int
 }
 
 // screenID says which screen shows.

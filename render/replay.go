@@ -17,25 +17,37 @@ import (
 // replayView is the game screen's replay state.
 type replayView struct {
 	cl      client.Replayer
-	ctl     *ui.Replay
+	ctl     *ui.Replay // nil until the world is loaded
 	st      client.ReplayStatus
 	res     ui.ReplayResult
 	outcome string // who won, once the recorded game is over
 }
 
-// initReplay sets the screen up as a replay viewer when the client plays a
-// replay (under the View lock, from init).
-func (g *gameScreen) initReplay(w *game.World) {
-	rc, ok := g.a.cl.(client.Replayer)
+// newReplayView returns the replay state when the client plays a replay
+// (nil otherwise). It asks the client now, outside the View lock: the
+// client's own lock comes before the world's.
+func newReplayView(c client.Client) *replayView {
+	rc, ok := c.(client.Replayer)
 	if !ok {
+		return nil
+	}
+	return &replayView{cl: rc, st: rc.Replay()}
+}
+
+// initReplay makes the replay's controls for world w (under the View lock,
+// from init: it must not call the client).
+func (g *gameScreen) initReplay(w *game.World) {
+	r := g.rp
+	if r == nil {
 		return
 	}
-	follow := g.a.opt.ReplayFollow - 1
-	if follow >= w.NumPlayers() {
+	follow := r.st.Follow
+	if follow < -1 || follow >= w.NumPlayers() {
 		follow = -1
 	}
-	g.rp = &replayView{cl: rc, ctl: ui.NewReplay(g.ui.Layout, w.NumPlayers(), follow), st: rc.Replay()}
-	g.rp.ctl.Paused = g.rp.st.Paused
+	r.ctl = ui.NewReplay(g.ui.Layout, w.NumPlayers(), follow)
+	r.ctl.Paused = r.st.Paused
+	r.ctl.SetSpeedFactor(r.st.Speed)
 	g.ui.Spectator = true
 	if follow >= 0 && follow < len(w.Starts()) {
 		g.ui.Cam.LookAt(ui.WorldPos(w.Starts()[follow]))
@@ -46,7 +58,7 @@ func (g *gameScreen) initReplay(w *game.World) {
 // the controls is theirs, not the map's.
 func (g *gameScreen) replayInput(in *ui.Input) {
 	r := g.rp
-	if r == nil {
+	if r == nil || r.ctl == nil {
 		return
 	}
 	r.res = ui.ReplayResult{Seek: -1}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"log/slog"
 	"testing"
+	"time"
 
 	"hostfall/game"
 	"hostfall/render/fake"
@@ -36,13 +37,13 @@ func replayHarness(t *testing.T, follow int, damage func(r *replay.Replay)) (*ha
 	if damage != nil {
 		damage(r)
 	}
-	c, err := replayclient.New(r, replayclient.Options{Paused: true, Logger: slog.New(slog.DiscardHandler)})
+	c, err := replayclient.New(r, replayclient.Options{Paused: true, Follow: follow + 1, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	c.Seek(float64(replayAt) / replayTurns)
-	a, err := NewApp(testWindow(t), 1024, 768, c, Options{ReplayFollow: follow + 1})
+	a, err := NewApp(testWindow(t), 1024, 768, c, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +182,52 @@ func TestShotReplayEndAndProblem(t *testing.T) {
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, ui.V(1024/2+95+20+95, y+20)) })
 	if !h.a.Quit() {
 		t.Error("Close the replay did not quit")
+	}
+	win.Update()
+}
+
+// The window plays a running replay: turns go on while frames are drawn,
+// Space pauses and the menu's "Watch from the start" starts over.
+func TestReplayPlaysInTheWindow(t *testing.T) {
+	data, err := fake.Replay(3, 2, 64, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := replay.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := replayclient.New(r, replayclient.Options{Follow: 1, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetSpeed(replayclient.MaxSpeed)
+	a, err := NewApp(testWindow(t), 1024, 768, c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, a: a, now: t0}
+	h.frame(nil)
+	for i := 0; i < 2000 && c.Replay().Turn < 40; i++ {
+		h.frame(nil)
+		win.Update()
+		time.Sleep(time.Millisecond)
+	}
+	if c.Replay().Turn < 40 {
+		t.Fatalf("the replay is at turn %d after 2,000 frames", c.Replay().Turn)
+	}
+	if a.game.rp.ctl.SpeedFactor() != replayclient.MaxSpeed || c.Replay().Speed != replayclient.MaxSpeed {
+		t.Errorf("speed: controls %v, client %v; want the client's %v kept", a.game.rp.ctl.SpeedFactor(), c.Replay().Speed, replayclient.MaxSpeed)
+	}
+	h.frame(func(in *ui.Input) { in.Press(ui.KeySpace) })
+	if !c.Replay().Paused {
+		t.Fatal("Space did not pause the replay")
+	}
+	h.frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, a.game.ui.Layout.MenuButton(1).Center()) })
+	if st := c.Replay(); st.Turn != 0 || !st.Paused || a.game.ui.MenuOpen {
+		t.Fatalf("after Watch from the start: %+v, menu open %v", st, a.game.ui.MenuOpen)
 	}
 	win.Update()
 }

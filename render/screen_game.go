@@ -70,7 +70,7 @@ type rally struct {
 }
 
 func newGameScreen(a *App) *gameScreen {
-	g := &gameScreen{a: a, turnLen: turnLength}
+	g := &gameScreen{a: a, turnLen: turnLength, rp: newReplayView(a.cl)}
 	g.worldL = newLayer(a.t, a.atlas)
 	g.worldTopL = newLayer(a.t, a.atlas)
 	return g

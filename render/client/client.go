@@ -107,6 +107,9 @@ type ReplayStatus struct {
 	// played. "" while all is well.
 	Problem string
 	Stopped bool // the problem ended playback before the last turn
+	// Follow is the game player whose view the viewer asked to see first,
+	// -1 for every player; the screen's controls change it from there.
+	Follow int
 }
 
 // Source says where the browser found a session.

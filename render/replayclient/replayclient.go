@@ -41,6 +41,9 @@ type Options struct {
 	// session.DefaultTickMillis. A turn lasts the lobby's TurnTicks ticks.
 	Tick   time.Duration
 	Paused bool // start paused
+	// Follow is the player whose view shows at first, from 1 (game player
+	// 0); 0 shows every player without fog.
+	Follow int
 	Logger *slog.Logger
 }
 
@@ -262,7 +265,7 @@ func (c *Client) Replay() client.ReplayStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := client.ReplayStatus{Speed: c.speed, Paused: c.paused, Checked: c.checked, Problem: c.problem, Stopped: c.stopped,
-		Over: c.next >= len(c.rep.Turns)}
+		Over: c.next >= len(c.rep.Turns), Follow: c.opt.Follow - 1}
 	if n := len(c.rep.Turns); n > 0 {
 		st.Turns = c.rep.Turns[n-1].Number
 	}

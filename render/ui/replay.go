@@ -106,6 +106,15 @@ func (r *Replay) Resize(l Layout) { r.Layout = NewReplayLayout(l, r.Players) }
 // SpeedFactor returns the playback speed (1 is the recorded rate).
 func (r *Replay) SpeedFactor() float64 { return Speeds[r.Speed] }
 
+// SetSpeedFactor picks the speed of Speeds nearest to s.
+func (r *Replay) SetSpeedFactor(s float64) {
+	for i, v := range Speeds {
+		if math.Abs(math.Log2(v/s)) < math.Abs(math.Log2(Speeds[r.Speed]/s)) {
+			r.Speed = i
+		}
+	}
+}
+
 // SetFollow shows player p's view (-1: every player) and tracks its army.
 func (r *Replay) SetFollow(p int) {
 	if p < -1 || p >= r.Players {

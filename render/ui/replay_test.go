@@ -167,6 +167,16 @@ func TestSpectatorGivesNoOrders(t *testing.T) {
 	}
 }
 
+func TestReplaySpeedFromTheCommandLine(t *testing.T) {
+	r := NewReplay(NewLayout(1024, 768), 2, -1)
+	for _, s := range []struct{ in, want float64 }{{8, 8}, {0.25, 0.25}, {2.5, 2}, {3, 4}, {1, 1}, {100, 8}} {
+		r.SetSpeedFactor(s.in)
+		if r.SpeedFactor() != s.want {
+			t.Errorf("SetSpeedFactor(%v): %v, want %v", s.in, r.SpeedFactor(), s.want)
+		}
+	}
+}
+
 func TestProgressText(t *testing.T) {
 	if got := ProgressText(600, 1200); got != "Turn 600 / 1200 · 0:30 / 1:00" {
 		t.Errorf("ProgressText = %q", got)
