@@ -30,7 +30,7 @@ type Client struct {
 	hasMe    bool
 	status   client.NetStatus
 	events   []client.Event
-	wevents  []game.Event
+	wevents  client.WorldLog
 	refuse   string
 
 	proposed []game.Command
@@ -90,7 +90,7 @@ func (c *Client) Push(evs ...client.Event) {
 func (c *Client) PushWorld(evs ...game.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.wevents = append(c.wevents, evs...)
+	c.wevents.Add(evs)
 }
 
 // Proposed returns the orders the screens proposed.
@@ -268,9 +268,7 @@ func (c *Client) Propose(cmd game.Command) error {
 func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dst = append(dst, c.wevents...)
-	c.wevents = c.wevents[:0]
-	return dst
+	return c.wevents.Drain(dst)
 }
 
 // Status returns the scripted status.

@@ -54,10 +54,6 @@ const maxCatchUp = 16
 // for the fastest speed (8 × 20 turns a second).
 const pollEvery = 5 * time.Millisecond
 
-// maxWorldEvents bounds the world events kept for a window that does not
-// drain them.
-const maxWorldEvents = 8192
-
 // Client plays one replay.
 type Client struct {
 	opt     Options
@@ -78,7 +74,7 @@ type Client struct {
 	problem string
 	stopped bool
 	left    bool
-	wevents []game.Event
+	wevents client.WorldLog
 
 	stepped atomic.Int64 // unix nanos of the last turn played
 	cancel  context.CancelFunc
@@ -130,16 +126,7 @@ func (c *Client) Close() error {
 
 func (c *Client) run(ctx context.Context) {
 	defer close(c.done)
-	t := time.NewTicker(pollEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			c.advance(now)
-		}
-	}
+	clock.Loop(ctx, pollEvery, c.advance)
 }
 
 // advance plays the turns the clock says are due.
@@ -185,12 +172,9 @@ func (c *Client) step(now time.Time, keep bool) bool {
 			}
 		}
 		if keep {
-			c.wevents = append(c.wevents, w.Events()...)
+			c.wevents.Add(w.Events())
 		}
 	})
-	if over := len(c.wevents) - maxWorldEvents; over > 0 {
-		c.wevents = c.wevents[over:]
-	}
 	c.stepped.Store(now.UnixNano())
 	return true
 }
@@ -253,7 +237,7 @@ func (c *Client) Seek(f float64) {
 	now := time.Now()
 	for c.next < target && c.step(now, false) {
 	}
-	c.wevents = c.wevents[:0]
+	c.wevents.Reset()
 	c.clk.Reset(now)
 	if c.paused {
 		c.clk.Pause()
@@ -346,9 +330,7 @@ func (c *Client) Propose(game.Command) error { return ErrSpectator }
 func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dst = append(dst, c.wevents...)
-	c.wevents = c.wevents[:0]
-	return dst
+	return c.wevents.Drain(dst)
 }
 
 // Status tells the network panel there is no network, and the turn length
