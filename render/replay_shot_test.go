@@ -83,24 +83,9 @@ func TestShotReplay(t *testing.T) {
 
 	// Units of the followed player's colour where the camera puts them.
 	green := PlayerColors[follow]
-	checked := 0
-	for _, u := range g.sc.Units {
-		p := g.ui.Cam.ToScreen(u.Pos)
-		half := u.Size * g.ui.Cam.Zoom / 2
-		r := ui.R(p.X-half, p.Y-half, p.X+half, p.Y+half)
-		inner := g.ui.Layout.Map.Inset(4)
-		if u.Owner != follow || !inner.Contains(r.Min) || !inner.Contains(r.Max) || r.Intersects(g.rp.ctl.Layout.Players) {
-			continue
-		}
-		checked++
-		want := 40
-		if u.Building {
-			want = 200
-		}
-		if n := count(img, r, like(green, 4)); n < want {
-			t.Errorf("%v at %v: %d pixels of green in %v, want %d", u.Kind, u.Pos, n, r, want)
-		}
-	}
+	checked := len(unitsIn(t, img, g, green, func(u *ui.Unit, r ui.Rect) bool {
+		return u.Owner == follow && !r.Intersects(g.rp.ctl.Layout.Players)
+	}))
 	if checked < 5 {
 		t.Fatalf("only %d units of the followed player on screen", checked)
 	}

@@ -154,15 +154,7 @@ func TestSpectatorGivesNoOrders(t *testing.T) {
 	if f.g.Mode != ModeSelect || f.g.ChatOpen {
 		t.Fatalf("spectator mode %v, chat %v", f.g.Mode, f.g.ChatOpen)
 	}
-	f.key(KeyEscape)
-	if !f.g.MenuOpen {
-		t.Fatal("Escape did not open the menu")
-	}
-	r := f.frame(func(in *Input) {
-		in.Mouse = f.g.Layout.MenuButton(1).Center()
-		in.Pressed[MouseLeft] = true
-	})
-	if r.Menu != MenuRestart {
+	if r := f.pickMenu(t, 1); r.Menu != MenuRestart {
 		t.Fatalf("menu choice %v, want restart", r.Menu)
 	}
 }
