@@ -40,6 +40,7 @@ func (w *windowFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&w.height, "height", 768, "window height in pixels")
 	fs.IntVar(&w.fps, "fps", 60, "frame rate cap")
 	fs.BoolVar(&w.mute, "mute", false, "play no sound")
+	addVerbose(fs)
 }
 
 func defaultPlayerName() string {
@@ -124,7 +125,7 @@ func startSound() (*sound.Server, sound.Names, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	srv, err := sound.New(bank, sound.Options{Sink: sound.Speaker(), Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+	srv, err := sound.New(bank, sound.Options{Sink: sound.Speaker(), Logger: slog.Default()})
 	if err != nil {
 		return nil, nil, err
 	}

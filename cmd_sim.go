@@ -42,6 +42,7 @@ func parseSim(name string, args []string) (simOptions, error) {
 	levels := fs.String("levels", "hard", "bot levels by player, comma separated (easy, hard); the last repeats")
 	teams := fs.String("teams", "", "team of each player, comma separated (default: every player alone)")
 	fs.BoolVar(&o.json, "status-json", false, "print one JSON object a line (the operating contract)")
+	addVerbose(fs)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return o, err

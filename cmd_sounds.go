@@ -32,6 +32,7 @@ func runSounds(ctx context.Context, args []string) error {
 	wavPath := fs.String("wav", "", "render to this WAV file instead of playing")
 	times := fs.Int("n", 1, "how many times to play each sound")
 	seed := fs.Uint64("seed", 1, "seed of the random choice among a group's lines")
+	addVerbose(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

@@ -30,7 +30,6 @@ const endLinger = 1500 * time.Millisecond
 type netFlags struct {
 	headless bool
 	json     bool
-	verbose  bool
 	player   string
 	identity string
 	password string
@@ -47,7 +46,7 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&nf.headless, "headless", false, "no window: a bot plays this peer's slot")
 	fs.BoolVar(&nf.json, "status-json", false, "print one JSON object a line on stdout (the operating contract)")
-	fs.BoolVar(&nf.verbose, "v", false, "log details to stderr")
+	addVerbose(fs)
 	fs.StringVar(&nf.player, "player", "", "player name (default: the host name)")
 	fs.StringVar(&nf.identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
 	fs.StringVar(&nf.password, "password", "", "session password")
@@ -88,15 +87,9 @@ func (nf *netFlags) botLevel() ai.Level {
 	return l
 }
 
-// logger is quiet by default (warnings and errors), detailed with -v.
-// go-libp2p's own logs go through it too, one level quieter.
+// logger is the shared one (logging.go): quiet by default, detailed with -v.
 func (nf *netFlags) logger() *slog.Logger {
-	level, lib := slog.LevelWarn, slog.LevelError
-	if nf.verbose {
-		level, lib = slog.LevelDebug, slog.LevelWarn
-	}
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lib}))
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	return slog.Default()
 }
 
 // netGame is one headless peer: its host, its peer loop and what it writes.

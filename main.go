@@ -60,6 +60,7 @@ func run(ctx context.Context, args []string) int {
 		usage()
 		return 2
 	}
+	setupLogging(os.Stderr)
 	err := c.run(ctx, args)
 	switch {
 	case err == nil:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gopxl/pixel/v2"
+
 	"hostfall/game"
 	"hostfall/render/client"
 	"hostfall/render/ui"
@@ -16,12 +18,20 @@ func (g *gameScreen) drawHUD() {
 	g.drawPanel()
 	g.drawMinimap()
 	g.drawInfo()
-	g.drawCard()
+	if g.rp != nil {
+		g.drawReplay()
+	} else {
+		g.drawCard()
+	}
 	g.drawChat()
 	g.drawNotices()
 	switch {
 	case g.ui.MenuOpen:
 		g.drawMenu()
+	case g.rp != nil:
+		if (g.rp.st.Over || g.rp.st.Stopped) && !g.watching {
+			g.drawReplayEnd()
+		}
 	case g.end != endNone && !g.watching:
 		g.drawEnd()
 	}
@@ -55,7 +65,11 @@ func (g *gameScreen) drawTopBar() {
 		bold.text("Watching", x, y, alignLeft, colAccent)
 	}
 	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
-	a.text[fontSmall].text("F3 network · F10 menu · Enter chat", a.w-12, y+1, alignRight, colDim)
+	help := "F3 network · F10 menu · Enter chat"
+	if g.rp != nil {
+		help = replayHelp
+	}
+	a.text[fontSmall].text(help, a.w-12, y+1, alignRight, colDim)
 }
 
 func (g *gameScreen) drawPanel() {
@@ -93,11 +107,19 @@ func (g *gameScreen) drawInfo() {
 	switch {
 	case len(sel) == 0:
 		bold.text("Nothing selected", r.Min.X, r.Min.Y+4, alignLeft, colText)
-		for i, line := range []string{
+		help := []string{
 			"Click a unit, or drag a box around several. Shift adds, a double-click takes all of a kind.",
 			"Right-click: move, attack, mine gold, set a rally point.",
 			"Ctrl+1…9 keeps a group, 1…9 calls it back. Arrows, screen edges or the minimap scroll; the wheel zooms.",
-		} {
+		}
+		if g.rp != nil {
+			help = []string{
+				"You are watching a replay: click a unit to see it; nobody takes orders from you.",
+				"Follow a player to see with their eyes (fog of war) and keep the camera on their army; 0 shows everyone.",
+				"Arrows, screen edges or the minimap move the camera (C brings it back to the army); the wheel zooms.",
+			}
+		}
+		for i, line := range help {
 			for j, s := range small.wrap(line, r.W()) {
 				small.text(s, r.Min.X, r.Min.Y+30+float64(i)*40+float64(j)*15, alignLeft, colDim)
 			}
@@ -330,7 +352,6 @@ func (g *gameScreen) drawMenu() {
 
 func (g *gameScreen) drawEnd() {
 	a := g.a
-	a.over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.72))
 	title, tc, sub := "Victory!", colAccent, "Your side holds the field."
 	switch g.end {
 	case endDefeat:
@@ -341,6 +362,28 @@ func (g *gameScreen) drawEnd() {
 	if g.end == endVictory && !g.hasMe {
 		title, sub = "Game over", "The game has a winner."
 	}
+	y := g.drawEndTable(title, tc, sub)
+	bold := a.overTxt[fontBold]
+	bw := 200.0
+	if !g.over {
+		if a.button(a.over, bold, ui.XYWH(a.w/2-bw-10, y, bw, 40), "Keep watching", true) {
+			g.watching = true
+		}
+		if a.button(a.over, bold, ui.XYWH(a.w/2+10, y, bw, 40), "Leave game", true) {
+			a.cl.Leave()
+		}
+		return
+	}
+	if a.button(a.over, bold, ui.XYWH(a.w/2-bw/2, y, bw, 40), "Leave game", true) {
+		a.cl.Leave()
+	}
+}
+
+// drawEndTable shades the screen and draws the title, the line under it and
+// the table of the game's players; it returns where buttons go.
+func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) float64 {
+	a := g.a
+	a.over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.72))
 	huge, t, bold, small := a.overTxt[fontHuge], a.overTxt[fontBody], a.overTxt[fontBold], a.overTxt[fontSmall]
 	cy := a.h * 0.18
 	huge.text(title, a.w/2, cy, alignCenter, tc)
@@ -380,18 +423,5 @@ func (g *gameScreen) drawEnd() {
 		}
 		y += 30
 	}
-	y += 30
-	bw := 200.0
-	if !g.over {
-		if a.button(a.over, bold, ui.XYWH(a.w/2-bw-10, y, bw, 40), "Keep watching", true) {
-			g.watching = true
-		}
-		if a.button(a.over, bold, ui.XYWH(a.w/2+10, y, bw, 40), "Leave game", true) {
-			a.cl.Leave()
-		}
-		return
-	}
-	if a.button(a.over, bold, ui.XYWH(a.w/2-bw/2, y, bw, 40), "Leave game", true) {
-		a.cl.Leave()
-	}
+	return y + 30
 }

@@ -59,6 +59,7 @@ type gameScreen struct {
 	selMark  []uint32
 	stamp    uint32
 	menuWas  bool
+	rp       *replayView // the replay viewer's state; nil in a game
 
 	terrainL, worldL, fogL, worldTopL, miniL *layer
 }
@@ -69,7 +70,7 @@ type rally struct {
 }
 
 func newGameScreen(a *App) *gameScreen {
-	g := &gameScreen{a: a, turnLen: turnLength}
+	g := &gameScreen{a: a, turnLen: turnLength, rp: newReplayView(a.cl)}
 	g.worldL = newLayer(a.t, a.atlas)
 	g.worldTopL = newLayer(a.t, a.atlas)
 	return g
@@ -113,6 +114,7 @@ func (g *gameScreen) init(w *game.World) {
 		start = ui.WorldPos(w.Starts()[g.me])
 	}
 	g.ui = ui.NewGame(a.w, a.h, wd, ht, g.me, start)
+	g.initReplay(w)
 }
 
 // frame runs the game screen for one frame.
@@ -130,16 +132,20 @@ func (g *gameScreen) frame(in *ui.Input) {
 		g.turnLen = time.Duration(st.TurnMillis) * time.Millisecond
 	}
 	g.wev = a.cl.WorldEvents(g.wev[:0])
+	g.replayInput(in)
 	var res *ui.Result
 	loaded := a.cl.View(func(w *game.World, stepped time.Time) {
 		if g.ui == nil {
 			g.init(w)
+			g.replayInput(in)
 		}
 		g.read(w, in, stepped)
 		if !g.ui.MenuOpen {
 			g.ui.CanSave = g.canSave(st)
 		}
+		cam := g.ui.Cam
 		res = g.ui.Update(in, g.sc, w)
+		g.replayCamera(cam, in)
 		g.readSelection(w)
 	})
 	if !loaded {
@@ -167,6 +173,10 @@ func (g *gameScreen) read(w *game.World, in *ui.Input, stepped time.Time) {
 	}
 	g.cues, g.notes = ui.EventCues(g.cues[:0], g.notes[:0], g.wev, g.me, g.observer, w)
 	g.over = w.Over()
+	if g.rp != nil {
+		g.replayRead(w)
+		return
+	}
 	switch team, won := w.Winner(); {
 	case !g.hasMe:
 		if g.over {
@@ -246,16 +256,18 @@ func (g *gameScreen) act(res *ui.Result) {
 			g.notices = append(g.notices, notice{text: capitalize(err.Error()) + ".", err: true, at: a.now})
 		}
 	}
-	switch res.Menu {
-	case ui.MenuSave:
+	switch {
+	case g.rp != nil:
+		g.replayAct(res.Menu)
+	case res.Menu == ui.MenuSave:
 		g.save()
-	case ui.MenuLeave:
+	case res.Menu == ui.MenuLeave:
 		a.cl.Leave()
-	case ui.MenuQuit:
+	case res.Menu == ui.MenuQuit:
 		a.cl.Leave()
 		a.quit = true
 	}
-	if p, ok := a.cl.(client.Pauser); ok && g.ui.MenuOpen != g.menuWas {
+	if p, ok := a.cl.(client.Pauser); ok && g.rp == nil && g.ui.MenuOpen != g.menuWas {
 		p.SetPaused(g.ui.MenuOpen)
 	}
 	g.menuWas = g.ui.MenuOpen

@@ -304,30 +304,16 @@ func TestShotGame(t *testing.T) {
 	img := h.shot("game")
 
 	blue := PlayerColors[0]
-	checked := 0
-	for _, u := range g.sc.Units {
-		p := g.ui.Cam.ToScreen(u.Pos)
-		half := u.Size * g.ui.Cam.Zoom / 2
-		r := ui.R(p.X-half, p.Y-half, p.X+half, p.Y+half)
-		if !u.Own || !g.ui.Layout.Map.Inset(4).Contains(r.Min) || !g.ui.Layout.Map.Inset(4).Contains(r.Max) {
-			continue
-		}
-		checked++
-		min := 40
-		if u.Building {
-			min = 200
-		}
-		if n := count(img, r, like(blue, 4)); n < min {
-			t.Errorf("%v at %v: %d pixels of player 0's blue in %v, want %d", u.Kind, u.Pos, n, r, min)
-		}
+	checked := unitsIn(t, img, g, blue, func(u *ui.Unit, _ ui.Rect) bool { return u.Own })
+	for _, u := range checked {
 		// The minimap dot.
 		d := g.ui.Mini.ToScreen(u.Pos)
 		if n := count(img, ui.XYWH(d.X-1, d.Y-1, 3, 3), like(blue, 4)); n == 0 {
 			t.Errorf("no minimap dot for the %v at %v (screen %v)", u.Kind, u.Pos, d)
 		}
 	}
-	if checked < 8 {
-		t.Fatalf("only %d of player 0's units on screen; the fixture should show its base", checked)
+	if len(checked) < 8 {
+		t.Fatalf("only %d of player 0's units on screen; the fixture should show its base", len(checked))
 	}
 	// Nothing blue where the map shows no unit: a corner of the view far
 	// from the base is grass or fog.
@@ -363,6 +349,33 @@ func TestShotGame(t *testing.T) {
 			t.Errorf("button %q: no hotkey letter (%d pixels)", b.Label, n)
 		}
 	}
+}
+
+// unitsIn checks that every unit of the scene that keep picks, drawn
+// wholly on the map at screen rect r, shows colour c there; it returns the
+// units it checked.
+func unitsIn(t *testing.T, img *image.RGBA, g *gameScreen, c [3]uint8, keep func(u *ui.Unit, r ui.Rect) bool) []*ui.Unit {
+	t.Helper()
+	var checked []*ui.Unit
+	inner := g.ui.Layout.Map.Inset(4)
+	for i := range g.sc.Units {
+		u := &g.sc.Units[i]
+		p := g.ui.Cam.ToScreen(u.Pos)
+		half := u.Size * g.ui.Cam.Zoom / 2
+		r := ui.R(p.X-half, p.Y-half, p.X+half, p.Y+half)
+		if !inner.Contains(r.Min) || !inner.Contains(r.Max) || !keep(u, r) {
+			continue
+		}
+		checked = append(checked, u)
+		want := 40
+		if u.Building {
+			want = 200
+		}
+		if n := count(img, r, like(c, 4)); n < want {
+			t.Errorf("%v of player %d at %v: %d pixels of its colour in %v, want %d", u.Kind, u.Owner, u.Pos, n, r, want)
+		}
+	}
+	return checked
 }
 
 // sceneEmpty reports whether no unit of the scene is drawn in screen rect r.

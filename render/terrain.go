@@ -37,6 +37,8 @@ type terrainView struct {
 	clear    []bool // visible with all its neighbours: no fog to draw
 	turn     int
 	miniTurn int
+	me       game.PlayerID // whose view the textures show
+	observer bool
 }
 
 func newTerrainView(w, h int) *terrainView {
@@ -58,10 +60,13 @@ func newTerrainView(w, h int) *terrainView {
 // update refreshes the textures from the world (under its read lock) when
 // the turn changed. Observers see no fog.
 func (t *terrainView) update(w *game.World, me game.PlayerID, observer bool) {
-	if w.Turn() == t.turn {
+	if w.Turn() == t.turn && me == t.me && observer == t.observer {
 		return
 	}
-	t.turn = w.Turn()
+	if me != t.me || observer != t.observer { // another view (a replay's follow): redraw the minimap too
+		t.miniTurn = -1
+	}
+	t.turn, t.me, t.observer = w.Turn(), me, observer
 	if tiles := w.Terrain(); !slices.Equal(tiles, t.tiles) {
 		t.paintTerrain(tiles)
 	}

@@ -35,6 +35,7 @@ var keyMap = map[pixel.Button]ui.Key{
 	pixel.KeyLeftShift: ui.KeyShift, pixel.KeyRightShift: ui.KeyShift,
 	pixel.KeyLeftControl: ui.KeyCtrl, pixel.KeyRightControl: ui.KeyCtrl,
 	pixel.KeyLeftAlt: ui.KeyAlt, pixel.KeyRightAlt: ui.KeyAlt,
+	pixel.KeyEqual: ui.KeyPlus, pixel.KeyKPAdd: ui.KeyPlus, pixel.KeyMinus: ui.KeyMinus, pixel.KeyKPSubtract: ui.KeyMinus,
 }
 
 func init() {

@@ -85,6 +85,41 @@ type Saver interface {
 	Save() (path string, err error)
 }
 
+// Replayer is implemented by clients that play a recorded game back (the
+// replay viewer). The game screen is then a spectator's: no orders, and
+// the replay's controls (pause, speed, progress, whose view shows) in
+// place of the command card. Lobby reports the recorded game as playing
+// until Leave.
+type Replayer interface {
+	Pauser
+	// SetSpeed sets the playback speed; 1 is the recorded rate.
+	SetSpeed(float64)
+	// Seek plays on, as fast as it can, to the turn at fraction f (0..1) of
+	// the recording; a turn before the current one starts over from the
+	// beginning.
+	Seek(f float64)
+	// Replay describes the playback.
+	Replay() ReplayStatus
+}
+
+// ReplayStatus is the replay viewer's progress.
+type ReplayStatus struct {
+	Turn    uint64 // the last recorded turn played (0 before the first)
+	Turns   uint64 // the recording's last turn
+	Speed   float64
+	Paused  bool
+	Checked int  // recorded state hashes the playback has matched so far
+	Over    bool // every recorded turn has been played
+	// Problem says in words a person reads what went wrong: the state
+	// differs from the recording's (a hash mismatch), or a turn cannot be
+	// played. "" while all is well.
+	Problem string
+	Stopped bool // the problem ended playback before the last turn
+	// Follow is the game player whose view the viewer asked to see first,
+	// -1 for every player; the screen's controls change it from there.
+	Follow int
+}
+
 // Source says where the browser found a session.
 type Source uint8
 

@@ -9,7 +9,10 @@
 // Time is counted in whole steps from the start, so rounding never drifts.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock counts due steps. The zero value is not usable; use New.
 type Clock struct {
@@ -98,4 +101,19 @@ func Fraction(now, since time.Time, length time.Duration) float64 {
 	}
 	f := float64(now.Sub(since)) / float64(length)
 	return min(max(f, 0), 1)
+}
+
+// Loop calls fn with the time of every tick, every period, until ctx ends:
+// the goroutine of a client that steps a game on a Clock.
+func Loop(ctx context.Context, period time.Duration, fn func(now time.Time)) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			fn(now)
+		}
+	}
 }

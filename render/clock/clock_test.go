@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -89,5 +90,18 @@ func TestAlpha(t *testing.T) {
 	}
 	if f := Fraction(t0, t0.Add(ms), 10*ms); f != 0 {
 		t.Fatalf("fraction before the start = %v", f)
+	}
+}
+
+func TestLoopCallsUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	n := 0
+	Loop(ctx, time.Millisecond, func(time.Time) {
+		if n++; n == 3 {
+			cancel()
+		}
+	})
+	if n != 3 {
+		t.Fatalf("fn called %d times, want 3 (until the cancel)", n)
 	}
 }

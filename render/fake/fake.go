@@ -4,12 +4,14 @@
 package fake
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 	"time"
 
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/match"
 	"hostfall/render/client"
 	"hostfall/session"
 )
@@ -28,7 +30,7 @@ type Client struct {
 	hasMe    bool
 	status   client.NetStatus
 	events   []client.Event
-	wevents  []game.Event
+	wevents  client.WorldLog
 	refuse   string
 
 	proposed []game.Command
@@ -88,7 +90,7 @@ func (c *Client) Push(evs ...client.Event) {
 func (c *Client) PushWorld(evs ...game.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.wevents = append(c.wevents, evs...)
+	c.wevents.Add(evs)
 }
 
 // Proposed returns the orders the screens proposed.
@@ -266,9 +268,7 @@ func (c *Client) Propose(cmd game.Command) error {
 func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dst = append(dst, c.wevents...)
-	c.wevents = c.wevents[:0]
-	return dst
+	return c.wevents.Drain(dst)
 }
 
 // Status returns the scripted status.
@@ -316,4 +316,57 @@ func Skirmish(seed uint64, n, turns int) (*game.World, []client.Player, error) {
 	}
 	ps[0].Name = "You"
 	return m.World, ps, nil
+}
+
+// Replay records the replay file of a bot match as a hosting peer's match
+// would: n hard bots on a size×size map of seed, turns turns, a state hash
+// every 10 turns. The players are named "Bot 1" … in colours 0, 1, ….
+func Replay(seed uint64, n, size, turns int) ([]byte, error) {
+	lobby := Lobby("Replay", n)
+	lobby.MapSeed, lobby.MapSize, lobby.State = seed, uint32(size), session.StateLoading
+	st := session.Status{Slot: -1}
+	for i := range lobby.Slots {
+		lobby.Slots[i] = session.Slot{Kind: session.SlotBot, Name: fmt.Sprintf("Bot %d", i+1), Color: uint8(i), BotLevel: uint8(ai.Hard)}
+		st.Drives = append(st.Drives, i)
+	}
+	var buf bytes.Buffer
+	m := match.New(match.Options{Replay: &buf})
+	var node proposals
+	load := session.Ready{Events: []session.Event{{Kind: session.EvLoad, Lobby: &lobby}}, Status: st}
+	if err := m.Apply(&load, &node); err != nil {
+		return nil, err
+	}
+	for t := uint64(1); t <= uint64(turns); t++ {
+		rd := session.Ready{Committed: []session.Turn{{Number: t, Commands: node.take(), WantHash: t%10 == 0}}, Status: st}
+		if err := m.Apply(&rd, &node); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.CloseReplay(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// proposals stands in for the session node of Replay: what the bots
+// propose goes into the next turn.
+type proposals struct {
+	cmds []session.Command
+	seq  [session.MaxSlots]uint64
+}
+
+func (p *proposals) Loaded()                       {}
+func (p *proposals) ReportHash(uint64, uint64)     {}
+func (p *proposals) Snapshot(uint64, []byte) error { return nil }
+
+func (p *proposals) Propose(slot int, data []byte) error {
+	p.seq[slot]++
+	p.cmds = append(p.cmds, session.Command{Slot: slot, Seq: p.seq[slot], Data: append([]byte(nil), data...)})
+	return nil
+}
+
+func (p *proposals) take() []session.Command {
+	out := p.cmds
+	p.cmds = nil
+	return out
 }

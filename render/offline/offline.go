@@ -46,10 +46,6 @@ type Options struct {
 // maxCatchUp bounds the ticks run at once after a stall.
 const maxCatchUp = 10
 
-// maxWorldEvents bounds the world events kept for a window that does not
-// drain them.
-const maxWorldEvents = 8192
-
 // Client is the offline client.Client.
 type Client struct {
 	opt Options
@@ -60,7 +56,7 @@ type Client struct {
 	match   *match.Match
 	clk     *clock.Clock
 	events  []client.Event
-	wevents []game.Event
+	wevents client.WorldLog
 	players []client.Player
 	me      game.PlayerID
 	hasMe   bool
@@ -105,16 +101,7 @@ func (c *Client) Close() error {
 
 func (c *Client) run(ctx context.Context) {
 	defer close(c.done)
-	t := time.NewTicker(c.opt.Tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			c.advance(now)
-		}
-	}
+	clock.Loop(ctx, c.opt.Tick, c.advance)
 }
 
 // advance ticks the node as often as the clock says and applies the results.
@@ -168,11 +155,8 @@ func (c *Client) apply(rd *session.Ready, now time.Time) error {
 			return err
 		}
 		c.match.View(func(w *game.World) {
-			c.wevents = append(c.wevents, w.Events()...)
+			c.wevents.Add(w.Events())
 		})
-		if over := len(c.wevents) - maxWorldEvents; over > 0 {
-			c.wevents = c.wevents[over:]
-		}
 		c.stepped.Store(now.UnixNano())
 	}
 	if rd.SnapshotAt != 0 {
@@ -208,7 +192,7 @@ func (c *Client) reset() {
 	c.node, c.match = nil, nil
 	c.players, c.hasMe = nil, false
 	c.status, c.lobby = session.Status{}, session.Lobby{}
-	c.wevents = c.wevents[:0]
+	c.wevents.Reset()
 }
 
 // Sessions returns nothing: there is no network to find sessions on.
@@ -431,9 +415,7 @@ func (c *Client) Propose(cmd game.Command) error {
 func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dst = append(dst, c.wevents...)
-	c.wevents = c.wevents[:0]
-	return dst
+	return c.wevents.Drain(dst)
 }
 
 // Status describes the (absent) network.

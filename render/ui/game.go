@@ -39,6 +39,7 @@ const (
 	MenuLeave
 	MenuQuit
 	MenuSave
+	MenuRestart // a replay: watch it from the start
 )
 
 // MenuItem is one entry of the pause menu.
@@ -47,16 +48,23 @@ type MenuItem struct {
 	Choice MenuChoice
 }
 
-// MenuItems are the pause menu's entries, in order; Game.Menu adds "Save
-// game" after "Resume" when the game can be saved.
-var MenuItems = [...]MenuItem{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+// MenuItems are the pause menu's entries in a game, in order; Game.Menu
+// adds "Save game" after "Resume" when the game can be saved, and a
+// spectator watching a replay gets ReplayMenuItems.
+var (
+	MenuItems       = []MenuItem{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Close the replay", MenuQuit}}
+)
 
 // Menu returns the pause menu's entries as they show now.
 func (g *Game) Menu() []MenuItem {
-	if !g.CanSave {
-		return MenuItems[:]
+	switch {
+	case g.Spectator:
+		return ReplayMenuItems
+	case g.CanSave:
+		return []MenuItem{MenuItems[0], {"Save game", MenuSave}, MenuItems[1], MenuItems[2]}
 	}
-	return []MenuItem{MenuItems[0], {"Save game", MenuSave}, MenuItems[1], MenuItems[2]}
+	return MenuItems
 }
 
 // MenuButton returns the rectangle of pause menu entry i.
@@ -102,6 +110,10 @@ type Game struct {
 	MenuOpen bool
 	CanSave  bool // the menu offers "Save game" (set by the caller while the menu is closed)
 	Marker   Marker
+	// Spectator watches (a replay): selection, camera and the menu only,
+	// no orders, no command card, no chat; the digits, Space and Tab are
+	// left to the replay's controls.
+	Spectator bool
 
 	lastClick struct {
 		at time.Time
@@ -145,14 +157,30 @@ func (g *Game) Update(in *Input, sc *Scene, w World) *Result {
 		g.menu(in)
 		return &g.res
 	}
-	if g.ChatOpen {
+	switch {
+	case g.ChatOpen:
 		g.chat(in)
-	} else {
+	case g.Spectator:
+		g.menuKeys(in)
+	default:
 		g.keys(in, sc, w)
 	}
 	g.scroll(in)
 	g.mouse(in, sc, w)
+	if g.Spectator {
+		g.res.Commands = g.res.Commands[:0]
+	}
 	return &g.res
+}
+
+// menuKeys opens the menu (Escape, F10), or leaves a box drag (Escape).
+func (g *Game) menuKeys(in *Input) {
+	switch {
+	case in.Hit[KeyEscape] && g.Dragging:
+		g.Dragging = false
+	case in.Hit[KeyEscape], in.Hit[KeyF10]:
+		g.MenuOpen = true
+	}
 }
 
 func (g *Game) menu(in *Input) {
@@ -320,7 +348,7 @@ func (g *Game) mouse(in *Input, sc *Scene, w World) {
 			g.rightClick(sc, w, g.Mini.ToWorld(m), false)
 		}
 	case g.Layout.Card.Contains(m):
-		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] {
+		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] && !g.Spectator {
 			if b := Card(g.sel)[i]; b.Action != ActNone {
 				g.press(b, w)
 			}
@@ -415,6 +443,9 @@ func (g *Game) box(in *Input, sc *Scene, r Rect) {
 }
 
 func (g *Game) rightClick(sc *Scene, w World, p Vec, onMap bool) {
+	if g.Spectator {
+		return
+	}
 	tx, ty := tileOf(p)
 	var target *Unit
 	if onMap {

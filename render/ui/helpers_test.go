@@ -129,6 +129,19 @@ func (f *fixture) key(k Key, mods ...Key) *Result {
 	})
 }
 
+// pickMenu opens the pause menu with Escape and clicks its entry i.
+func (f *fixture) pickMenu(t *testing.T, i int) *Result {
+	t.Helper()
+	f.key(KeyEscape)
+	if !f.g.MenuOpen {
+		t.Fatal("Escape did not open the menu")
+	}
+	return f.frame(func(in *Input) {
+		in.Mouse = f.g.Layout.MenuButton(i).Center()
+		in.Pressed[MouseLeft] = true
+	})
+}
+
 func ids(us []*Unit) []game.UnitID {
 	var out []game.UnitID
 	for _, u := range us {

@@ -60,6 +60,8 @@ const (
 	KeyShift
 	KeyCtrl
 	KeyAlt
+	KeyPlus  // + or = (the replay's faster)
+	KeyMinus // - (the replay's slower)
 	NumKeys
 )
 

@@ -464,15 +464,7 @@ func TestOrdersFromInput(t *testing.T) {
 
 func TestEscapeAndMenu(t *testing.T) {
 	f := newFixture(t)
-	f.key(KeyEscape)
-	if !f.g.MenuOpen {
-		t.Fatal("Escape did not open the menu")
-	}
-	r := f.frame(func(in *Input) {
-		in.Mouse = f.g.Layout.MenuButton(1).Center()
-		in.Pressed[MouseLeft] = true
-	})
-	if r.Menu != MenuLeave {
+	if r := f.pickMenu(t, 1); r.Menu != MenuLeave {
 		t.Fatalf("menu choice %v, want leave", r.Menu)
 	}
 	f.key(KeyEscape)
