@@ -77,12 +77,9 @@ var (
 	ErrBusy      = errors.New("leave this game before you create or join another one")
 )
 
-// maxWorldEvents bounds the world events kept for a window that does not
-// drain them; maxEvents the same for the screens' events.
-const (
-	maxWorldEvents = 8192
-	maxEvents      = 256
-)
+// maxEvents bounds the screens' events kept for a window that does not
+// drain them (client.WorldLog bounds the world's).
+const maxEvents = 256
 
 // Client is the network client.Client.
 type Client struct {
@@ -96,7 +93,7 @@ type Client struct {
 	events []client.Event
 
 	wmu     sync.Mutex // guards wevents; taken by the peer's loop
-	wevents []game.Event
+	wevents client.WorldLog
 	stepped atomic.Int64 // unix nanos of the last applied turn
 }
 
@@ -184,7 +181,7 @@ func (c *Client) begin(name, password string, spectate bool) (*netSession, error
 	s.cancel = cancel
 	c.sess = s
 	c.wmu.Lock()
-	c.wevents = c.wevents[:0]
+	c.wevents.Reset()
 	c.wmu.Unlock()
 	go func() {
 		if err := peer.Run(ctx); err != nil {
@@ -201,10 +198,7 @@ func (c *Client) begin(name, password string, spectate bool) (*netSession, error
 // onStep keeps a turn's world events for WorldEvents (on the peer's loop).
 func (c *Client) onStep(_ uint64, evs []game.Event) {
 	c.wmu.Lock()
-	c.wevents = append(c.wevents, evs...)
-	if over := len(c.wevents) - maxWorldEvents; over > 0 {
-		c.wevents = c.wevents[over:]
-	}
+	c.wevents.Add(evs)
 	c.wmu.Unlock()
 	c.stepped.Store(time.Now().UnixNano())
 }
@@ -488,9 +482,7 @@ func (c *Client) Propose(cmd game.Command) error {
 func (c *Client) WorldEvents(dst []game.Event) []game.Event {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	dst = append(dst, c.wevents...)
-	c.wevents = c.wevents[:0]
-	return dst
+	return c.wevents.Drain(dst)
 }
 
 // Status is the network panel's content.
