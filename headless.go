@@ -124,14 +124,18 @@ func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 	}
 	g.host = h
 	g.replay = &lazyFile{dir: replayDir(), peer: h.ID().String()}
-	peer, err := p2p.NewPeer(h, p2p.PeerOptions{
+	po := p2p.PeerOptions{
 		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
 		Match: match.Options{
 			SelfBot: true, SelfLevel: nf.botLevel(), Replay: g.replay,
 			OnReplayError: func(err error) { g.log.Error("replay not saved", "err", err) },
 		},
 		Logger: g.log,
-	})
+	}
+	if os.Getenv("HOSTFALL_TRACE") != "" && nf.json {
+		g.traceCommands(&po)
+	}
+	peer, err := p2p.NewPeer(h, po)
 	if err != nil {
 		h.Close()
 		return nil, err
@@ -148,6 +152,21 @@ func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 	text := fmt.Sprintf("peer %s listening on:\n  %s", h.ID(), strings.Join(addrs, "\n  "))
 	g.status.emit("listening", text, kv("peer", h.ID().String()), kv("addrs", addrs))
 	return g, nil
+}
+
+// traceCommands prints a line when this peer proposes a command for its own
+// slot and one for every command applied (HOSTFALL_TRACE=1 with
+// --status-json): the network benchmark matches them up by slot and seq
+// across processes to measure command latency.
+func (g *netGame) traceCommands(po *p2p.PeerOptions) {
+	po.OnPropose = func(slot int, seq uint64, at time.Time) {
+		g.status.emit("cmd_proposed", "", kv("slot", slot), kv("seq", seq), kv("us", at.UnixMicro()))
+	}
+	po.OnTurn = func(t session.Turn, at time.Time) {
+		for _, c := range t.Commands {
+			g.status.emit("cmd_applied", "", kv("slot", c.Slot), kv("seq", c.Seq), kv("turn", t.Number), kv("us", at.UnixMicro()))
+		}
+	}
 }
 
 // run plays until the game ends (then lingers and leaves), the session is

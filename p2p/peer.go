@@ -39,7 +39,11 @@ type PeerOptions struct {
 	// OnTurn, when set, is called on the loop goroutine after each applied
 	// turn (latency measurements, tests). It must return quickly.
 	OnTurn func(session.Turn, time.Time)
-	Logger *slog.Logger
+	// OnPropose, when set, is called on the loop goroutine for each command
+	// this peer proposes for its own slot, with the sequence number the
+	// command will carry in its turn (latency traces).
+	OnPropose func(slot int, seq uint64, at time.Time)
+	Logger    *slog.Logger
 }
 
 // Errors callers branch on.
@@ -85,6 +89,7 @@ type Peer struct {
 	rates     map[peer.ID][2]float64
 	msgs      uint64
 	ticks     int
+	ownSeq    uint64 // own-slot commands proposed; the session numbers them 1, 2, 3, …
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
@@ -222,12 +227,26 @@ func (p *Peer) Propose(c game.Command) error {
 	if err != nil {
 		return err
 	}
-	return p.call(func() error { return p.node.Propose(p.st.Slot, data) })
+	return p.call(func() error { return p.propose(p.st.Slot, data) })
+}
+
+// propose proposes on the loop goroutine and traces own-slot commands.
+func (p *Peer) propose(slot int, data []byte) error {
+	if err := p.node.Propose(slot, data); err != nil {
+		return err
+	}
+	if slot == p.st.Slot && slot >= 0 {
+		p.ownSeq++
+		if p.opt.OnPropose != nil {
+			p.opt.OnPropose(slot, p.ownSeq, time.Now())
+		}
+	}
+	return nil
 }
 
 // proposeRaw proposes bytes for a slot (tests: forged commands).
 func (p *Peer) proposeRaw(slot int, data []byte) error {
-	return p.call(func() error { return p.node.Propose(slot, data) })
+	return p.call(func() error { return p.propose(slot, data) })
 }
 
 // call runs fn on the loop goroutine and returns its error.
@@ -321,7 +340,7 @@ func (h nodeHook) ReportHash(turn, hash uint64) {
 	h.p.hashes = append(h.p.hashes, session.HashReport{Turn: turn, Hash: hash})
 }
 func (h nodeHook) Snapshot(turn uint64, data []byte) error { return h.p.node.Snapshot(turn, data) }
-func (h nodeHook) Propose(slot int, data []byte) error     { return h.p.node.Propose(slot, data) }
+func (h nodeHook) Propose(slot int, data []byte) error     { return h.p.propose(slot, data) }
 
 // ready handles the node's Ready in the documented order: the game (load,
 // restore, turns, hashes, snapshot, bots), then messages, then events.
