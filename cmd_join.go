@@ -20,18 +20,24 @@ func init() {
 
 type joinFlags struct {
 	netFlags
-	addr string
+	addr    string
+	session string
 }
 
 // resolver says how join finds the host. The ways to name a session are
 // alternatives: each adds a flag and a case here (--addr; mDNS --session
 // and --invite come with discovery and the relay).
 func (jf *joinFlags) resolver() (p2p.Resolver, error) {
+	if jf.addr != "" && jf.session != "" {
+		return nil, fmt.Errorf("%w: --addr and --session are alternatives; give one", errUsage)
+	}
 	switch {
 	case jf.addr != "":
 		return p2p.AddrResolver(jf.addr), nil
+	case jf.session != "":
+		return p2p.SessionResolver{Name: jf.session}, nil
 	}
-	return nil, fmt.Errorf("%w: say which session to join with --addr MULTIADDR (the host prints its addresses)", errUsage)
+	return nil, fmt.Errorf("%w: say which session to join with --session NAME (a LAN session; `hostfall list` shows them) or --addr MULTIADDR (the host prints its addresses)", errUsage)
 }
 
 func runJoin(ctx context.Context, args []string) error {
@@ -39,6 +45,7 @@ func runJoin(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("join", flag.ContinueOnError)
 	jf.register(fs)
 	fs.StringVar(&jf.addr, "addr", "", "the host's multiaddr, ending in /p2p/<peer ID>")
+	fs.StringVar(&jf.session, "session", "", "the name of a session on the LAN (found with mDNS)")
 	if err := parseNet(fs, &jf.netFlags, args); err != nil {
 		return err
 	}

@@ -110,6 +110,7 @@ type netGame struct {
 	replay *lazyFile
 	isHost bool
 	stop   context.CancelFunc // ends the peer loop
+	unlan  func()             // stops the LAN announcement (lan.go)
 
 	// onLobby is called with every lobby revision (the host starts the game from it).
 	onLobby func(session.Lobby)
@@ -145,6 +146,7 @@ func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 	loopCtx, stop := context.WithCancel(context.Background())
 	g.stop = stop
 	go peer.Run(loopCtx)
+	g.announceOnLAN()
 	var addrs []string
 	for _, a := range h.Addrs() {
 		addrs = append(addrs, a.String())
@@ -291,6 +293,7 @@ func (g *netGame) winner() *winnerJSON {
 
 // close stops the loop, saves the replay and closes the host.
 func (g *netGame) close() {
+	g.unlan()
 	g.stop()
 	<-g.peer.Done()
 	g.closeReplay()
