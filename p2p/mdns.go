@@ -57,7 +57,9 @@ type Advertiser struct {
 }
 
 // zone serves the current service; Update swaps it atomically.
-type zone struct{ svc atomic.Pointer[mdns.MDNSService] }
+type zone struct {
+	svc atomic.Pointer[mdns.MDNSService]
+}
 
 func (z *zone) Records(q dns.Question) []dns.RR {
 	svc := z.svc.Load()
