@@ -55,6 +55,7 @@ func runHost(ctx context.Context, args []string) error {
 		return err
 	}
 	g.isHost = true
+	g.offerInvite(ctx)
 	started := false
 	g.onLobby = func(l session.Lobby) {
 		if started || l.State != session.StateLobby || humans(l) < hf.players {

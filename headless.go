@@ -37,6 +37,7 @@ type netFlags struct {
 	password string
 	level    string
 	listen   listFlag
+	relay    string // a relay for peers behind NAT (lan.go)
 }
 
 // listFlag is a flag that may be given several times.
@@ -54,6 +55,7 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.password, "password", "", "session password")
 	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard")
 	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
+	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
 }
 
 func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
@@ -110,7 +112,8 @@ type netGame struct {
 	replay *lazyFile
 	isHost bool
 	stop   context.CancelFunc // ends the peer loop
-	unlan  func()             // stops the LAN announcement (lan.go)
+	relay  *p2p.RelayClient   // nil without --relay (lan.go)
+	unlan  func()             // stops the LAN announcement and relay work (lan.go)
 
 	// onLobby is called with every lobby revision (the host starts the game from it).
 	onLobby func(session.Lobby)
@@ -119,7 +122,11 @@ type netGame struct {
 func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 	g := &netGame{nf: nf, log: nf.logger()}
 	g.status = &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}
-	h, err := p2p.NewHost(ctx, p2p.Options{IdentityPath: nf.identity, Listen: nf.listen, Logger: g.log})
+	opt, err := g.hostOptions()
+	if err != nil {
+		return nil, err
+	}
+	h, err := p2p.NewHost(ctx, opt)
 	if err != nil {
 		return nil, err
 	}

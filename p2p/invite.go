@@ -280,7 +280,7 @@ func newCrockford() *base32Crockford {
 	}
 	for i := range len(c.alphabet) {
 		c.values[c.alphabet[i]] = int8(i)
-		c.values[strings.ToLower(c.alphabet[i:i+1])[0]] = int8(i)
+		c.values[strings.ToLower(c.alphabet[i : i+1])[0]] = int8(i)
 	}
 	for _, alias := range []struct {
 		from string

@@ -233,6 +233,7 @@ func (t *transport) link(p peer.ID) *link {
 		kick:   make(chan struct{}, 1),
 		adopt:  make(chan network.Stream),
 		dead:   make(chan network.Stream, 4),
+		reopen: make(chan struct{}, 1),
 		exited: make(chan struct{}),
 	}
 	t.links[p] = l
@@ -267,6 +268,7 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	}
 	t.mu.Unlock()
 	t.signal()
+	t.directConnected(c)
 }
 
 func (t *transport) disconnected(_ network.Network, c network.Conn) {
@@ -428,6 +430,7 @@ type link struct {
 	kick   chan struct{}
 	adopt  chan network.Stream
 	dead   chan network.Stream
+	reopen chan struct{} // a direct connection appeared (upgrade.go)
 	exited chan struct{}
 
 	up      atomic.Bool
@@ -543,6 +546,10 @@ func (l *link) run() {
 			}
 		case <-retryC:
 			retry = nil
+		case <-l.reopen:
+			if s := l.reopenDirect(cur); s != nil {
+				use(s, true)
+			}
 		case <-l.kick:
 		}
 		if cur != nil || len(l.out) > 0 {
