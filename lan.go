@@ -21,6 +21,7 @@ func (g *netGame) hostOptions() (p2p.Options, error) {
 		}
 		g.relay = rc
 		opt = rc.HostOptions()
+		p2p.TrustOneObserver() // no host runs yet in this process
 	}
 	opt.IdentityPath, opt.Listen, opt.Logger = nf.identity, nf.listen, g.log
 	return opt, nil

@@ -86,14 +86,17 @@ func (rc *RelayClient) RelayAddr() ma.Multiaddr {
 	return rc.relay.Addrs[0].Encapsulate(ma.StringCast("/p2p/" + rc.relay.ID.String()))
 }
 
+// TrustOneObserver lowers go-libp2p's process-wide threshold for trusting
+// an address of ours that others observe, from 4 observers to 1: behind NAT
+// the relay and a player or two may be all the observers there are, and
+// hole punching needs that public address. Call it before the first host
+// starts (it is a plain variable that hosts read).
+func TrustOneObserver() { observedaddrs.ActivationThresh = 1 }
+
 // HostOptions returns what NewHost needs for a peer behind NAT: the relay
-// circuit among its addresses once reserved, and hole punching. It also
-// lowers go-libp2p's (process-wide) threshold for trusting an address that
-// others observe from 4 observers to 1: behind NAT, the relay and one or
-// two players may be all the observers there are, and hole punching needs
-// the public address.
+// circuit among its addresses once reserved, and hole punching. See also
+// TrustOneObserver.
 func (rc *RelayClient) HostOptions() Options {
-	observedaddrs.ActivationThresh = 1
 	return Options{
 		HolePunching: true,
 		Libp2p: []libp2p.Option{libp2p.AddrsFactory(func(addrs []ma.Multiaddr) []ma.Multiaddr {
