@@ -199,11 +199,6 @@ func (l *Lab) Router(name string, wan *Switch, wanHost int, lanPrefix string) (*
 // Gateway routes everything not on ns's own links through ip.
 func (ns *NS) Gateway(ip string) error { return ns.ip("route", "add", "default", "via", ip) }
 
-// Netem impairs the egress of dev in ns, e.g. "delay", "50ms", "10ms", "loss", "1%".
-func (ns *NS) Netem(dev string, args ...string) error {
-	return run("ip", append([]string{"netns", "exec", ns.Name, "tc", "qdisc", "replace", "dev", dev, "root", "netem"}, args...)...)
-}
-
 // Command prepares argv to run inside ns.
 func (ns *NS) Command(argv ...string) *exec.Cmd {
 	return exec.Command("ip", append([]string{"netns", "exec", ns.Name}, argv...)...)
@@ -317,4 +312,11 @@ func run(name string, args ...string) error {
 		return fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, bytes.TrimSpace(out))
 	}
 	return nil
+}
+
+// Do runs fn on an OS thread that is inside ns, so the sockets fn creates
+// live in ns (tests: listeners and probes without a process). Goroutines
+// that fn starts are not inside ns.
+func (ns *NS) Do(fn func() error) error {
+	return doIn(ns.Name, fn)
 }
