@@ -16,7 +16,8 @@ deps:
 build: deps
 	$(GO) build -o $(BIN) .
 
-# Until the window lands, play runs the offline four-bot match and shows the result.
+# play opens the game window on a match against three bots (offline until the
+# network is wired in); it needs an X display.
 play: build
 	$(BIN) play
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,19 +11,75 @@ import (
 
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/render"
+	"hostfall/render/client"
+	"hostfall/render/offline"
 )
 
-// play is what `make play` starts. Until the game window exists it plays an
-// offline match of four bots and shows how it went.
+// play is what `make play` starts: the window on a game against three bots.
+// Until the network is wired in it is an offline game hosted on this
+// machine; `play --headless` keeps the text match of four bots.
 func init() {
 	register(command{
 		name:    "play",
-		summary: "watch four bots play an offline match (until the game window lands)",
+		summary: "play against three bots in the game window (--headless: watch four bots in text)",
 		run:     runPlay,
 	})
 }
 
 func runPlay(ctx context.Context, args []string) error {
+	if hasFlag(args, "headless") {
+		return runPlayText(ctx, dropFlag(args, "headless"))
+	}
+	var w windowFlags
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	w.add(fs)
+	seed := fs.Uint64("seed", 0, "map seed (0: a new map each time)")
+	size := fs.Int("size", game.DefaultMapSize, "map width and height in tiles")
+	levels := fs.String("levels", "easy,easy,easy", "levels of the bots, comma separated (easy, hard); their number is the number of bots")
+	fs.Bool("headless", false, "no window: watch four bots play in text (takes the flags of sim)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	var bots []uint8
+	for _, s := range strings.Split(*levels, ",") {
+		l, err := ai.ParseLevel(strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		bots = append(bots, uint8(l))
+	}
+	if len(bots) < 1 || len(bots) > game.MaxPlayers-1 {
+		return fmt.Errorf("%w: --levels names %d bots; a game takes 1 to %d", errUsage, len(bots), game.MaxPlayers-1)
+	}
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
+	c := offline.New(offline.Options{Name: w.name, Countdown: 1})
+	defer c.Close()
+	err := c.Skirmish(client.CreateOptions{Name: "Skirmish", PlayerName: w.name, MapSeed: *seed, MapSize: *size}, bots)
+	if err != nil {
+		return err
+	}
+	return openWindow(ctx, c, w)
+}
+
+// dropFlag removes every --name and --name=… from args.
+func dropFlag(args []string, name string) []string {
+	var out []string
+	for _, a := range args {
+		t := strings.TrimLeft(a, "-")
+		if t == name || strings.HasPrefix(t, name+"=") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// runPlayText is `play --headless`: four bots play an offline match and the
+// result is printed.
+func runPlayText(ctx context.Context, args []string) error {
 	if !hasFlag(args, "levels") {
 		args = append([]string{"--levels", "hard,easy,hard,easy"}, args...)
 	}
@@ -35,7 +92,7 @@ func runPlay(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	wd, ht := m.World.Size()
-	fmt.Printf("Hostfall: %d bots play an offline match on a %d×%d map (seed %d). The window is not built yet.\n\n",
+	fmt.Printf("Hostfall: %d bots play an offline match on a %d×%d map (seed %d).\n\n",
 		o.players, wd, ht, o.seed)
 	if err := playMatch(ctx, m, o.turns, nil, &minuteReport{m: m, out: os.Stdout}); err != nil {
 		return err

@@ -4,11 +4,13 @@ go 1.26.0
 
 require (
 	github.com/gopxl/beep/v2 v2.1.1
+	github.com/gopxl/pixel/v2 v2.3.0
 	github.com/hashicorp/mdns v1.0.7
 	github.com/libp2p/go-libp2p v0.51.0
 	github.com/libp2p/go-msgio v0.3.0
 	github.com/miekg/dns v1.1.72
 	github.com/multiformats/go-multiaddr v0.16.1
+	golang.org/x/image v0.19.0
 	golang.org/x/sys v0.47.0
 	golang.org/x/time v0.15.0
 	google.golang.org/protobuf v1.36.11
@@ -27,7 +29,12 @@ require (
 	github.com/ebitengine/purego v0.8.0 // indirect
 	github.com/filecoin-project/go-clock v0.1.0 // indirect
 	github.com/flynn/noise v1.1.0 // indirect
+	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71 // indirect
+	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20240506104042-037f3cc74f2a // indirect
+	github.com/go-gl/mathgl v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/gopxl/glhf/v2 v2.0.0 // indirect
+	github.com/gopxl/mainthread/v2 v2.1.1 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/huin/goupnp v1.3.0 // indirect
 	github.com/ipfs/go-cid v0.6.2 // indirect

@@ -40,6 +40,15 @@ func TestGameOnLoopback(t *testing.T) {
 			hashes[e.Turn] = e.Hash
 		}
 	}
+	// The mesh: every player holds a connection to every other, so the next
+	// host can reach everyone.
+	for _, p := range peers {
+		for _, ps := range p.Status().Peers {
+			if ps.Slot >= 0 && !ps.Connected {
+				t.Errorf("%s is not connected to %s (slot %d)", p.name, ps.Name, ps.Slot)
+			}
+		}
+	}
 	st := peers[1].Status()
 	t.Logf("follower status: host %s epoch %d turn %d delay %v in %.0f B/s out %.0f B/s peers %+v",
 		st.Host, st.Epoch, st.Turn, st.Delay, st.InRate, st.OutRate, st.Peers)

@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/gologshim"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	ma "github.com/multiformats/go-multiaddr"
@@ -40,6 +41,9 @@ type Options struct {
 	Listen []string
 	// HolePunching runs DCUtR so relayed peers try to connect directly.
 	HolePunching bool
+	// DialRanker orders dial attempts; nil means TCPFirst. Pass
+	// swarm.DefaultDialRanker for libp2p's own QUIC-first order.
+	DialRanker network.DialRanker
 	// Libp2p options are applied after Hostfall's own (relay client, auto
 	// relay, reachability, address factories, …); a later option wins.
 	Libp2p []libp2p.Option
@@ -91,6 +95,11 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		libp2p.DisableMetrics(),
 		libp2p.UserAgent("hostfall"),
 	}
+	ranker := opt.DialRanker
+	if ranker == nil {
+		ranker = TCPFirst
+	}
+	lopts = append(lopts, libp2p.SwarmOpts(swarm.WithDialRanker(ranker)))
 	if opt.HolePunching {
 		lopts = append(lopts, libp2p.EnableHolePunching())
 	}
@@ -103,6 +112,31 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	hh.stop = context.AfterFunc(ctx, func() { h.Close() })
 	log.Debug("p2p host up", "peer", h.ID(), "addrs", h.Addrs())
 	return hh, nil
+}
+
+// quicDelay is how long a QUIC dial waits for a TCP dial to the same peer.
+const quicDelay = 250 * time.Millisecond
+
+// TCPFirst is the default dial order: TCP addresses at once, QUIC after
+// quicDelay, relays as libp2p does. A peer whose process dies has its TCP
+// connections reset by its kernel, so the others learn of it within a
+// millisecond and migrate at once; QUIC gives no such signal and leaves it
+// to the session's heartbeats (FailTicks, 300 ms). QUIC still serves peers
+// TCP cannot reach.
+func TCPFirst(addrs []ma.Multiaddr) []network.AddrDelay {
+	ranked := swarm.DefaultDialRanker(addrs)
+	for i := range ranked {
+		a := &ranked[i]
+		if _, err := a.Addr.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+			continue
+		}
+		if _, err := a.Addr.ValueForProtocol(ma.P_TCP); err == nil {
+			a.Delay = 0
+		} else {
+			a.Delay += quicDelay
+		}
+	}
+	return ranked
 }
 
 // ID is this peer's ID (derived from the identity key).

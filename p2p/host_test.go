@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	ma "github.com/multiformats/go-multiaddr"
 	"path/filepath"
 	"testing"
 	"time"
@@ -51,5 +52,24 @@ func TestHostsConnectAndBlock(t *testing.T) {
 	}
 	if err := a.LibP2P().Connect(t.Context(), b.AddrInfo()); err == nil {
 		t.Fatal("a dialed the peer it blocked")
+	}
+}
+
+func TestTCPFirst(t *testing.T) {
+	var addrs []ma.Multiaddr
+	for _, s := range []string{"/ip4/10.0.0.2/udp/4001/quic-v1", "/ip4/10.0.0.2/tcp/4001", "/ip6/fe80::1/tcp/4002",
+		"/ip4/1.2.3.4/tcp/1/p2p/12D3KooWQBLJd26LdATpKWrLDbspdUiDBprEFmQzMmoeMRoBxyXn/p2p-circuit"} {
+		addrs = append(addrs, ma.StringCast(s))
+	}
+	for _, ad := range TCPFirst(addrs) {
+		_, tcpErr := ad.Addr.ValueForProtocol(ma.P_TCP)
+		_, relayErr := ad.Addr.ValueForProtocol(ma.P_CIRCUIT)
+		switch {
+		case relayErr == nil:
+		case tcpErr == nil && ad.Delay != 0:
+			t.Errorf("%s waits %v", ad.Addr, ad.Delay)
+		case tcpErr != nil && ad.Delay < quicDelay:
+			t.Errorf("QUIC %s waits only %v", ad.Addr, ad.Delay)
+		}
 	}
 }

@@ -444,45 +444,30 @@ func (p *Peer) hostChanged(ev session.Event) {
 		Took: time.Duration(ev.Ticks) * p.tick}
 }
 
+// eventKinds maps the session's events to the Peer's; EvHostChanged is
+// shown later (hostChanged) and EvLoad is match's.
+var eventKinds = map[session.EventKind]EventKind{
+	session.EvJoined: EvJoined, session.EvRefused: EvRefused, session.EvLobbyChanged: EvLobby,
+	session.EvChat: EvChat, session.EvCountdown: EvCountdown, session.EvGameStarted: EvGameStarted,
+	session.EvWaiting: EvWaiting, session.EvWaitOver: EvWaitOver, session.EvPlayerLeft: EvPlayerLeft,
+	session.EvDesync: EvDesync, session.EvDesyncRepaired: EvDesyncRepaired, session.EvLeft: EvLeft,
+}
+
 func (p *Peer) event(ev session.Event) {
-	e := Event{Slot: ev.Slot, Name: ev.Name, Turn: ev.Turn, Epoch: ev.Epoch, Count: ev.Count,
-		Reason: ev.Reason, Text: ev.Text, Chat: ev.Chat, Lobby: ev.Lobby, Desync: ev.Desync}
-	switch ev.Kind {
-	case session.EvJoined:
-		e.Kind = EvJoined
-	case session.EvRefused:
-		e.Kind = EvRefused
-	case session.EvLobbyChanged:
-		if ev.Lobby != nil {
-			l := ev.Lobby.Clone()
-			p.lob = l
-			p.lobby.Store(&l)
-		}
-		e.Kind = EvLobby
-	case session.EvChat:
-		e.Kind = EvChat
-	case session.EvCountdown:
-		e.Kind = EvCountdown
-	case session.EvGameStarted:
-		e.Kind = EvGameStarted
-	case session.EvWaiting:
-		e.Kind = EvWaiting
-		e.Left = time.Duration(ev.TicksLeft) * p.tick
-	case session.EvWaitOver:
-		e.Kind = EvWaitOver
-	case session.EvPlayerLeft:
-		e.Kind = EvPlayerLeft
-	case session.EvDesync:
-		e.Kind = EvDesync
-		if ev.Desync != nil {
-			e.Turn = ev.Desync.Turn
-		}
-	case session.EvDesyncRepaired:
-		e.Kind = EvDesyncRepaired
-	case session.EvLeft:
-		e.Kind = EvLeft
-	default:
+	kind, ok := eventKinds[ev.Kind]
+	if !ok {
 		return
+	}
+	e := Event{Kind: kind, Slot: ev.Slot, Name: ev.Name, Turn: ev.Turn, Epoch: ev.Epoch, Count: ev.Count,
+		Reason: ev.Reason, Text: ev.Text, Chat: ev.Chat, Lobby: ev.Lobby, Desync: ev.Desync,
+		Left: time.Duration(ev.TicksLeft) * p.tick}
+	switch {
+	case kind == EvLobby && ev.Lobby != nil:
+		l := ev.Lobby.Clone()
+		p.lob = l
+		p.lobby.Store(&l)
+	case kind == EvDesync && ev.Desync != nil:
+		e.Turn = ev.Desync.Turn
 	}
 	p.emit(e)
 }

@@ -131,7 +131,7 @@ type transport struct {
 	conns    map[peer.ID]int  // open connections per peer
 	reported map[peer.ID]bool // connection state last handed to the loop
 	changed  map[peer.ID]bool
-	strikes  map[peer.ID][]time.Time
+	strikes  strikeBook
 	limiters map[peer.ID]*peerLimiter
 	dir      map[peer.ID][]ma.Multiaddr // addresses peers told us
 	dialing  map[peer.ID]time.Time      // last mesh dial per peer
@@ -151,10 +151,11 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		in:      make(chan inbound, 256),
 		connSig: make(chan struct{}, 1),
 		links:   map[peer.ID]*link{}, conns: map[peer.ID]int{}, reported: map[peer.ID]bool{},
-		changed: map[peer.ID]bool{}, strikes: map[peer.ID][]time.Time{},
+		changed:  map[peer.ID]bool{},
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{},
 		dialing: map[peer.ID]time.Time{},
 	}
+	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
 	h.h.Network().Notify(t.notifee)
 	for _, c := range h.h.Network().Conns() {
@@ -386,21 +387,30 @@ func (t *transport) ensureConnected(p peer.ID) {
 
 // strike counts a protocol violation of p; too many and p is blocked.
 func (t *transport) strike(p peer.ID, reason error) {
-	now := time.Now()
 	t.mu.Lock()
-	recent := t.strikes[p][:0]
-	for _, at := range t.strikes[p] {
-		if now.Sub(at) < t.lim.StrikeWindow {
-			recent = append(recent, at)
-		}
-	}
-	recent = append(recent, now)
-	t.strikes[p] = recent
-	n := len(recent)
+	n := t.strikes.add(p, time.Now())
 	t.mu.Unlock()
 	if n >= t.lim.MaxStrikes {
 		t.h.Block(p, t.lim.BlockFor, fmt.Sprintf("%d protocol violations within %v, the last: %v", n, t.lim.StrikeWindow, reason))
 	}
+}
+
+// strikeBook counts each peer's protocol violations within a sliding window.
+type strikeBook struct {
+	window time.Duration
+	at     map[peer.ID][]time.Time
+}
+
+// add records a violation at now and returns how many fall in the window.
+func (b *strikeBook) add(p peer.ID, now time.Time) int {
+	recent := b.at[p][:0]
+	for _, at := range b.at[p] {
+		if now.Sub(at) < b.window {
+			recent = append(recent, at)
+		}
+	}
+	b.at[p] = append(recent, now)
+	return len(b.at[p])
 }
 
 func (t *transport) limiter(p peer.ID) *peerLimiter {
@@ -578,6 +588,9 @@ func (l *link) open() (network.Stream, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.t.ctx, openTimeout)
 	defer cancel()
+	// A relayed ("limited") connection is good enough to play on; without
+	// this, NewStream waits for a direct connection instead.
+	ctx = network.WithAllowLimitedConn(ctx, "hostfall session")
 	return l.t.h.h.NewStream(ctx, l.p, ProtocolID)
 }
 

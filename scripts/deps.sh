@@ -11,6 +11,7 @@ packages=(
   libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
   libasound2-dev                      # beep speaker (oto v3 on ALSA)
   xvfb xauth x11-apps netpbm          # headless windows and screenshots in tests
+  libgl1-mesa-dri                     # Mesa llvmpipe: software OpenGL for the window under Xvfb (render tests)
   iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
   avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
   avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace

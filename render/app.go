@@ -1,0 +1,311 @@
+// Package render is Hostfall's window: the lobby browser, the lobby, the game
+// with its HUD and minimap, and the network overlays, drawn with pixel v2.
+//
+// The screens read and act through a Client (client.go); they never run the
+// session or step the world. UI logic that needs no window — camera,
+// selection, control groups, orders, layout, minimap mapping — lives in
+// render/ui and is tested there; this package samples input once a frame
+// into a ui.Input, feeds it to that logic, and draws. The world is drawn
+// from a ui.Scene taken under the client's View lock, with positions
+// interpolated between the last two turns, so the frame rate never changes
+// the game.
+//
+// pixel needs the main OS thread: call Run inside opengl.Run (see
+// cmd_browse.go). Drawing batches everything of one kind into one draw call
+// (a layer): the terrain is a cached texture, units one quad each from a
+// sprite atlas drawn at start-up, off-screen units culled.
+package render
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gopxl/pixel/v2"
+	"github.com/gopxl/pixel/v2/backends/opengl"
+
+	"hostfall/render/client"
+	"hostfall/render/ui"
+	"hostfall/session"
+	"hostfall/sound"
+)
+
+// Sounds is what the screens need of the sound server (*sound.Server).
+type Sounds interface {
+	Play(sound.Request)
+	PlayAt(r sound.Request, x, y float64)
+	SetViewPoint(x, y float64)
+}
+
+// Options configure the window.
+type Options struct {
+	Width, Height int    // 0 means 1024×768
+	Title         string // "" means Hostfall
+	MaxFPS        int    // frame cap (VSync does nothing under Xvfb); 0 means 60
+	PlayerName    string
+	Sound         Sounds      // nil plays nothing
+	Names         sound.Names // sound names → ids
+	Logger        *slog.Logger
+}
+
+// screenID says which screen shows.
+type screenID uint8
+
+const (
+	scrBrowser screenID = iota
+	scrLobby
+	scrGame
+)
+
+// App is the window's content: it turns input into client calls and draws
+// the screen the client's state calls for.
+type App struct {
+	opt  Options
+	cl   Client
+	log  *slog.Logger
+	t    target
+	w, h float64
+	now  time.Time
+	in   ui.Input
+	quit bool
+
+	atlas   pixel.Picture
+	hud     *layer // panels, buttons, icons
+	top     *layer // over the HUD: minimap marks, banners
+	over    *layer // modal: menus, end screen
+	text    [numFonts]*textLayer
+	overTxt [numFonts]*textLayer
+
+	screen  screenID
+	browser *browserScreen
+	lobby   *lobbyScreen
+	game    *gameScreen
+
+	events   []client.Event
+	chat     []chatLine
+	banners  banners
+	showNet  bool
+	sessions []client.Listing
+}
+
+// NewApp prepares the screens for drawing on t (the window, w×h pixels).
+func NewApp(t target, w, h float64, c Client, o Options) (*App, error) {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	a := &App{opt: o, cl: c, log: o.Logger, t: t, w: w, h: h}
+	atlases, err := loadAtlases()
+	if err != nil {
+		return nil, err
+	}
+	a.atlas = pixel.PictureDataFromImage(makeAtlas())
+	useFastShader(t)
+	a.hud = newLayer(t, a.atlas)
+	a.top = newLayer(t, a.atlas)
+	a.over = newLayer(t, a.atlas)
+	for i, at := range atlases {
+		a.text[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
+		a.overTxt[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
+	}
+	a.browser = newBrowserScreen(a)
+	a.lobby = newLobbyScreen(a)
+	return a, nil
+}
+
+// Resize tells the app the target's new size.
+func (a *App) Resize(w, h float64) { a.w, a.h = w, h }
+
+// Quit reports whether the player chose to quit.
+func (a *App) Quit() bool { return a.quit }
+
+// Frame runs one frame: events, input, drawing. It does not present the
+// frame (Window.Update does).
+func (a *App) Frame(in ui.Input) {
+	a.now, a.in = in.Now, in
+	a.events = a.cl.Events(a.events[:0])
+	for _, ev := range a.events {
+		a.onEvent(ev)
+	}
+	if in.Hit[ui.KeyF3] {
+		a.showNet = !a.showNet
+	}
+	a.pick()
+	if a.screen == scrGame {
+		a.t.Clear(pixel.RGBA{A: 1}) // unexplored land is black and not drawn
+	} else {
+		a.t.Clear(colBg)
+	}
+	for _, l := range a.allLayers() {
+		l.begin(a.h)
+	}
+	switch a.screen {
+	case scrBrowser:
+		a.browser.frame(&in)
+	case scrLobby:
+		a.lobby.frame(&in)
+	case scrGame:
+		a.game.frame(&in)
+	}
+	a.drawBanners()
+	if a.showNet {
+		a.drawNetPanel()
+	}
+	a.flush()
+}
+
+func (a *App) allLayers() []*layer {
+	ls := []*layer{a.hud, a.top, a.over}
+	for i := range a.text {
+		ls = append(ls, a.text[i].layer, a.overTxt[i].layer)
+	}
+	if a.game != nil {
+		ls = append(ls, a.game.layers()...)
+	}
+	return ls
+}
+
+// flush draws the layers in order: map, HUD, minimap, marks over the HUD,
+// text, then anything modal and its text.
+func (a *App) flush() {
+	g := a.game
+	inGame := g != nil && a.screen == scrGame && g.tv != nil
+	if inGame {
+		g.drawLayers()
+	}
+	a.hud.draw(a.t)
+	if inGame {
+		g.miniL.draw(a.t)
+	}
+	a.top.draw(a.t)
+	for _, t := range a.text {
+		t.draw(a.t)
+	}
+	a.over.draw(a.t)
+	for _, t := range a.overTxt {
+		t.draw(a.t)
+	}
+}
+
+// pick chooses the screen from the client's state.
+func (a *App) pick() {
+	l, ok := a.cl.Lobby()
+	next := scrBrowser
+	switch {
+	case !ok:
+	case l.State < session.StateLoading:
+		next = scrLobby
+	default:
+		next = scrGame
+	}
+	if next == scrGame && a.game == nil {
+		a.game = newGameScreen(a)
+	}
+	if next != scrGame && a.game != nil {
+		a.game = nil
+	}
+	if next != a.screen {
+		a.log.Debug("screen", "from", a.screen, "to", next)
+		if next == scrLobby {
+			a.lobby.enter()
+		}
+	}
+	a.screen = next
+}
+
+// cue plays a UI sound cue.
+func (a *App) cue(c ui.Cue) {
+	if a.opt.Sound == nil {
+		return
+	}
+	id := a.opt.Names.ForName(c.Sound)
+	if id == 0 {
+		return
+	}
+	r := sound.Request{Sound: id, Origin: sound.Origin(c.Origin), Selection: c.Selection}
+	if c.At {
+		a.opt.Sound.PlayAt(r, c.Pos.X, c.Pos.Y)
+		return
+	}
+	r.Power, r.IsVolume = 1, true
+	a.opt.Sound.Play(r)
+}
+
+func (a *App) click() { a.cue(ui.Cue{Sound: ui.SoundClick}) }
+
+// Run opens the window and runs the app until the window closes, the player
+// quits or ctx ends. Call it inside opengl.Run.
+func Run(ctx context.Context, c Client, o Options) error {
+	if err := CheckDisplay(); err != nil {
+		return err
+	}
+	if o.Width == 0 || o.Height == 0 {
+		o.Width, o.Height = 1024, 768
+	}
+	if o.Title == "" {
+		o.Title = "Hostfall"
+	}
+	if o.MaxFPS <= 0 {
+		o.MaxFPS = 60
+	}
+	win, err := opengl.NewWindow(opengl.WindowConfig{Title: o.Title, Bounds: pixel.R(0, 0, float64(o.Width), float64(o.Height)),
+		Resizable: true, VSync: true})
+	if err != nil {
+		return fmt.Errorf("render: cannot open the window: %w", err)
+	}
+	defer win.Destroy()
+	a, err := NewApp(win, float64(o.Width), float64(o.Height), c, o)
+	if err != nil {
+		return err
+	}
+	period := time.Second / time.Duration(o.MaxFPS)
+	var last time.Time
+	for !win.Closed() && !a.quit && ctx.Err() == nil {
+		start := time.Now()
+		b := win.Bounds()
+		a.Resize(b.W(), b.H())
+		a.Frame(sampleInput(win, start, last))
+		win.Update()
+		last = start
+		if d := period - time.Since(start); d > 0 {
+			time.Sleep(d)
+		}
+	}
+	return nil
+}
+
+// chatLine is one line of the chat log.
+type chatLine struct {
+	at   time.Time
+	name string
+	team bool
+	text string
+	sys  bool // a notice of the game, not a player
+}
+
+func (a *App) addChat(l chatLine) {
+	l.at = a.now
+	a.chat = append(a.chat, l)
+	if len(a.chat) > 100 {
+		a.chat = a.chat[len(a.chat)-100:]
+	}
+}
+
+// onEvent takes in what the client reports.
+func (a *App) onEvent(ev client.Event) {
+	switch ev.Kind {
+	case client.EvChat:
+		a.addChat(chatLine{name: ev.Name, team: ev.Team != 0, text: ev.Text})
+		a.cue(ui.Cue{Sound: ui.SoundChat})
+	case client.EvRefused:
+		a.browser.status(ev.Text, true)
+		a.cue(ui.Cue{Sound: ui.SoundError})
+	case client.EvLeft:
+		a.browser.status(ev.Text, false)
+	case client.EvCountdown:
+		a.lobby.count, a.lobby.countAt = ev.Count, a.now
+	case client.EvNotice:
+		a.addChat(chatLine{text: ev.Text, sys: true})
+	}
+	a.banners.onEvent(ev, a.now, a)
+}

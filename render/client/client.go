@@ -1,0 +1,262 @@
+// Package client is the seam between the window (package render) and
+// whatever runs the session: the Client interface and the values it
+// returns. It is pure Go (no window, no cgo), so the offline client, the
+// scripted fake and the network client implement it without pulling in
+// the graphics stack.
+package client
+
+import (
+	"fmt"
+	"time"
+
+	"hostfall/game"
+	"hostfall/session"
+)
+
+// Client is everything the screens read and act on: the seam between the
+// window and whatever runs the session (the offline client in
+// render/offline today, the LAN/relay peer of package p2p later, and the
+// scripted fake in render/fake for tests).
+//
+// Every method is called from the window's goroutine while the client's own
+// goroutines run the session and step the world, so implementations guard
+// their state. Methods that act return at once; what follows from them
+// (a join accepted or refused, a lobby change) shows up in Lobby and Events.
+type Client interface {
+	// Sessions lists the sessions the browser shows: LAN (mDNS) and the
+	// relay's directory, newest state of each.
+	Sessions() []Listing
+	// Create hosts a new session; the client then is in its lobby.
+	Create(CreateOptions) error
+	// Join asks to join the listed session with the given ID.
+	Join(id string, opt JoinOptions) error
+	// JoinCode asks to join the session an invite code names.
+	JoinCode(code string, opt JoinOptions) error
+	// Leave leaves the session (lobby or game); the browser shows again.
+	Leave()
+
+	// Lobby returns the lobby of the session the client is in; ok is false
+	// while browsing. Its State says which screen shows: the lobby until
+	// StateLoading, then the game.
+	Lobby() (l session.Lobby, ok bool)
+	// Slot returns the local player's lobby slot, -1 for a spectator.
+	Slot() int
+	// SetSlot opens, closes or puts a bot into a slot (host only).
+	SetSlot(slot int, kind session.SlotKind, botLevel uint8) error
+	// EditSlot changes the local player's own slot: name, color, team, ready.
+	EditSlot(session.SlotEdit) error
+	// Say sends a chat line to everyone (team 0) or to one lobby team.
+	Say(team uint8, text string) error
+	// Start begins the countdown (host only).
+	Start() error
+
+	// View calls fn with the world while no turn is being applied, and the
+	// moment its last turn was applied (drawing interpolates from there).
+	// fn must only read the world and must not keep it. View reports
+	// whether a game is loaded.
+	View(fn func(w *game.World, stepped time.Time)) bool
+	// Players describes the game's players, indexed by game.PlayerID.
+	Players() []Player
+	// Me returns the local player in the game; ok is false for a spectator.
+	Me() (p game.PlayerID, ok bool)
+	// Propose sends an order of the local player.
+	Propose(game.Command) error
+	// WorldEvents appends the world's events of every turn applied since the
+	// last call (World.Events holds only the last turn's) and forgets them.
+	WorldEvents(dst []game.Event) []game.Event
+
+	// Status is the network panel's content (F3).
+	Status() NetStatus
+	// Events appends what happened since the last call and forgets it.
+	Events(dst []Event) []Event
+}
+
+// Pauser is implemented by clients that can stop the game clock (an
+// offline game); the pause menu then pauses the game.
+type Pauser interface {
+	SetPaused(bool)
+}
+
+// Source says where the browser found a session.
+type Source uint8
+
+const (
+	SourceLAN   Source = iota // mDNS on the local network
+	SourceRelay               // the relay's session directory
+)
+
+func (s Source) String() string {
+	if s == SourceRelay {
+		return "relay"
+	}
+	return "LAN"
+}
+
+// Listing is one session in the browser.
+type Listing struct {
+	ID      string // what Join takes
+	Name    string
+	Host    string // the host player's name
+	Players int
+	Max     int
+	State   session.LobbyState
+	Locked  bool // joining needs a password
+	Source  Source
+}
+
+// CreateOptions set up a new session.
+type CreateOptions struct {
+	Name       string // session name
+	PlayerName string
+	Password   string // "" for none
+	MaxPlayers int    // 2..8; 0 means 4
+	MapSeed    uint64
+	MapSize    int // tiles a side; 0 means the game's default
+}
+
+// JoinOptions go with a join request.
+type JoinOptions struct {
+	PlayerName string
+	Password   string
+	Spectate   bool
+}
+
+// Player is one game player as the screens name it.
+type Player struct {
+	Name  string
+	Slot  int // lobby slot
+	Color uint8
+	Team  uint8 // lobby team, 0 for none
+	Bot   bool
+}
+
+// Peer is one connected player in the network panel.
+type Peer struct {
+	Name       string
+	Slot       int
+	Host       bool
+	Self       bool
+	PingMillis float64 // round trip; negative when not measured
+}
+
+// NetStatus is what the network panel shows.
+type NetStatus struct {
+	Online     bool   // false for an offline game
+	Host       string // the hosting player's name
+	Epoch      uint64
+	Turn       uint64
+	InputDelay int // turns
+	TurnMillis int
+	Peers      []Peer
+	BytesIn    float64 // per second
+	BytesOut   float64
+}
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+const (
+	EvNone           EventKind = iota
+	EvHostChanged              // Name is now hosting; the hand-over took Millis
+	EvWaiting                  // the game waits for Name, who is dropped in Seconds
+	EvWaitOver                 // the wait for Name ended
+	EvPlayerLeft               // Name left the game; Text says why
+	EvDesync                   // the game states diverged at Turn; a repair is under way
+	EvDesyncRepaired           // the divergence was repaired (state of Turn restored)
+	EvChat                     // Name said Text (to Team, 0 for everyone)
+	EvRefused                  // a join or an action was refused: Text is the sentence
+	EvCountdown                // the game starts in Count
+	EvLeft                     // the client left the session: Text says why
+	EvNotice                   // Text for the player
+)
+
+var eventKindNames = [...]string{"none", "host-changed", "waiting", "wait-over", "player-left", "desync",
+	"desync-repaired", "chat", "refused", "countdown", "left", "notice"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Event is something the screens show or play. Kind says which fields are set.
+type Event struct {
+	Kind    EventKind
+	Name    string
+	Millis  int
+	Seconds int
+	Turn    uint64
+	Count   int
+	Team    uint8
+	Text    string
+}
+
+// SessionEvent converts an event of the session engine into what the screens
+// show: peer IDs become player names (from lobby) and ticks become time
+// (tickMillis a tick). Events the screens do not show give ok false.
+func SessionEvent(ev session.Event, lobby *session.Lobby, tickMillis int) (out Event, ok bool) {
+	name := func(slot int) string {
+		if lobby != nil && slot >= 0 && slot < len(lobby.Slots) && lobby.Slots[slot].Name != "" {
+			return lobby.Slots[slot].Name
+		}
+		return fmt.Sprintf("player %d", slot+1)
+	}
+	switch ev.Kind {
+	case session.EvHostChanged:
+		n := string(ev.NewHost)
+		if lobby != nil {
+			if s := lobby.SlotOf(ev.NewHost); s >= 0 {
+				n = name(s)
+			}
+		}
+		return Event{Kind: EvHostChanged, Name: n, Millis: ev.Ticks * tickMillis}, true
+	case session.EvWaiting:
+		n := ev.Name
+		if n == "" {
+			n = name(ev.Slot)
+		}
+		secs := (ev.TicksLeft*tickMillis + 999) / 1000
+		return Event{Kind: EvWaiting, Name: n, Seconds: secs}, true
+	case session.EvWaitOver:
+		return Event{Kind: EvWaitOver, Name: name(ev.Slot)}, true
+	case session.EvPlayerLeft:
+		return Event{Kind: EvPlayerLeft, Name: name(ev.Slot), Turn: ev.Turn, Text: ev.Reason.String()}, true
+	case session.EvDesync:
+		e := Event{Kind: EvDesync, Turn: ev.Turn}
+		if ev.Desync != nil {
+			e.Turn = ev.Desync.Turn
+		}
+		return e, true
+	case session.EvDesyncRepaired:
+		return Event{Kind: EvDesyncRepaired, Turn: ev.Turn}, true
+	case session.EvChat:
+		if ev.Chat == nil {
+			return Event{}, false
+		}
+		return Event{Kind: EvChat, Name: ev.Chat.FromName, Team: ev.Chat.Team, Text: ev.Chat.Text}, true
+	case session.EvRefused:
+		text := ev.Text
+		if ev.Refusal != nil && ev.Refusal.Text != "" {
+			text = ev.Refusal.Text
+		}
+		return Event{Kind: EvRefused, Text: text}, true
+	case session.EvCountdown:
+		return Event{Kind: EvCountdown, Count: ev.Count}, true
+	case session.EvLeft:
+		return Event{Kind: EvLeft, Text: ev.Text}, true
+	}
+	return Event{}, false
+}
+
+// SessionPlayers returns the game's players of a lobby: the slots that hold
+// a human or a bot, in slot order (the mapping match.Config uses).
+func SessionPlayers(l *session.Lobby) []Player {
+	var ps []Player
+	for i, s := range l.Slots {
+		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+			ps = append(ps, Player{Name: s.Name, Slot: i, Color: s.Color, Team: s.Team, Bot: s.Kind == session.SlotBot})
+		}
+	}
+	return ps
+}

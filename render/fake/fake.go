@@ -1,0 +1,319 @@
+// Package fake is a scripted client.Client for tests and screenshots: the
+// test sets the sessions, the lobby, the world, the network status and the
+// events the screens see, and reads back what the screens asked for.
+package fake
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"hostfall/game"
+	"hostfall/game/ai"
+	"hostfall/render/client"
+	"hostfall/session"
+)
+
+// Client is a client.Client whose state the test sets. Safe for use from
+// several goroutines.
+type Client struct {
+	mu       sync.Mutex
+	listings []client.Listing
+	lobby    *session.Lobby
+	slot     int
+	world    *game.World
+	stepped  time.Time
+	players  []client.Player
+	me       game.PlayerID
+	hasMe    bool
+	status   client.NetStatus
+	events   []client.Event
+	wevents  []game.Event
+	refuse   string
+
+	proposed []game.Command
+	calls    []string
+}
+
+var _ client.Client = (*Client)(nil)
+
+// New returns a client that is browsing and sees nothing.
+func New() *Client { return &Client{slot: -1} }
+
+// SetSessions sets what the browser lists.
+func (c *Client) SetSessions(ls ...client.Listing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.listings = append([]client.Listing(nil), ls...)
+}
+
+// SetLobby puts the client in lobby l at slot.
+func (c *Client) SetLobby(l session.Lobby, slot int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l = l.Clone()
+	c.lobby, c.slot = &l, slot
+}
+
+// SetGame loads world w (stepped at the given moment) with its players;
+// the local player is me.
+func (c *Client) SetGame(w *game.World, stepped time.Time, players []client.Player, me game.PlayerID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.world, c.stepped, c.players, c.me, c.hasMe = w, stepped, players, me, true
+}
+
+// SetStatus sets the network panel's content.
+func (c *Client) SetStatus(s client.NetStatus) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.status = s
+}
+
+// RefuseJoins makes every join fail with an EvRefused of text.
+func (c *Client) RefuseJoins(text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refuse = text
+}
+
+// Push queues events for the screens.
+func (c *Client) Push(evs ...client.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.events = append(c.events, evs...)
+}
+
+// PushWorld queues world events for the screens.
+func (c *Client) PushWorld(evs ...game.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wevents = append(c.wevents, evs...)
+}
+
+// Proposed returns the orders the screens proposed.
+func (c *Client) Proposed() []game.Command {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]game.Command(nil), c.proposed...)
+}
+
+// Calls returns the actions the screens took, one line each ("create Name",
+// "join ID", "say 0 hello", "start" …).
+func (c *Client) Calls() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
+
+func (c *Client) call(format string, args ...any) {
+	c.calls = append(c.calls, fmt.Sprintf(format, args...))
+}
+
+// Sessions returns the scripted listings.
+func (c *Client) Sessions() []client.Listing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]client.Listing(nil), c.listings...)
+}
+
+// Create records the call and opens a lobby of four slots hosted by the
+// local player.
+func (c *Client) Create(o client.CreateOptions) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("create %s", o.Name)
+	l := Lobby(o.Name, max(o.MaxPlayers, 2))
+	l.Slots[0] = session.Slot{Kind: session.SlotHuman, Name: o.PlayerName, Peer: "me"}
+	c.lobby, c.slot = &l, 0
+	return nil
+}
+
+func (c *Client) join(what string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("%s", what)
+	if c.refuse != "" {
+		c.events = append(c.events, client.Event{Kind: client.EvRefused, Text: c.refuse})
+	}
+	return nil
+}
+
+// Join records the call (and refuses it when told to).
+func (c *Client) Join(id string, o client.JoinOptions) error { return c.join("join " + id) }
+
+// JoinCode records the call (and refuses it when told to).
+func (c *Client) JoinCode(code string, o client.JoinOptions) error {
+	return c.join("join-code " + code)
+}
+
+// Leave returns to browsing.
+func (c *Client) Leave() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("leave")
+	c.lobby, c.slot, c.world, c.hasMe = nil, -1, nil, false
+}
+
+// Lobby returns the scripted lobby.
+func (c *Client) Lobby() (session.Lobby, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lobby == nil {
+		return session.Lobby{}, false
+	}
+	return c.lobby.Clone(), true
+}
+
+// Slot returns the scripted slot.
+func (c *Client) Slot() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.slot
+}
+
+// SetSlot records the call and applies it to the lobby.
+func (c *Client) SetSlot(slot int, kind session.SlotKind, level uint8) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("set-slot %d %v %d", slot, kind, level)
+	if c.lobby != nil && slot >= 0 && slot < len(c.lobby.Slots) {
+		s := &c.lobby.Slots[slot]
+		*s = session.Slot{Kind: kind, Color: s.Color, Team: s.Team, BotLevel: level, Ready: kind == session.SlotBot}
+		if kind == session.SlotBot {
+			s.Name = fmt.Sprintf("Bot %d", slot+1)
+		}
+		c.lobby.Revision++
+	}
+	return nil
+}
+
+// EditSlot records the call and applies it to the local slot.
+func (c *Client) EditSlot(e session.SlotEdit) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("edit %q color=%d team=%d ready=%v", e.Name, e.Color, e.Team, e.Ready)
+	if c.lobby != nil && c.slot >= 0 && c.slot < len(c.lobby.Slots) {
+		s := &c.lobby.Slots[c.slot]
+		if e.Name != "" {
+			s.Name = e.Name
+		}
+		s.Color, s.Team, s.Ready = e.Color, e.Team, e.Ready
+		c.lobby.Revision++
+	}
+	return nil
+}
+
+// Say records the call and echoes the line as a chat event.
+func (c *Client) Say(team uint8, text string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("say %d %s", team, text)
+	name := "me"
+	if c.lobby != nil && c.slot >= 0 && c.slot < len(c.lobby.Slots) {
+		name = c.lobby.Slots[c.slot].Name
+	}
+	c.events = append(c.events, client.Event{Kind: client.EvChat, Name: name, Team: team, Text: text})
+	return nil
+}
+
+// Start records the call.
+func (c *Client) Start() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("start")
+	return nil
+}
+
+// View reads the scripted world.
+func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.world == nil {
+		return false
+	}
+	fn(c.world, c.stepped)
+	return true
+}
+
+// Players returns the scripted players.
+func (c *Client) Players() []client.Player {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]client.Player(nil), c.players...)
+}
+
+// Me returns the scripted local player.
+func (c *Client) Me() (game.PlayerID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.me, c.hasMe
+}
+
+// Propose records the order.
+func (c *Client) Propose(cmd game.Command) error {
+	if _, err := cmd.MarshalBinary(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cmd.Units = append([]game.UnitID(nil), cmd.Units...)
+	c.proposed = append(c.proposed, cmd)
+	return nil
+}
+
+// WorldEvents drains the scripted world events.
+func (c *Client) WorldEvents(dst []game.Event) []game.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dst = append(dst, c.wevents...)
+	c.wevents = c.wevents[:0]
+	return dst
+}
+
+// Status returns the scripted status.
+func (c *Client) Status() client.NetStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.status
+	s.Peers = append([]client.Peer(nil), s.Peers...)
+	return s
+}
+
+// Events drains the scripted events.
+func (c *Client) Events(dst []client.Event) []client.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dst = append(dst, c.events...)
+	c.events = c.events[:0]
+	return dst
+}
+
+// Lobby returns a lobby named name with n open slots, colors in slot order.
+func Lobby(name string, n int) session.Lobby {
+	l := session.Lobby{Revision: 1, Name: name, MapSeed: 7, MaxPlayers: uint32(n), TurnTicks: 5, Slots: make([]session.Slot, n)}
+	for i := range l.Slots {
+		l.Slots[i].Color = uint8(i)
+	}
+	return l
+}
+
+// Skirmish returns the world of a bot match of n players on seed, played to
+// turn turns, with the players the screens name.
+func Skirmish(seed uint64, n, turns int) (*game.World, []client.Player, error) {
+	m, err := ai.NewMatch(game.FreeForAll(seed, n), []ai.Level{ai.Hard}, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	for m.World.Turn() < turns && !m.World.Over() {
+		if _, err := m.Turn(); err != nil {
+			return nil, nil, err
+		}
+	}
+	ps := make([]client.Player, n)
+	for i := range ps {
+		ps[i] = client.Player{Name: fmt.Sprintf("Bot %d", i+1), Slot: i, Color: uint8(i), Bot: i > 0}
+	}
+	ps[0].Name = "You"
+	return m.World, ps, nil
+}

@@ -1,0 +1,106 @@
+package render
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"hostfall/game"
+	"hostfall/render/offline"
+	"hostfall/render/ui"
+	"hostfall/session"
+)
+
+// TestOfflineFlow plays through the window against the offline client, in
+// real time: create a game in the browser, put a bot in the lobby, start,
+// then order the workers about on the battlefield and see them go.
+func TestOfflineFlow(t *testing.T) {
+	c := offline.New(offline.Options{Name: "Ann", Countdown: 2})
+	defer c.Close()
+	h := newHarness(t, c)
+	frame := func(set func(in *ui.Input)) {
+		h.now = time.Now()
+		h.frame(set)
+		win.Update()
+		time.Sleep(5 * time.Millisecond)
+	}
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for range 600 {
+			if cond() {
+				return
+			}
+			frame(nil)
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+
+	frame(nil)
+	if h.a.screen != scrBrowser {
+		t.Fatalf("the window opened on screen %v, want the browser", h.a.screen)
+	}
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.browser.createBtn.Center()) })
+	until("the lobby", func() bool { return h.a.screen == scrLobby })
+	frame(nil)
+	lay := h.a.lobby.layout()
+	row1 := ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+lobbyRowH, lay.slots.W()-2, lobbyRowH)
+	kind := ui.XYWH(colX(row1, colKind), row1.Min.Y+7, 140, 32)
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, kind.Center()) })
+	until("a bot in slot 1", func() bool {
+		l, _ := c.Lobby()
+		return len(l.Slots) > 1 && l.Slots[1].Kind == session.SlotBot
+	})
+	frame(nil)
+	save(t, filepath.Join(t.ArtifactDir(), "flow-lobby.png"), Screenshot(win))
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.lobby.startBtn.Center()) })
+	until("the game", func() bool { return h.a.screen == scrGame && h.a.game.sc != nil && c.Status().Turn > 0 })
+
+	g := h.a.game
+	var workers []*ui.Unit
+	for i := range g.sc.Units {
+		if u := &g.sc.Units[i]; u.Own && u.Kind == game.Worker {
+			workers = append(workers, u)
+		}
+	}
+	if len(workers) != 4 {
+		t.Fatalf("%d own workers in the scene", len(workers))
+	}
+	// Box-select around the base, then right-click 5 tiles to the left.
+	center := g.ui.Cam.ToScreen(workers[0].Pos)
+	a, b := center.Add(ui.V(-150, -150)), center.Add(ui.V(150, 150))
+	frame(func(in *ui.Input) { in.Mouse, in.Pressed[ui.MouseLeft], in.Down[ui.MouseLeft] = a, true, true })
+	frame(func(in *ui.Input) { in.Mouse, in.Down[ui.MouseLeft] = a.Lerp(b, 0.5), true })
+	frame(func(in *ui.Input) { in.Mouse, in.Released[ui.MouseLeft] = b, true })
+	if len(g.ui.Sel.IDs) != 4 {
+		t.Fatalf("the box selected %d units, want the 4 workers", len(g.ui.Sel.IDs))
+	}
+	id := g.ui.Sel.IDs[0]
+	dest := g.ui.Cam.ToScreen(workers[0].Pos.Add(ui.V(-5, 0)))
+	tx, ty := g.ui.Cam.Tile(dest)
+	frame(func(in *ui.Input) { in.Click(ui.MouseRight, dest) })
+	until("the workers to walk there", func() bool {
+		done := false
+		c.View(func(w *game.World, _ time.Time) {
+			if u, ok := w.Unit(id); ok {
+				x, y := u.Pos.Tile()
+				done = absInt(x-tx) <= 2 && absInt(y-ty) <= 2
+			}
+		})
+		return done
+	})
+	save(t, filepath.Join(t.ArtifactDir(), "flow-game.png"), Screenshot(win))
+
+	// The menu pauses the offline game; Leave goes back to the browser.
+	frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+	if !g.ui.MenuOpen {
+		t.Fatal("Escape did not open the menu")
+	}
+	time.Sleep(60 * time.Millisecond)
+	paused := c.Status().Turn
+	time.Sleep(150 * time.Millisecond)
+	if now := c.Status().Turn; now != paused {
+		t.Fatalf("the menu did not pause the offline game: turn %d → %d", paused, now)
+	}
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(1).Center()) })
+	until("the browser again", func() bool { return h.a.screen == scrBrowser })
+}

@@ -1,0 +1,396 @@
+package render
+
+import (
+	"fmt"
+	"time"
+
+	"hostfall/game"
+	"hostfall/render/client"
+	"hostfall/render/ui"
+)
+
+// drawHUD draws the top bar, the bottom panel (minimap, selection, command
+// card), chat, notices, and the menu or the end of the game over them.
+func (g *gameScreen) drawHUD() {
+	g.drawTopBar()
+	g.drawPanel()
+	g.drawMinimap()
+	g.drawInfo()
+	g.drawCard()
+	g.drawChat()
+	g.drawNotices()
+	switch {
+	case g.ui.MenuOpen:
+		g.drawMenu()
+	case g.end != endNone && !g.watching:
+		g.drawEnd()
+	}
+}
+
+func gameClock(turn int) string {
+	s := turn / 20
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+func (g *gameScreen) drawTopBar() {
+	a := g.a
+	lay := g.ui.Layout
+	a.hud.rect(lay.TopBar, colPanel)
+	a.hud.rect(ui.R(0, lay.TopBar.Max.Y-1, a.w, lay.TopBar.Max.Y), colBorder)
+	t, bold := a.text[fontBody], a.text[fontBold]
+	y := lay.TopBar.Min.Y + (lay.TopBar.H()-t.height())/2
+	x := 12.0
+	if g.hasMe && int(g.me) < len(g.infos) {
+		p := g.infos[g.me]
+		a.hud.sprite(ui.XYWH(x, y, 16, 16), sprCoin, white)
+		x += 22 + bold.text(fmt.Sprintf("%d", p.Gold), x+22, y, alignLeft, colAccent) + 18
+		a.hud.sprite(ui.XYWH(x, y, 16, 16), sprSupply, white)
+		sc := colText
+		if p.Supply >= p.SupplyCap {
+			sc = colBad
+		}
+		x += 22 + bold.text(fmt.Sprintf("%d / %d", p.Supply, p.SupplyCap), x+22, y, alignLeft, sc) + 18
+		t.text(fmt.Sprintf("%s · %s", plural(p.Units, "unit", "units"), plural(p.Buildings, "building", "buildings")), x, y, alignLeft, colDim)
+	} else {
+		bold.text("Watching", x, y, alignLeft, colAccent)
+	}
+	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
+	a.text[fontSmall].text("F3 network · F10 menu · Enter chat", a.w-12, y+1, alignRight, colDim)
+}
+
+func (g *gameScreen) drawPanel() {
+	a := g.a
+	lay := g.ui.Layout
+	a.hud.rect(lay.Panel, colPanel)
+	a.hud.rect(ui.R(0, lay.Panel.Min.Y, a.w, lay.Panel.Min.Y+2), colBorder)
+	a.hud.rect(lay.Minimap.Inset(-3), rgb(8, 10, 14))
+	a.hud.outline(lay.Minimap.Inset(-3), 1, colBorder)
+}
+
+func (g *gameScreen) drawMinimap() {
+	a := g.a
+	m := g.ui.Mini
+	area := m.Area()
+	g.tv.minimap(g.sc, &g.colors)
+	g.miniL.quadPix(g.miniL.flip(area), g.tv.mini.Bounds(), white, 1)
+	a.top.outline(snap(m.Frame(&g.ui.Cam)), 1, white)
+}
+
+// kindTitle names a kind for the panel.
+func kindTitle(k game.Kind) string { return capitalize(k.String()) }
+
+var orderNames = map[game.Order]string{
+	game.OrderIdle: "idle", game.OrderMove: "moving", game.OrderAttack: "attacking",
+	game.OrderAttackMove: "attack-moving", game.OrderGather: "mining gold", game.OrderBuild: "going to build",
+}
+
+func (g *gameScreen) drawInfo() {
+	a := g.a
+	lay := g.ui.Layout
+	sel := g.ui.Selected()
+	bold, small := a.text[fontBold], a.text[fontSmall]
+	r := lay.Info
+	switch {
+	case len(sel) == 0:
+		bold.text("Nothing selected", r.Min.X, r.Min.Y+4, alignLeft, colText)
+		for i, line := range []string{
+			"Click a unit, or drag a box around several. Shift adds, a double-click takes all of a kind.",
+			"Right-click: move, attack, mine gold, set a rally point.",
+			"Ctrl+1…9 keeps a group, 1…9 calls it back. Arrows, screen edges or the minimap scroll; the wheel zooms.",
+		} {
+			for j, s := range small.wrap(line, r.W()) {
+				small.text(s, r.Min.X, r.Min.Y+30+float64(i)*40+float64(j)*15, alignLeft, colDim)
+			}
+		}
+	case len(sel) == 1 && g.detail != nil:
+		g.drawDetail(sel[0], g.detail)
+	default:
+		for i, u := range sel {
+			pr, ok := lay.Portrait(i)
+			if !ok {
+				small.text(fmt.Sprintf("+%d more", len(sel)-i), r.Max.X, r.Max.Y-14, alignRight, colDim)
+				break
+			}
+			a.hud.rect(pr, colPanelHi)
+			g.portrait(pr.Inset(2), u)
+			f := float64(u.HP) / float64(max(u.MaxHP, 1))
+			bar(a.hud, ui.R(pr.Min.X+2, pr.Max.Y-5, pr.Max.X-2, pr.Max.Y-2), f, hpColor(f), colHPBack)
+		}
+	}
+}
+
+// portrait draws a unit's sprite fitted into r.
+func (g *gameScreen) portrait(r ui.Rect, u *ui.Unit) {
+	color := g.colors[u.Owner%game.MaxPlayers]
+	if u.Kind.IsBuilding() {
+		g.a.hud.sprite(r, buildingSprite(u.Kind, color), white)
+		return
+	}
+	g.a.hud.sprite(r, unitSprite(u.Kind, color), white)
+}
+
+func (g *gameScreen) drawDetail(u *ui.Unit, d *game.UnitInfo) {
+	a := g.a
+	r := g.ui.Layout.Info
+	t, bold, small := a.text[fontBody], a.text[fontBold], a.text[fontSmall]
+	pr := ui.XYWH(r.Min.X, r.Min.Y+4, 72, 72)
+	a.hud.rect(pr, colPanelHi)
+	g.portrait(pr.Inset(4), u)
+	x := pr.Max.X + 14
+	owner := ""
+	if int(u.Owner) < len(g.players) {
+		owner = g.players[u.Owner].Name
+	}
+	bold.text(kindTitle(d.Kind), x, r.Min.Y+4, alignLeft, colText)
+	if owner != "" {
+		small.text(owner, x+bold.width(kindTitle(d.Kind))+10, r.Min.Y+7, alignLeft, playerRGBA(g.colors[u.Owner%game.MaxPlayers]))
+	}
+	f := float64(d.HP) / float64(max(d.MaxHP, 1))
+	bar(a.hud, ui.XYWH(x, r.Min.Y+28, 160, 8), f, hpColor(f), colHPBack)
+	small.text(fmt.Sprintf("%d / %d", d.HP, d.MaxHP), x+168, r.Min.Y+25, alignLeft, colDim)
+	st := d.Kind.Stats()
+	y := r.Min.Y + 46
+	switch {
+	case st.Building && !d.Built:
+		t.text(fmt.Sprintf("Under construction: %d%%", d.Progress*100/max(st.Time, 1)), x, y, alignLeft, colText)
+		bar(a.hud, ui.XYWH(x, y+22, 200, 8), float64(d.Progress)/float64(max(st.Time, 1)), colAccent, colHPBack)
+	case st.Building:
+		if len(d.Queue) == 0 {
+			t.text("Idle", x, y, alignLeft, colDim)
+			if u.Own {
+				small.text("Right-click the map to set the rally point.", x, y+22, alignLeft, colDim)
+			}
+			break
+		}
+		t.text("Training", x, y, alignLeft, colText)
+		for i, k := range d.Queue {
+			qr := ui.XYWH(x+float64(i)*40, y+22, 36, 36)
+			a.hud.rect(qr, colPanelHi)
+			a.hud.sprite(qr.Inset(2), unitSprite(k, g.colors[u.Owner%game.MaxPlayers]), white)
+			if i == 0 {
+				bar(a.hud, ui.R(qr.Min.X, qr.Max.Y+2, qr.Max.X, qr.Max.Y+6), float64(d.QueueProgress)/float64(max(k.Stats().Time, 1)), colAccent, colHPBack)
+			}
+		}
+	default:
+		what := orderNames[d.Order]
+		if d.Order == game.OrderBuild && d.Building.Valid() {
+			what = "going to build a " + d.Building.String()
+		}
+		t.text(capitalize(what), x, y, alignLeft, colText)
+		stats := fmt.Sprintf("damage %d · armor %d · range %.1f", st.Damage, st.Armor, float64(st.Range)/game.TileSize)
+		small.text(stats, x, y+22, alignLeft, colDim)
+		if d.Cargo > 0 {
+			small.text(fmt.Sprintf("carrying %d gold", d.Cargo), x, y+38, alignLeft, colAccent)
+		}
+	}
+}
+
+func (g *gameScreen) drawCard() {
+	a := g.a
+	lay := g.ui.Layout
+	card := ui.Card(g.ui.Selected())
+	gold := int32(0)
+	if g.hasMe && int(g.me) < len(g.infos) {
+		gold = g.infos[g.me].Gold
+	}
+	bold, small := a.text[fontBold], a.text[fontSmall]
+	for i, b := range card {
+		r := lay.Button(i)
+		if b.Action == ui.ActNone {
+			a.hud.rect(r, rgb(26, 31, 42))
+			continue
+		}
+		active := (b.Action == ui.ActAttackMove && g.ui.Mode == ui.ModeAttack) ||
+			(b.Action == ui.ActBuild && g.ui.Mode == ui.ModePlace && g.ui.Place == b.Kind)
+		afford := b.Cost() <= gold
+		bg := colButton
+		switch {
+		case active:
+			bg = rgb(96, 80, 24)
+		case r.Contains(a.in.Mouse):
+			bg = colButtonHi
+		}
+		a.hud.rect(r, bg)
+		a.hud.outline(r, 1, colBorder)
+		fg := colText
+		if !afford {
+			fg = colDim
+		}
+		// Hotkey top left, cost top right, picture in the middle, name below.
+		icon := ui.XYWH(r.Center().X-10, r.Min.Y+13, 20, 20)
+		switch b.Action {
+		case ui.ActTrain:
+			a.hud.sprite(icon, unitSprite(b.Kind, g.colors[g.me%game.MaxPlayers]), white)
+		case ui.ActBuild:
+			a.hud.sprite(icon.Inset(-1), buildingSprite(b.Kind, g.colors[g.me%game.MaxPlayers]), white)
+		case ui.ActAttackMove:
+			a.hud.sprite(icon, unitSprite(game.Soldier, g.colors[g.me%game.MaxPlayers]), white)
+		case ui.ActStop:
+			a.hud.rect(icon.Inset(4), colBad)
+		}
+		small.text(small.fit(b.Label, r.W()-6), r.Center().X, r.Max.Y-16, alignCenter, fg)
+		bold.text(ui.KeyName(b.Key), r.Min.X+4, r.Min.Y+1, alignLeft, colAccent)
+		if c := b.Cost(); c > 0 {
+			cc := colAccent
+			if !afford {
+				cc = colBad
+			}
+			small.text(fmt.Sprintf("%d", c), r.Max.X-4, r.Min.Y+2, alignRight, cc)
+		}
+	}
+}
+
+// chatShown is how long chat lines stay over the map.
+const chatShown = 12 * time.Second
+
+func (g *gameScreen) drawChat() {
+	a := g.a
+	lay := g.ui.Layout
+	small := a.text[fontSmall]
+	y := lay.Chat.Max.Y
+	if g.ui.ChatOpen {
+		to := "All"
+		if g.ui.ChatTeam {
+			to = "Team"
+		}
+		r := ui.R(lay.Chat.Min.X, y-26, lay.Chat.Max.X, y)
+		a.top.rect(r, rgba(8, 10, 16, 0.85))
+		a.top.outline(r, 1, colAccent)
+		w := a.text[fontBold].text(to+":", r.Min.X+8, r.Min.Y+4, alignLeft, colAccent)
+		tw := a.text[fontBody].text(a.text[fontBody].fit(g.ui.Chat.Text, r.W()-w-30), r.Min.X+14+w, r.Min.Y+4, alignLeft, colText)
+		if blink(a.now) {
+			a.top.rect(ui.XYWH(r.Min.X+15+w+tw, r.Min.Y+5, 2, 16), colAccent)
+		}
+		y -= 32
+	}
+	shown := 0
+	for i := len(a.chat) - 1; i >= 0 && shown < 6; i-- {
+		c := a.chat[i]
+		if a.now.Sub(c.at) > chatShown && !g.ui.ChatOpen {
+			break
+		}
+		y -= 18
+		shown++
+		col := colText
+		if c.sys {
+			col = colDim
+		} else if c.team {
+			col = rgb(125, 211, 252)
+		}
+		s := small.fit(chatText(c), lay.Chat.W())
+		a.top.rect(ui.XYWH(lay.Chat.Min.X-4, y-1, small.width(s)+8, 17), rgba(0, 0, 0, 0.45))
+		small.text(s, lay.Chat.Min.X, y, alignLeft, col)
+	}
+}
+
+func (g *gameScreen) drawNotices() {
+	a := g.a
+	t := a.text[fontBold]
+	y := g.ui.Layout.Panel.Min.Y - 30
+	for i := len(g.notices) - 1; i >= 0; i-- {
+		n := g.notices[i]
+		age := a.now.Sub(n.at)
+		if age > 4*time.Second {
+			continue
+		}
+		c := colText
+		if n.err {
+			c = colAccent
+		}
+		w := t.width(n.text)
+		a.top.rect(ui.XYWH(a.w/2-w/2-10, y-3, w+20, 22), rgba(0, 0, 0, 0.5))
+		t.text(n.text, a.w/2, y, alignCenter, c)
+		y -= 24
+	}
+}
+
+func (g *gameScreen) drawMenu() {
+	a := g.a
+	lay := g.ui.Layout
+	a.over.rect(lay.Window, colShade)
+	box := ui.R(lay.MenuButton(0).Min.X-30, lay.MenuButton(0).Min.Y-70, lay.MenuButton(0).Max.X+30, lay.MenuButton(len(ui.MenuItems)-1).Max.Y+24)
+	a.panel(a.over, box)
+	title := "Menu"
+	if _, ok := a.cl.(client.Pauser); ok {
+		title = "Paused"
+	}
+	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+18, alignCenter, colText)
+	for i, it := range ui.MenuItems {
+		r := lay.MenuButton(i)
+		bg := colButton
+		if r.Contains(a.in.Mouse) {
+			bg = colButtonHi
+		}
+		a.over.rect(r, bg)
+		a.over.outline(r, 1, colBorder)
+		a.overTxt[fontBold].inRect(it.Label, r, colText)
+	}
+}
+
+func (g *gameScreen) drawEnd() {
+	a := g.a
+	a.over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.72))
+	title, tc, sub := "Victory!", colAccent, "Your side holds the field."
+	switch g.end {
+	case endDefeat:
+		title, tc, sub = "Defeat", colBad, "Your last building has fallen."
+	case endDraw:
+		title, tc, sub = "Draw", colText, "The last armies fell together."
+	}
+	if g.end == endVictory && !g.hasMe {
+		title, sub = "Game over", "The game has a winner."
+	}
+	huge, t, bold, small := a.overTxt[fontHuge], a.overTxt[fontBody], a.overTxt[fontBold], a.overTxt[fontSmall]
+	cy := a.h * 0.18
+	huge.text(title, a.w/2, cy, alignCenter, tc)
+	t.text(sub+" Game time "+gameClock(g.turn)+".", a.w/2, cy+84, alignCenter, colText)
+
+	cols := []struct {
+		t string
+		x float64
+	}{{"Player", 0}, {"Result", 230}, {"Units", 360}, {"Buildings", 430}, {"Gold mined", 520}, {"Trained", 620}, {"Killed", 700}, {"Lost", 770}}
+	tw := 820.0
+	x0 := a.w/2 - tw/2
+	y := cy + 130
+	a.panel(a.over, ui.XYWH(x0-16, y-10, tw+32, 40+float64(len(g.infos))*30))
+	for _, c := range cols {
+		bold.text(c.t, x0+c.x, y, alignLeft, colDim)
+	}
+	y += 30
+	for p, info := range g.infos {
+		name := g.playerName(game.PlayerID(p))
+		swatch(a.over, ui.XYWH(x0, y+1, 14, 14), g.colors[p%game.MaxPlayers])
+		c := colText
+		if g.hasMe && game.PlayerID(p) == g.me {
+			c = colAccent
+		}
+		t.text(t.fit(name, 200), x0+22, y, alignLeft, c)
+		result := "playing"
+		switch {
+		case info.Out:
+			result = "out at " + gameClock(info.OutTurn)
+		case g.over:
+			result = "won"
+		}
+		vals := []string{result, fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
+			fmt.Sprint(info.Trained), fmt.Sprint(info.Killed), fmt.Sprint(info.Lost)}
+		for i, v := range vals {
+			small.text(v, x0+cols[i+1].x, y+2, alignLeft, colText)
+		}
+		y += 30
+	}
+	y += 30
+	bw := 200.0
+	if !g.over {
+		if a.button(a.over, bold, ui.XYWH(a.w/2-bw-10, y, bw, 40), "Keep watching", true) {
+			g.watching = true
+		}
+		if a.button(a.over, bold, ui.XYWH(a.w/2+10, y, bw, 40), "Leave game", true) {
+			a.cl.Leave()
+		}
+		return
+	}
+	if a.button(a.over, bold, ui.XYWH(a.w/2-bw/2, y, bw, 40), "Leave game", true) {
+		a.cl.Leave()
+	}
+}

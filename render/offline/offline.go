@@ -1,0 +1,432 @@
+// Package offline is a client.Client with no network: a session engine that
+// hosts alone on this machine, with bots in the other slots, so the game is
+// playable from the window before the LAN layer is wired in. It runs the
+// real lockstep engine (session.Node) and game glue (match.Match); only the
+// transport is missing, so the lobby, countdown, turns, chat and status
+// behave as they will on a LAN.
+//
+// One goroutine owns the node: it ticks it at a fixed rate (render/clock),
+// applies what the node hands over, and lets the bots think. Screens call
+// the Client's methods from the window's goroutine.
+package offline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"hostfall/game"
+	"hostfall/match"
+	"hostfall/render/client"
+	"hostfall/render/clock"
+	"hostfall/session"
+)
+
+// ErrNoNetwork is what joining says in a build without the network.
+var ErrNoNetwork = errors.New("joining a game needs the network, which this build of Hostfall does not have yet; create a game to play against bots")
+
+// Options configure a Client.
+type Options struct {
+	Name        string        // the local player's name
+	Tick        time.Duration // session tick; 0 means 10 ms
+	Countdown   int           // ticks per countdown step; 0 means the session default (1 s)
+	GameVersion string
+	Logger      *slog.Logger
+}
+
+// maxCatchUp bounds the ticks run at once after a stall.
+const maxCatchUp = 10
+
+// maxWorldEvents bounds the world events kept for a window that does not
+// drain them.
+const maxWorldEvents = 8192
+
+// Client is the offline client.Client.
+type Client struct {
+	opt Options
+	log *slog.Logger
+
+	mu      sync.Mutex // guards everything below, and the node
+	node    *session.Node
+	match   *match.Match
+	clk     *clock.Clock
+	events  []client.Event
+	wevents []game.Event
+	players []client.Player
+	me      game.PlayerID
+	hasMe   bool
+	status  session.Status
+	lobby   session.Lobby
+
+	stepped atomic.Int64 // unix nanos of the last applied turn
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+var _ client.Client = (*Client)(nil)
+var _ client.Pauser = (*Client)(nil)
+
+// New starts an offline client; Close stops it.
+func New(opt Options) *Client {
+	if opt.Tick <= 0 {
+		opt.Tick = time.Duration(session.DefaultTickMillis) * time.Millisecond
+	}
+	if opt.Name == "" {
+		opt.Name = "Player"
+	}
+	if opt.GameVersion == "" {
+		opt.GameVersion = "offline"
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Client{opt: opt, log: opt.Logger, clk: clock.New(opt.Tick, maxCatchUp), cancel: cancel, done: make(chan struct{})}
+	go c.run(ctx)
+	return c
+}
+
+// Close stops the client's goroutine and waits for it.
+func (c *Client) Close() error {
+	c.cancel()
+	<-c.done
+	return nil
+}
+
+func (c *Client) run(ctx context.Context) {
+	defer close(c.done)
+	t := time.NewTicker(c.opt.Tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			c.advance(now)
+		}
+	}
+}
+
+// advance ticks the node as often as the clock says and applies the results.
+func (c *Client) advance(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == nil {
+		c.clk.Reset(now)
+		return
+	}
+	for range c.clk.Due(now) {
+		c.node.Tick()
+		c.drain(now)
+	}
+	c.drain(now)
+}
+
+// drain handles every Ready of the node (c.mu held).
+func (c *Client) drain(now time.Time) {
+	for c.node != nil && c.node.HasReady() {
+		rd := c.node.Ready()
+		if err := c.apply(&rd, now); err != nil {
+			c.log.Error("offline game stopped", "err", err)
+			c.push(client.Event{Kind: client.EvLeft, Text: "The game stopped: " + err.Error()})
+			c.node.Advance()
+			c.reset()
+			return
+		}
+		c.status = rd.Status
+		c.lobby = c.node.Lobby()
+		for _, ev := range rd.Events {
+			c.onEvent(ev)
+		}
+		c.node.Advance()
+		if rd.Status.Left {
+			c.reset()
+		}
+	}
+}
+
+// apply hands the Ready to the match one turn at a time, so the world's
+// events of every turn are kept, not only the last one's.
+func (c *Client) apply(rd *session.Ready, now time.Time) error {
+	first := session.Ready{Events: rd.Events, Restore: rd.Restore, Status: rd.Status}
+	if err := c.match.Apply(&first, c.node); err != nil {
+		return err
+	}
+	for i := range rd.Committed {
+		one := session.Ready{Committed: rd.Committed[i : i+1], Status: rd.Status}
+		if err := c.match.Apply(&one, c.node); err != nil {
+			return err
+		}
+		c.match.View(func(w *game.World) {
+			c.wevents = append(c.wevents, w.Events()...)
+		})
+		if over := len(c.wevents) - maxWorldEvents; over > 0 {
+			c.wevents = c.wevents[over:]
+		}
+		c.stepped.Store(now.UnixNano())
+	}
+	if rd.SnapshotAt != 0 {
+		return c.match.Apply(&session.Ready{SnapshotAt: rd.SnapshotAt, Status: rd.Status}, c.node)
+	}
+	return nil
+}
+
+func (c *Client) onEvent(ev session.Event) {
+	switch ev.Kind {
+	case session.EvLoad:
+		if ev.Lobby != nil {
+			c.players = client.SessionPlayers(ev.Lobby)
+			c.me, c.hasMe = c.match.Player(c.status.Slot)
+		}
+	case session.EvDesync:
+		c.log.Warn("desync", "turn", ev.Turn)
+	}
+	if e, ok := client.SessionEvent(ev, &c.lobby, int(c.opt.Tick/time.Millisecond)); ok {
+		c.push(e)
+	}
+}
+
+func (c *Client) push(e client.Event) {
+	c.events = append(c.events, e)
+	if len(c.events) > 256 {
+		c.events = c.events[len(c.events)-256:]
+	}
+}
+
+// reset forgets the session (c.mu held): the browser shows again.
+func (c *Client) reset() {
+	c.node, c.match = nil, nil
+	c.players, c.hasMe = nil, false
+	c.status, c.lobby = session.Status{}, session.Lobby{}
+	c.wevents = c.wevents[:0]
+}
+
+// Sessions returns nothing: there is no network to find sessions on.
+func (c *Client) Sessions() []client.Listing { return nil }
+
+// Create hosts a new session alone.
+func (c *Client) Create(o client.CreateOptions) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node != nil {
+		return errors.New("leave this session before creating another one")
+	}
+	name := o.PlayerName
+	if name == "" {
+		name = c.opt.Name
+	}
+	n, err := session.NewNode(session.Config{Self: "local", Name: name, GameVersion: c.opt.GameVersion,
+		Rand: cryptoRand{}, CountdownTicks: c.opt.Countdown})
+	if err != nil {
+		return err
+	}
+	maxP := o.MaxPlayers
+	if maxP == 0 {
+		maxP = 4
+	}
+	seed := o.MapSeed
+	if seed == 0 {
+		seed = cryptoRand{}.Uint64()
+	}
+	if err := n.Host(session.Settings{Name: o.Name, MapSeed: seed, MapSize: uint32(o.MapSize),
+		MaxPlayers: uint32(maxP), Password: o.Password}); err != nil {
+		return fmt.Errorf("cannot create the game: %w", err)
+	}
+	c.node, c.match = n, match.New(match.Options{})
+	c.clk.Reset(time.Now())
+	c.drain(time.Now())
+	return nil
+}
+
+// Join is refused: there is no network yet.
+func (c *Client) Join(string, client.JoinOptions) error { return ErrNoNetwork }
+
+// JoinCode is refused: there is no network yet.
+func (c *Client) JoinCode(string, client.JoinOptions) error { return ErrNoNetwork }
+
+// Leave ends the session.
+func (c *Client) Leave() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == nil {
+		return
+	}
+	c.node.Leave()
+	c.drain(time.Now())
+	c.reset()
+}
+
+// Lobby returns the session's lobby.
+func (c *Client) Lobby() (session.Lobby, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == nil {
+		return session.Lobby{}, false
+	}
+	return c.lobby.Clone(), true
+}
+
+// Slot returns the local slot.
+func (c *Client) Slot() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == nil {
+		return -1
+	}
+	return c.status.Slot
+}
+
+// do runs fn on the node and drains what it produced.
+func (c *Client) do(fn func(n *session.Node) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == nil {
+		return errors.New("you are not in a game")
+	}
+	err := fn(c.node)
+	c.drain(time.Now())
+	return err
+}
+
+// SetSlot changes a slot (open, closed, bot).
+func (c *Client) SetSlot(slot int, kind session.SlotKind, level uint8) error {
+	return c.do(func(n *session.Node) error { return n.SetSlot(slot, kind, level) })
+}
+
+// EditSlot changes the local player's slot.
+func (c *Client) EditSlot(e session.SlotEdit) error {
+	return c.do(func(n *session.Node) error { return n.EditSlot(e) })
+}
+
+// Say sends a chat line (offline, to oneself).
+func (c *Client) Say(team uint8, text string) error {
+	return c.do(func(n *session.Node) error { return n.Say(team, text) })
+}
+
+// Start starts the countdown; a game needs someone to play against.
+func (c *Client) Start() error {
+	return c.do(func(n *session.Node) error {
+		l := n.Lobby()
+		if len(client.SessionPlayers(&l)) < 2 {
+			return errors.New("put a bot in an open slot first: a game needs at least two players")
+		}
+		if _, _, err := match.Config(l); err != nil {
+			return err
+		}
+		return n.Start()
+	})
+}
+
+// View reads the world.
+func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
+	c.mu.Lock()
+	m := c.match
+	c.mu.Unlock()
+	if m == nil {
+		return false
+	}
+	ok := false
+	at := time.Unix(0, c.stepped.Load())
+	m.View(func(w *game.World) {
+		ok = true
+		fn(w, at)
+	})
+	return ok
+}
+
+// Players returns the game's players.
+func (c *Client) Players() []client.Player {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]client.Player(nil), c.players...)
+}
+
+// Me returns the local game player.
+func (c *Client) Me() (game.PlayerID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.me, c.hasMe
+}
+
+// Propose queues an order of the local player for the next turn.
+func (c *Client) Propose(cmd game.Command) error {
+	b, err := cmd.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return c.do(func(n *session.Node) error { return n.Propose(c.status.Slot, b) })
+}
+
+// WorldEvents drains the world's events.
+func (c *Client) WorldEvents(dst []game.Event) []game.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dst = append(dst, c.wevents...)
+	c.wevents = c.wevents[:0]
+	return dst
+}
+
+// Status describes the (absent) network.
+func (c *Client) Status() client.NetStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := client.NetStatus{Epoch: c.status.Epoch, Turn: c.status.Turn, InputDelay: int(c.status.Delay),
+		TurnMillis: int(c.lobby.TurnTicks) * int(c.opt.Tick/time.Millisecond)}
+	if s := c.status.Slot; s >= 0 && s < len(c.lobby.Slots) {
+		st.Host = c.lobby.Slots[s].Name
+		st.Peers = []client.Peer{{Name: st.Host, Slot: s, Host: true, Self: true, PingMillis: 0}}
+	}
+	return st
+}
+
+// Events drains the events.
+func (c *Client) Events(dst []client.Event) []client.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dst = append(dst, c.events...)
+	c.events = c.events[:0]
+	return dst
+}
+
+// SetPaused stops or restarts the game clock.
+func (c *Client) SetPaused(p bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p {
+		c.clk.Pause()
+	} else {
+		c.clk.Resume(time.Now())
+	}
+}
+
+// Skirmish creates a game of the local player against bots of the given
+// levels (0 easy, 1 hard) and starts it: what `make play` opens on.
+func (c *Client) Skirmish(o client.CreateOptions, bots []uint8) error {
+	if o.MaxPlayers == 0 {
+		o.MaxPlayers = len(bots) + 1
+	}
+	if err := c.Create(o); err != nil {
+		return err
+	}
+	for i, lvl := range bots {
+		if err := c.SetSlot(i+1, session.SlotBot, lvl); err != nil {
+			return err
+		}
+	}
+	return c.Start()
+}
+
+// cryptoRand feeds the node's nonces from crypto/rand.
+type cryptoRand struct{}
+
+func (cryptoRand) Uint64() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}

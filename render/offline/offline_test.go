@@ -1,0 +1,137 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"hostfall/game"
+	"hostfall/render/client"
+	"hostfall/session"
+)
+
+// waitFor polls cond every 10 ms for at most 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 1000 {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestOfflineGame(t *testing.T) {
+	c := New(Options{Name: "Ann", Countdown: 2})
+	defer c.Close()
+	if err := c.Join("x", client.JoinOptions{}); err == nil || !strings.Contains(err.Error(), "network") {
+		t.Fatalf("join without a network: %v", err)
+	}
+	if _, ok := c.Lobby(); ok {
+		t.Fatal("in a lobby before creating one")
+	}
+	if err := c.Create(client.CreateOptions{Name: "Practice", MaxPlayers: 4, MapSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	l, ok := c.Lobby()
+	if !ok || l.Name != "Practice" || len(l.Slots) != 4 || l.Slots[0].Name != "Ann" || c.Slot() != 0 {
+		t.Fatalf("lobby %+v slot %d", l, c.Slot())
+	}
+	if err := c.Start(); err == nil {
+		t.Fatal("a game alone started")
+	}
+	for s := 1; s < 4; s++ {
+		if err := c.SetSlot(s, session.SlotBot, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Say(0, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the game to start", func() bool { return c.View(func(*game.World, time.Time) {}) && c.Status().Turn > 0 })
+	me, ok := c.Me()
+	if !ok || me != 0 || len(c.Players()) != 4 || !c.Players()[1].Bot {
+		t.Fatalf("me %v %v players %+v", me, ok, c.Players())
+	}
+	var evs []client.Event
+	evs = c.Events(evs)
+	kinds := map[client.EventKind]bool{}
+	for _, e := range evs {
+		kinds[e.Kind] = true
+	}
+	if !kinds[client.EvChat] || !kinds[client.EvCountdown] {
+		t.Fatalf("events %+v lack chat or countdown", evs)
+	}
+
+	// Order a worker somewhere; it walks.
+	var worker game.UnitID
+	var from game.Point
+	c.View(func(w *game.World, _ time.Time) {
+		us := w.Units()
+		for i := range us.Len() {
+			if us.Alive(i) && us.Owner(i) == me && us.Kind(i) == game.Worker {
+				worker, from = us.ID(i), us.Pos(i)
+				break
+			}
+		}
+	})
+	if err := c.Propose(game.Command{Player: me, Kind: game.CmdMove, Units: []game.UnitID{worker}, X: 64, Y: 64}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the worker to move", func() bool {
+		moved := false
+		c.View(func(w *game.World, stepped time.Time) {
+			u, ok := w.Unit(worker)
+			moved = ok && u.Pos != from && !stepped.IsZero()
+		})
+		return moved
+	})
+	st := c.Status()
+	if st.Online || st.Turn == 0 || st.Host != "Ann" || st.TurnMillis != 50 {
+		t.Fatalf("status %+v", st)
+	}
+
+	// Pausing stops the turns.
+	c.SetPaused(true)
+	time.Sleep(30 * time.Millisecond)
+	t1 := c.Status().Turn
+	time.Sleep(150 * time.Millisecond)
+	if t2 := c.Status().Turn; t2 != t1 {
+		t.Fatalf("paused game went from turn %d to %d", t1, t2)
+	}
+	c.SetPaused(false)
+	waitFor(t, "turns after the pause", func() bool { return c.Status().Turn > t1 })
+
+	c.Leave()
+	if _, ok := c.Lobby(); ok {
+		t.Fatal("still in the lobby after leaving")
+	}
+	if c.View(func(*game.World, time.Time) {}) {
+		t.Fatal("a world after leaving")
+	}
+}
+
+// The world's events wait for the window however many turns pass between
+// two reads: the first worker is trained 200 turns into a game, about a
+// second at a 1 ms tick.
+func TestWorldEventsKept(t *testing.T) {
+	c := New(Options{Countdown: 1, Tick: time.Millisecond})
+	defer c.Close()
+	if err := c.Skirmish(client.CreateOptions{MapSeed: 3, MapSize: 64}, []uint8{1}); err != nil {
+		t.Fatal(err)
+	}
+	var evs []game.Event
+	waitFor(t, "a unit trained", func() bool {
+		evs = c.WorldEvents(evs)
+		for _, e := range evs {
+			if e.Kind == game.EvTrained {
+				return true
+			}
+		}
+		return false
+	})
+}

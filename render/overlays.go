@@ -1,0 +1,167 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/gopxl/pixel/v2"
+
+	"hostfall/render/client"
+	"hostfall/render/ui"
+)
+
+// bannerTime is how long a passing notice stays up.
+const bannerTime = 6 * time.Second
+
+// banners are the network notices over every screen: a host hand-over,
+// a wait for a lagging player, a desync and its repair, a departure.
+type banners struct {
+	list    []banner
+	waiting []waitFor
+}
+
+type banner struct {
+	text  string
+	color pixel.RGBA
+	until time.Time
+	kind  client.EventKind
+}
+
+type waitFor struct {
+	name     string
+	deadline time.Time
+}
+
+func (b *banners) add(kind client.EventKind, text string, c pixel.RGBA, until time.Time) {
+	// A newer banner of the same kind replaces the old one.
+	b.list = slices.DeleteFunc(b.list, func(x banner) bool { return x.kind == kind })
+	b.list = append(b.list, banner{text: text, color: c, until: until, kind: kind})
+}
+
+func (b *banners) onEvent(ev client.Event, now time.Time, a *App) {
+	switch ev.Kind {
+	case client.EvHostChanged:
+		b.add(ev.Kind, fmt.Sprintf("Host left — %s is now hosting (hand-over took %d ms)", ev.Name, ev.Millis), colAccent, now.Add(bannerTime))
+		a.cue(ui.Cue{Sound: ui.SoundHostChanged})
+	case client.EvWaiting:
+		b.stopWaiting(ev.Name)
+		b.waiting = append(b.waiting, waitFor{name: ev.Name, deadline: now.Add(time.Duration(ev.Seconds) * time.Second)})
+	case client.EvWaitOver:
+		b.stopWaiting(ev.Name)
+	case client.EvPlayerLeft:
+		b.stopWaiting(ev.Name)
+		text := ev.Name + " left the game"
+		if ev.Text != "" && ev.Text != "left" {
+			text += " (" + ev.Text + ")"
+		}
+		b.add(ev.Kind, text, colDim, now.Add(bannerTime))
+		a.cue(ui.Cue{Sound: ui.SoundPlayerLeft})
+	case client.EvDesync:
+		b.add(client.EvDesync, "Desync detected — repairing…", colBad, now.Add(30*time.Second))
+	case client.EvDesyncRepaired:
+		b.add(client.EvDesync, "Desync detected — repaired", colGood, now.Add(bannerTime))
+	}
+}
+
+func (b *banners) stopWaiting(name string) {
+	b.waiting = slices.DeleteFunc(b.waiting, func(w waitFor) bool { return w.name == name })
+}
+
+// lines returns the banners to show at now, oldest first.
+func (b *banners) lines(now time.Time) []banner {
+	b.list = slices.DeleteFunc(b.list, func(x banner) bool { return !now.Before(x.until) })
+	out := slices.Clone(b.list)
+	for _, w := range b.waiting {
+		secs := int(math.Ceil(w.deadline.Sub(now).Seconds()))
+		out = append(out, banner{text: fmt.Sprintf("Waiting for %s… dropping in %d s", w.name, max(secs, 0)), color: rgb(251, 146, 60)})
+	}
+	return out
+}
+
+// drawBanners draws the banners centred at the top of the window (left of
+// the network panel when it shows).
+func (a *App) drawBanners() {
+	t := a.text[fontBold]
+	y := ui.TopBarH + 12
+	cx := a.bannerCenter()
+	for _, b := range a.banners.lines(a.now) {
+		w := t.width(b.text) + 48
+		r := ui.XYWH(cx-w/2, y, w, 34)
+		a.top.rect(r, rgba(12, 14, 20, 0.88))
+		a.top.rect(ui.XYWH(r.Min.X, r.Min.Y, 5, r.H()), b.color)
+		a.top.outline(r, 1, b.color.Mul(pixel.Alpha(0.6)))
+		t.inRect(b.text, r.Moved(ui.V(3, 0)), colText)
+		y += 42
+	}
+}
+
+func (a *App) bannerCenter() float64 {
+	if a.showNet {
+		return ui.NewLayout(a.w, a.h).NetPanel.Min.X / 2
+	}
+	return a.w / 2
+}
+
+// drawNetPanel draws the network panel (F3).
+func (a *App) drawNetPanel() {
+	st := a.cl.Status()
+	l := ui.NewLayout(a.w, a.h).NetPanel
+	rows := 7 + len(st.Peers)
+	l.Max.Y = l.Min.Y + 44 + float64(rows)*18
+	a.top.rect(l, rgba(10, 12, 18, 0.9))
+	a.top.outline(l, 1, colBorder)
+	t, small := a.text[fontBold], a.text[fontSmall]
+	x, y := l.Min.X+12, l.Min.Y+10
+	t.text("Network", x, y, alignLeft, colAccent)
+	small.text("F3 hides", l.Max.X-12, y+2, alignRight, colDim)
+	y += 26
+	kv := func(k, v string) {
+		small.text(k, x, y, alignLeft, colDim)
+		small.text(v, x+96, y, alignLeft, colText)
+		y += 18
+	}
+	if !st.Online {
+		kv("mode", "offline game (no network)")
+	} else {
+		kv("mode", "LAN / relay")
+	}
+	kv("host", st.Host)
+	kv("epoch", fmt.Sprintf("%d", st.Epoch))
+	kv("turn", fmt.Sprintf("%d", st.Turn))
+	kv("input delay", fmt.Sprintf("%s (%d ms)", plural(st.InputDelay, "turn", "turns"), st.InputDelay*st.TurnMillis))
+	kv("traffic", fmt.Sprintf("in %s · out %s", rate(st.BytesIn), rate(st.BytesOut)))
+	if len(st.Peers) > 0 {
+		small.text("players", x, y, alignLeft, colDim)
+		small.text("round trip", l.Max.X-12, y, alignRight, colDim)
+		y += 18
+	}
+	for _, p := range st.Peers {
+		ping := "—"
+		if p.PingMillis >= 0 && !p.Self {
+			ping = fmt.Sprintf("%.1f ms", p.PingMillis)
+		}
+		name := small.fit(p.Name, 160)
+		if p.Host {
+			name += " (host)"
+		}
+		c := colText
+		if p.Self {
+			c, ping = colAccent, "you"
+		}
+		small.text(name, x, y, alignLeft, c)
+		small.text(ping, l.Max.X-12, y, alignRight, colText)
+		y += 18
+	}
+}
+
+func rate(bps float64) string {
+	switch {
+	case bps >= 1<<20:
+		return fmt.Sprintf("%.1f MB/s", bps/(1<<20))
+	case bps >= 1<<10:
+		return fmt.Sprintf("%.1f kB/s", bps/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B/s", bps)
+}

@@ -1,0 +1,464 @@
+package render
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gopxl/pixel/v2"
+
+	"hostfall/game"
+	"hostfall/render/client"
+	"hostfall/render/clock"
+	"hostfall/render/ui"
+)
+
+// endState is how the game ended for the local player.
+type endState uint8
+
+const (
+	endNone endState = iota
+	endVictory
+	endDefeat
+	endDraw
+)
+
+// notice is a line of text over the panel for a few seconds.
+type notice struct {
+	text string
+	err  bool
+	at   time.Time
+}
+
+// gameScreen draws the battlefield, the HUD and the end of the game, and
+// turns input into orders through ui.Game.
+type gameScreen struct {
+	a        *App
+	ui       *ui.Game
+	tv       *terrainView
+	ex       ui.Extractor
+	sc       *ui.Scene
+	me       game.PlayerID
+	hasMe    bool
+	observer bool
+	players  []client.Player
+	colors   [game.MaxPlayers]uint8
+	infos    []game.PlayerInfo
+	turn     int
+	turnLen  time.Duration
+	detail   *game.UnitInfo // the one selected unit or building
+	rallies  []rally
+	placeOK  bool
+	end      endState
+	endSeen  bool
+	watching bool
+	over     bool
+	notices  []notice
+	wev      []game.Event
+	cues     []ui.Cue
+	notes    []ui.Notice
+	selMark  []uint32
+	stamp    uint32
+	menuWas  bool
+
+	terrainL, worldL, fogL, worldTopL, miniL *layer
+}
+
+type rally struct {
+	from, to ui.Vec
+	color    uint8
+}
+
+func newGameScreen(a *App) *gameScreen {
+	g := &gameScreen{a: a, turnLen: turnLength}
+	g.worldL = newLayer(a.t, a.atlas)
+	g.worldTopL = newLayer(a.t, a.atlas)
+	return g
+}
+
+// layers returns the screen's layers (for begin).
+func (g *gameScreen) layers() []*layer {
+	ls := []*layer{g.worldL, g.worldTopL}
+	if g.tv != nil {
+		ls = append(ls, g.terrainL, g.fogL, g.miniL)
+	}
+	return ls
+}
+
+// drawLayers draws the map layers, under the HUD.
+func (g *gameScreen) drawLayers() {
+	if g.tv == nil {
+		return
+	}
+	g.terrainL.draw(g.a.t)
+	g.worldL.draw(g.a.t)
+	g.fogL.draw(g.a.t)
+	g.worldTopL.draw(g.a.t)
+}
+
+// init sets the screen up for world w (under the View lock).
+func (g *gameScreen) init(w *game.World) {
+	a := g.a
+	wd, ht := w.Size()
+	g.tv = newTerrainView(wd, ht)
+	g.terrainL = newLayer(a.t, g.tv.terrain)
+	g.terrainL.opaque = true // terrain texels are opaque: no need to blend
+	g.fogL = newLayer(a.t, g.tv.fog)
+	g.fogL.smooth = true
+	g.miniL = newLayer(a.t, g.tv.mini)
+	for _, l := range []*layer{g.terrainL, g.fogL, g.miniL} {
+		l.begin(a.h)
+	}
+	start := ui.V(float64(wd)/2, float64(ht)/2)
+	if g.hasMe && int(g.me) < len(w.Starts()) {
+		start = ui.WorldPos(w.Starts()[g.me])
+	}
+	g.ui = ui.NewGame(a.w, a.h, wd, ht, g.me, start)
+}
+
+// frame runs the game screen for one frame.
+func (g *gameScreen) frame(in *ui.Input) {
+	a := g.a
+	g.me, g.hasMe = a.cl.Me()
+	g.players = a.cl.Players()
+	for i, p := range g.players {
+		if i < len(g.colors) {
+			g.colors[i] = p.Color
+		}
+	}
+	if st := a.cl.Status(); st.TurnMillis > 0 {
+		g.turnLen = time.Duration(st.TurnMillis) * time.Millisecond
+	}
+	g.wev = a.cl.WorldEvents(g.wev[:0])
+	var res *ui.Result
+	loaded := a.cl.View(func(w *game.World, stepped time.Time) {
+		if g.ui == nil {
+			g.init(w)
+		}
+		g.read(w, in, stepped)
+		res = g.ui.Update(in, g.sc, w)
+		g.readSelection(w)
+	})
+	if !loaded {
+		a.text[fontTitle].text("Loading the map…", a.w/2, a.h/2-20, alignCenter, colText)
+		return
+	}
+	g.act(res)
+	g.draw()
+}
+
+// read takes what this frame shows from the world (under the View lock).
+func (g *gameScreen) read(w *game.World, in *ui.Input, stepped time.Time) {
+	if g.ui.Layout.Window.W() != g.a.w || g.ui.Layout.Window.H() != g.a.h {
+		g.ui.Resize(g.a.w, g.a.h)
+	}
+	g.ui.Me = g.me
+	out := g.hasMe && w.Player(g.me).Out
+	g.observer = !g.hasMe || out
+	g.sc = g.ex.Extract(w, g.me, g.observer, clock.Fraction(in.Now, stepped, g.turnLen))
+	g.tv.update(w, g.me, g.observer)
+	g.turn = w.Turn()
+	g.infos = g.infos[:0]
+	for p := range w.NumPlayers() {
+		g.infos = append(g.infos, w.Player(game.PlayerID(p)))
+	}
+	g.cues, g.notes = ui.EventCues(g.cues[:0], g.notes[:0], g.wev, g.me, g.observer, w)
+	g.over = w.Over()
+	switch team, won := w.Winner(); {
+	case !g.hasMe:
+		if g.over {
+			g.end = endDraw
+			if won {
+				g.end = endVictory
+			}
+		}
+	case g.over && won && team == w.Player(g.me).Team:
+		g.end = endVictory
+	case out || (g.over && won):
+		g.end = endDefeat
+	case g.over:
+		g.end = endDraw
+	}
+}
+
+// readSelection takes the details the HUD shows of the selection.
+func (g *gameScreen) readSelection(w *game.World) {
+	g.detail = nil
+	g.rallies = g.rallies[:0]
+	sel := g.ui.Selected()
+	if len(sel) == 1 {
+		if u, ok := w.Unit(sel[0].ID); ok {
+			g.detail = &u
+		}
+	}
+	for i, u := range sel {
+		if i >= 16 {
+			break
+		}
+		if !u.Building || !u.Own {
+			continue
+		}
+		if info, ok := w.Unit(u.ID); ok && info.HasRally {
+			to := ui.V(float64(info.Rally[0])+0.5, float64(info.Rally[1])+0.5)
+			g.rallies = append(g.rallies, rally{from: u.Pos, to: to, color: g.colors[u.Owner%game.MaxPlayers]})
+		}
+	}
+	if g.ui.Mode == ui.ModePlace {
+		x0, y0 := ui.PlaceOrigin(g.ui.Place, g.ui.Cam.ToWorld(g.a.in.Mouse))
+		g.placeOK = ui.CanPlace(w, g.me, g.ui.Place, x0, y0)
+	}
+}
+
+// act does what the frame's input and events asked for (outside the lock).
+func (g *gameScreen) act(res *ui.Result) {
+	a := g.a
+	for _, c := range res.Commands {
+		if err := a.cl.Propose(c); err != nil {
+			a.log.Debug("order not sent", "kind", c.Kind, "err", err)
+		}
+	}
+	for _, c := range res.Cues {
+		a.cue(c)
+	}
+	for _, c := range g.cues {
+		a.cue(c)
+	}
+	for _, ev := range g.wev {
+		if ev.Kind == game.EvPlayerOut {
+			g.notes = append(g.notes, ui.Notice{Text: g.playerName(ev.Player) + " is out of the game."})
+		}
+	}
+	for _, n := range append(res.Notices, g.notes...) {
+		g.notices = append(g.notices, notice{text: n.Text, err: n.Error, at: a.now})
+	}
+	if len(g.notices) > 4 {
+		g.notices = g.notices[len(g.notices)-4:]
+	}
+	if res.Say != nil {
+		team := uint8(0)
+		if res.Say.Team && int(g.me) < len(g.players) {
+			team = g.players[g.me].Team
+		}
+		if err := a.cl.Say(team, res.Say.Text); err != nil {
+			g.notices = append(g.notices, notice{text: capitalize(err.Error()) + ".", err: true, at: a.now})
+		}
+	}
+	switch res.Menu {
+	case ui.MenuLeave:
+		a.cl.Leave()
+	case ui.MenuQuit:
+		a.cl.Leave()
+		a.quit = true
+	}
+	if p, ok := a.cl.(client.Pauser); ok && g.ui.MenuOpen != g.menuWas {
+		p.SetPaused(g.ui.MenuOpen)
+	}
+	g.menuWas = g.ui.MenuOpen
+	if s := a.opt.Sound; s != nil {
+		c := g.ui.Cam.Center
+		s.SetViewPoint(c.X, c.Y)
+	}
+	if g.end != endNone && !g.endSeen {
+		g.endSeen = true
+		switch g.end {
+		case endVictory:
+			a.cue(ui.Cue{Sound: ui.SoundVictory})
+		case endDefeat:
+			a.cue(ui.Cue{Sound: ui.SoundDefeat})
+		}
+	}
+}
+
+// playerName names game player p.
+func (g *gameScreen) playerName(p game.PlayerID) string {
+	if int(p) < len(g.players) && g.players[p].Name != "" {
+		return g.players[p].Name
+	}
+	return fmt.Sprintf("Player %d", p+1)
+}
+
+// draw draws the map and the HUD.
+func (g *gameScreen) draw() {
+	g.drawTerrain()
+	g.drawUnits(g.sc)
+	g.drawFog()
+	g.drawWorldTop()
+	g.drawHUD()
+}
+
+func (g *gameScreen) mapRect() ui.Rect {
+	cam := &g.ui.Cam
+	return ui.Rect{Min: cam.ToScreen(ui.V(0, 0)), Max: cam.ToScreen(ui.V(cam.MapW, cam.MapH))}
+}
+
+// drawTerrain draws the terrain texture over the tiles in view that are not
+// deep in unexplored land (those stay black), as one quad per run of tiles
+// in a row: every pixel drawn costs on a software rasterizer.
+func (g *gameScreen) drawTerrain() {
+	g.tileRuns(g.terrainL, float64(g.tv.texel), func(i int) bool { return !g.tv.hidden[i] })
+}
+
+// drawFog darkens the tiles in view that are not plainly visible (the fog
+// texture, smoothed, gives soft edges; tiles visible with all their
+// neighbours need no fog and get none).
+func (g *gameScreen) drawFog() {
+	if g.observer {
+		return
+	}
+	g.tileRuns(g.fogL, 1, func(i int) bool { return !g.tv.hidden[i] && !g.tv.clear[i] })
+}
+
+// tileRuns adds to l one quad per run of tiles in view for which want is
+// true, textured with texel texels a tile.
+func (g *gameScreen) tileRuns(l *layer, texel float64, want func(i int) bool) {
+	cam := &g.ui.Cam
+	tv := g.tv
+	v := cam.Visible()
+	x0, y0 := max(0, int(v.Min.X)), max(0, int(v.Min.Y))
+	x1, y1 := min(tv.w-1, int(v.Max.X)), min(tv.h-1, int(v.Max.Y))
+	emit := func(y, from, to int) {
+		r := ui.Rect{Min: cam.ToScreen(ui.V(float64(from), float64(y))), Max: cam.ToScreen(ui.V(float64(to), float64(y+1)))}
+		fr := pixel.R(float64(from)*texel, l.picH-float64(y+1)*texel, float64(to)*texel, l.picH-float64(y)*texel)
+		l.quadPix(l.flip(r), fr, white, 1)
+	}
+	for y := y0; y <= y1; y++ {
+		start := -1
+		for x := x0; x <= x1; x++ {
+			if want(y*tv.w + x) {
+				if start < 0 {
+					start = x
+				}
+				continue
+			}
+			if start >= 0 {
+				emit(y, start, x)
+				start = -1
+			}
+		}
+		if start >= 0 {
+			emit(y, start, x1+1)
+		}
+	}
+}
+
+// markSelected notes the selected units for drawUnits.
+func (g *gameScreen) markSelected() {
+	g.stamp++
+	for _, id := range g.ui.Sel.IDs {
+		s := int(id & 0xFFFF)
+		if s >= len(g.selMark) {
+			g.selMark = append(g.selMark, make([]uint32, s+1-len(g.selMark))...)
+		}
+		g.selMark[s] = g.stamp
+	}
+}
+
+func (g *gameScreen) selected(id game.UnitID) bool {
+	s := int(id & 0xFFFF)
+	return s < len(g.selMark) && g.selMark[s] == g.stamp && g.ui.Sel.Has(id)
+}
+
+// drawUnits draws every unit and building of the scene that is on screen,
+// as one layer: selection rings, sprites, carried gold, health bars.
+func (g *gameScreen) drawUnits(sc *ui.Scene) {
+	l := g.worldL
+	cam := &g.ui.Cam
+	view := cam.View
+	z := cam.Zoom
+	g.markSelected()
+	for i := range sc.Units {
+		u := &sc.Units[i]
+		c := cam.ToScreen(u.Pos)
+		half := u.Size * z / 2
+		r := ui.R(c.X-half, c.Y-half, c.X+half, c.Y+half)
+		if !r.Intersects(view) {
+			continue
+		}
+		color := g.colors[u.Owner%game.MaxPlayers]
+		sel := g.selected(u.ID)
+		if sel {
+			ring := colSelect
+			switch {
+			case !u.Ally:
+				ring = colBad
+			case !u.Own:
+				ring = colAccent
+			}
+			if u.Building {
+				l.sprite(r.Inset(-z*0.15), sprRingBig, ring)
+			} else {
+				l.sprite(ui.R(r.Min.X-z*0.1, c.Y, r.Max.X+z*0.1, r.Max.Y+z*0.2), sprRing, ring)
+			}
+		}
+		if u.Building {
+			tint := white
+			if !u.Built {
+				tint = pixel.Alpha(0.55)
+			}
+			l.sprite(r, buildingSprite(u.Kind, color), tint)
+		} else {
+			l.sprite(r, unitSprite(u.Kind, color), white)
+			if u.Cargo {
+				n := z * 0.34
+				l.sprite(ui.XYWH(c.X+half*0.25, c.Y-half*0.05, n, n), sprNugget, white)
+			}
+		}
+		if (u.HP < u.MaxHP || sel) && (z >= 10 || sel) {
+			bh := max(3, z/9)
+			bw := u.Size * z * 0.8
+			br := ui.XYWH(c.X-bw/2, r.Min.Y-bh-1, bw, bh)
+			f := float64(u.HP) / float64(max(u.MaxHP, 1))
+			l.bar(br, f, hpColor(f))
+		}
+	}
+}
+
+func (g *gameScreen) drawWorldTop() {
+	l := g.worldTopL
+	cam := &g.ui.Cam
+	z := cam.Zoom
+	for _, r := range g.rallies {
+		from, to := cam.ToScreen(r.from), cam.ToScreen(r.to)
+		d := to.Sub(from)
+		n := int(d.Len() / 10)
+		for i := 1; i < n; i++ {
+			p := from.Add(d.Scale(float64(i) / float64(n)))
+			l.rect(ui.XYWH(p.X-1.5, p.Y-1.5, 3, 3), rgba(255, 255, 255, 0.7))
+		}
+		s := max(z*0.8, 14)
+		l.sprite(ui.XYWH(to.X-s*0.25, to.Y-s*0.95, s, s), sprFlag, playerRGBA(r.color))
+	}
+	if m := g.ui.Marker; !m.At.IsZero() {
+		age := g.a.now.Sub(m.At).Seconds()
+		if age < 0.6 {
+			c := colSelect
+			if m.Attack {
+				c = colBad
+			}
+			p := cam.ToScreen(m.Pos)
+			s := max(z*0.9, 14) * (1.2 - age*0.6)
+			l.sprite(ui.XYWH(p.X-s/2, p.Y-s/2, s, s), sprMarker, c.Mul(pixel.Alpha(1-age/0.6)))
+		}
+	}
+	if g.ui.Mode == ui.ModePlace {
+		k := g.ui.Place
+		x0, y0 := ui.PlaceOrigin(k, cam.ToWorld(g.a.in.Mouse))
+		size := float64(k.Stats().Size)
+		r := ui.Rect{Min: cam.ToScreen(ui.V(float64(x0), float64(y0))), Max: cam.ToScreen(ui.V(float64(x0)+size, float64(y0)+size))}
+		l.sprite(r, buildingSprite(k, g.colors[g.me%game.MaxPlayers]), pixel.Alpha(0.6))
+		c := rgba(74, 222, 128, 0.28)
+		if !g.placeOK {
+			c = rgba(239, 68, 68, 0.4)
+		}
+		l.rect(r, c)
+	}
+	if g.ui.Mode == ui.ModeAttack && g.ui.Layout.Map.Contains(g.a.in.Mouse) {
+		m := g.a.in.Mouse
+		s := max(z*0.8, 18)
+		l.sprite(ui.XYWH(m.X-s/2, m.Y-s/2, s, s), sprMarker, colBad)
+	}
+	if g.ui.Dragging {
+		r := ui.Span(g.ui.DragFrom, g.ui.Layout.Map.Clamp(g.a.in.Mouse))
+		l.rect(r, rgba(80, 250, 120, 0.12))
+		l.outline(r, 1, colSelect)
+	}
+}
