@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"hostfall/internal/peerproc"
+)
+
+// lanGame is a game of headless peers, each in a namespace of its own on
+// one switch; the joiners find the host's session by its name with mDNS.
+type lanGame struct {
+	w      *world
+	procs  []*peerproc.Proc // the host first
+	byPeer map[string]*peerproc.Proc
+	turns  int64
+}
+
+// startLANGame starts n peers for a game of turns turns. netem, if given,
+// impairs every peer's link (the egress of each side, so each direction).
+func startLANGame(ctx context.Context, w *world, prefix, session string, n, turns int, netem ...string) *lanGame {
+	w.t.Helper()
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	_, spaces := w.lan(prefix, names...)
+	if len(netem) > 0 {
+		for _, ns := range spaces {
+			w.must(ns.Netem("hflan0", netem...))
+		}
+	}
+	g := &lanGame{w: w, byPeer: map[string]*peerproc.Proc{}, turns: int64(turns)}
+	host := w.run(spaces[0], names[0], hostArgs(session, n, turns)...)
+	w.waitEv(ctx, host, "joined") // the session exists: it is advertised from now
+	g.procs = append(g.procs, host)
+	for i := 1; i < n; i++ {
+		g.procs = append(g.procs, w.run(spaces[i], names[i], joinArgs(names[i], "--session", session)...))
+	}
+	for _, p := range g.procs {
+		g.byPeer[w.waitEv(ctx, p, "listening").Str("peer")] = p
+	}
+	for _, p := range g.procs {
+		w.waitEv(ctx, p, "start")
+	}
+	return g
+}
+
+// killHost waits until proc host has played to turn, kills it and returns
+// the others.
+func (g *lanGame) killHost(ctx context.Context, host *peerproc.Proc, alive []*peerproc.Proc, turn int64) []*peerproc.Proc {
+	g.w.t.Helper()
+	g.w.wait(ctx, host, atTurn(turn))
+	host.Kill()
+	g.w.t.Logf("killed the host %s at turn ≥ %d", host.Name, turn)
+	var rest []*peerproc.Proc
+	for _, p := range alive {
+		if p != host {
+			rest = append(rest, p)
+		}
+	}
+	return rest
+}
+
+// newHost waits for p's host_changed line number n and returns the new host.
+func (g *lanGame) newHost(ctx context.Context, p *peerproc.Proc, n int) *peerproc.Proc {
+	g.w.t.Helper()
+	seen := 0
+	l := g.w.wait(ctx, p, func(l peerproc.Line) bool {
+		if l.Ev() == "host_changed" {
+			seen++
+		}
+		return seen == n
+	})
+	h := g.byPeer[l.Str("new")]
+	if h == nil {
+		g.w.t.Fatalf("the new host %s is none of the peers", l.Str("new"))
+	}
+	return h
+}
+
+// Four peers in four namespaces on one bridge find the session by mDNS
+// and start; the host gets SIGKILL mid-game; every survivor prints
+// host_changed, they all end with the same hash, and their replays verify.
+func TestLANHostKilled(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	g := startLANGame(ctx, w, "10.61.0", "lan-four", 4, 300)
+	rest := g.killHost(ctx, g.procs[0], g.procs, 100)
+	w.survive(rest, g.turns, 1, 60*time.Second)
+	w.verifyReplays(rest)
+}
+
+// The host is killed, then the peer that took over is killed too.
+func TestLANTwoHostKills(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	g := startLANGame(ctx, w, "10.62.0", "lan-twice", 4, 300)
+	rest := g.killHost(ctx, g.procs[0], g.procs, 80)
+	second := g.newHost(ctx, rest[0], 1)
+	rest = g.killHost(ctx, second, rest, 160)
+	w.survive(rest, g.turns, 2, 60*time.Second)
+	w.verifyReplays(rest)
+}
+
+// Every link delays 50 ms ± 10 ms and loses 1 % of packets; the game still
+// ends with equal hashes everywhere, also after a host kill.
+func TestLANNetem(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	g := startLANGame(ctx, w, "10.63.0", "lan-netem", 4, 300, "delay", "50ms", "10ms", "loss", "1%")
+	rest := g.killHost(ctx, g.procs[0], g.procs, 100)
+	w.survive(rest, g.turns, 1, 90*time.Second)
+	w.verifyReplays(rest)
+}
