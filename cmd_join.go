@@ -73,20 +73,35 @@ func runJoin(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
 	defer cancel()
 	target, err := res.Resolve(rctx, g.host)
-	if err == nil {
-		err = joinWithRetry(rctx, g.peer, target)
-	}
 	if err != nil {
 		g.close()
-		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("could not join within 30 s: %w", err)
-		}
-		return err
+		return joinError(err)
+	}
+	return g.joinAndRun(ctx, target)
+}
+
+// joinTimeout bounds finding and joining the host.
+const joinTimeout = 30 * time.Second
+
+// joinAndRun joins target's session and plays until the game ends.
+func (g *netGame) joinAndRun(ctx context.Context, target p2p.AddrInfo) error {
+	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
+	defer cancel()
+	if err := joinWithRetry(rctx, g.peer, target); err != nil {
+		g.close()
+		return joinError(err)
 	}
 	return g.run(ctx)
+}
+
+func joinError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("could not join within %v: %w", joinTimeout, err)
+	}
+	return err
 }
 
 // joinWithRetry dials the host until it answers (a host started a moment

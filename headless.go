@@ -38,6 +38,7 @@ type netFlags struct {
 	level    string
 	listen   listFlag
 	relay    string // a relay for peers behind NAT (lan.go)
+	auto     bool   // host --auto: meet the other --auto peers on the LAN (lan.go)
 }
 
 // listFlag is a flag that may be given several times.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -32,8 +33,9 @@ func (g *netGame) hostOptions() (p2p.Options, error) {
 // --relay it also holds the reservation, keeps the session in the relay's
 // directory while hosting, and reports how each peer is reached.
 func (g *netGame) announceOnLAN() {
+	nf := g.nf
 	ctx, cancel := context.WithCancel(context.Background())
-	stops := []func(){p2p.AnnounceLobby(ctx, g.peer, false, p2p.AdvertiseOptions{Logger: g.log})}
+	stops := []func(){p2p.AnnounceLobby(ctx, g.peer, nf.auto, p2p.AdvertiseOptions{Logger: g.log})}
 	if rc := g.relay; rc != nil {
 		rc.OnPath(func(p peer.ID, k p2p.PathKind) {
 			g.status.emit("path", fmt.Sprintf("%s is reached %s", p, k), kv("peer", p.String()), kv("path", k.String()))
@@ -85,4 +87,28 @@ func (jf *joinFlags) inviteResolver() (p2p.Resolver, error) {
 		jf.relay = inv.Relay.String()
 	}
 	return p2p.InviteResolver(jf.invite), nil
+}
+
+// meetAuto finds the other --auto peers on the LAN and agrees with them on
+// a host. It reports whether this peer hosts; when another does, it joins
+// that lobby and plays the game to its end here.
+func (g *netGame) meetAuto(ctx context.Context) (bool, error) {
+	actx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	c, err := p2p.FindAuto(actx, g.host, p2p.AutoOptions{GameVersion: gameVersion, Advertise: p2p.AdvertiseOptions{Logger: g.log}})
+	if err != nil {
+		g.close()
+		return false, err
+	}
+	if c.Host {
+		g.status.emit("auto", "no --auto lobby on the LAN: this peer hosts one", kv("role", "host"), kv("host", g.host.ID().String()))
+		return true, nil
+	}
+	g.status.emit("auto", "joining the --auto lobby of "+c.Target.ID.String(), kv("role", "join"), kv("host", c.Target.ID.String()))
+	return false, g.joinAndRun(ctx, c.Target)
+}
+
+// autoSessionName names the lobby an --auto peer hosts after its player.
+func autoSessionName(player string) string {
+	return player + "'s game"
 }

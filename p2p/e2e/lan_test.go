@@ -118,3 +118,40 @@ func TestLANNetem(t *testing.T) {
 	w.survive(rest, g.turns, 1, 90*time.Second)
 	w.verifyReplays(rest)
 }
+
+// Three peers started at once with `host --auto` and no session name agree
+// on one host, end up in its lobby and play the game to the end together.
+func TestLANAuto(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	names := []string{"p0", "p1", "p2"}
+	_, spaces := w.lan("10.64.0", names...)
+	var procs []*peerproc.Proc
+	for i, ns := range spaces {
+		args := append([]string{"host", "--auto", "--player", names[i], "--players", "3", "--turns", "120", "--size", "64"}, gameArgs...)
+		procs = append(procs, w.run(ns, names[i], args...))
+	}
+	hosts := map[string]int{}
+	var host string
+	for _, p := range procs {
+		a := w.waitEv(ctx, p, "auto")
+		if a.Str("role") == "host" {
+			hosts[p.Name]++
+			host = a.Str("host")
+		}
+		t.Logf("%s: %s, host %s", p.Name, a.Str("role"), tail(a.Str("host"), 6))
+	}
+	if len(hosts) != 1 {
+		t.Fatalf("%d peers chose to host (%v), want 1", len(hosts), hosts)
+	}
+	for _, p := range procs {
+		if a := p.Find("auto")[0]; a.Str("host") != host {
+			t.Errorf("%s went to %s, the host is %s", p.Name, a.Str("host"), host)
+		}
+		if s := w.waitEv(ctx, p, "start"); s.Str("host") != host {
+			t.Errorf("%s started a game hosted by %s, not %s", p.Name, s.Str("host"), host)
+		}
+	}
+	w.survive(procs, 120, 0, 60*time.Second)
+}
