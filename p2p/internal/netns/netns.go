@@ -136,8 +136,10 @@ func (sw *Switch) Plug(ns *NS) (*Link, error) {
 	return sw.plugAs(ns, ip)
 }
 
-// PlugIP is Plug with a chosen host number (ip = prefix.host).
+// PlugIP is Plug with a chosen host number (ip = prefix.host); later Plugs
+// number after it.
 func (sw *Switch) PlugIP(ns *NS, host int) (*Link, error) {
+	sw.next = max(sw.next, host)
 	return sw.plugAs(ns, fmt.Sprintf("%s.%d", sw.Prefix, host))
 }
 
