@@ -75,11 +75,13 @@ func runJoin(ctx context.Context, args []string) error {
 	}
 	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
 	defer cancel()
+	began := time.Now()
 	target, err := res.Resolve(rctx, g.host)
 	if err != nil {
 		g.close()
 		return joinError(err)
 	}
+	g.status.emit("found", "found the host "+target.ID.String(), kv("host", target.ID.String()), kv("ms", time.Since(began).Milliseconds()))
 	return g.joinAndRun(ctx, target)
 }
 

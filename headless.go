@@ -27,6 +27,9 @@ const gameVersion = "0.1.0"
 // others receive the last turns before it leaves.
 const endLinger = 1500 * time.Millisecond
 
+// idleLevel is the --level of a peer whose slot gives no orders.
+const idleLevel = "none"
+
 // netFlags are the flags host and join share.
 type netFlags struct {
 	headless bool
@@ -54,7 +57,7 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.player, "player", "", "player name (default: the host name)")
 	fs.StringVar(&nf.identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
 	fs.StringVar(&nf.password, "password", "", "session password")
-	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard")
+	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
 	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
 }
@@ -72,7 +75,7 @@ func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
 	if !nf.headless {
 		return fmt.Errorf("%w: the game window is not built yet; add --headless to play with a bot", errUsage)
 	}
-	if _, err := ai.ParseLevel(nf.level); err != nil {
+	if _, err := ai.ParseLevel(nf.level); err != nil && nf.level != idleLevel {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if nf.player == "" {
@@ -136,7 +139,7 @@ func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 	po := p2p.PeerOptions{
 		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
 		Match: match.Options{
-			SelfBot: true, SelfLevel: nf.botLevel(), Replay: g.replay,
+			SelfBot: nf.level != idleLevel, SelfLevel: nf.botLevel(), Replay: g.replay,
 			OnReplayError: func(err error) { g.log.Error("replay not saved", "err", err) },
 		},
 		Logger: g.log,
@@ -165,7 +168,8 @@ func newNetGame(ctx context.Context, nf *netFlags) (*netGame, error) {
 }
 
 // traceCommands prints a line when this peer proposes a command for its own
-// slot and one for every command applied (HOSTFALL_TRACE=1 with
+// slot, one for every command applied, and the session's byte rates every
+// 20 turns (HOSTFALL_TRACE=1 with
 // --status-json): the network benchmark matches them up by slot and seq
 // across processes to measure command latency.
 func (g *netGame) traceCommands(po *p2p.PeerOptions) {
@@ -175,6 +179,10 @@ func (g *netGame) traceCommands(po *p2p.PeerOptions) {
 	po.OnTurn = func(t session.Turn, at time.Time) {
 		for _, c := range t.Commands {
 			g.status.emit("cmd_applied", "", kv("slot", c.Slot), kv("seq", c.Seq), kv("turn", t.Number), kv("us", at.UnixMicro()))
+		}
+		if t.Number%20 == 0 && g.peer != nil { // session frame bytes a second, in and out, all peers
+			st := g.peer.Status()
+			g.status.emit("traffic", "", kv("turn", t.Number), kv("in", int64(st.InRate)), kv("out", int64(st.OutRate)))
 		}
 	}
 }

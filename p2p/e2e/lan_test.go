@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hostfall/internal/peerproc"
+	"hostfall/p2p/internal/netns"
 )
 
 // lanGame is a game of headless peers, each in a namespace of its own on
@@ -32,12 +33,21 @@ func startLANGame(ctx context.Context, w *world, prefix, session string, n, turn
 			w.must(ns.Netem("hflan0", netem...))
 		}
 	}
+	return playOnLAN(ctx, w, spaces, names, session, turns)
+}
+
+// playOnLAN starts a game in spaces (already on one switch): the host in
+// the first, a joiner in each other that finds the session by name with
+// mDNS. It returns once every peer printed start. extra goes to every peer.
+func playOnLAN(ctx context.Context, w *world, spaces []*netns.NS, names []string, session string, turns int, extra ...string) *lanGame {
+	w.t.Helper()
+	n := len(spaces)
 	g := &lanGame{w: w, byPeer: map[string]*peerproc.Proc{}, turns: int64(turns)}
-	host := w.run(spaces[0], names[0], hostArgs(session, n, turns)...)
+	host := w.run(spaces[0], names[0], hostArgs(session, n, turns, extra...)...)
 	w.waitEv(ctx, host, "joined") // the session exists: it is advertised from now
 	g.procs = append(g.procs, host)
 	for i := 1; i < n; i++ {
-		g.procs = append(g.procs, w.run(spaces[i], names[i], joinArgs(names[i], "--session", session)...))
+		g.procs = append(g.procs, w.run(spaces[i], names[i], joinArgs(names[i], append([]string{"--session", session}, extra...)...)...))
 	}
 	for _, p := range g.procs {
 		g.byPeer[w.waitEv(ctx, p, "listening").Str("peer")] = p

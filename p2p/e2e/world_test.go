@@ -47,6 +47,7 @@ type world struct {
 	t   testing.TB
 	lab *netns.Lab
 	dir string
+	env []string // added to every process's environment
 
 	mu    sync.Mutex
 	procs []*peerproc.Proc
@@ -113,10 +114,10 @@ func (w *world) lan(prefix string, names ...string) (*netns.Switch, []*netns.NS)
 // identity of its own.
 func (w *world) run(ns *netns.NS, name string, args ...string) *peerproc.Proc {
 	w.t.Helper()
-	env := []string{
+	env := append([]string{
 		"HOSTFALL_DATA=" + filepath.Join(w.dir, name),
 		"HOSTFALL_IDENTITY=" + filepath.Join(w.dir, name+".key"),
-	}
+	}, w.env...)
 	p, err := peerproc.Start(name, ns.Argv(append([]string{bin}, args...)...), env...)
 	w.must(err)
 	w.mu.Lock()
