@@ -3,9 +3,9 @@ package e2e
 import (
 	"context"
 	"os"
-	"strconv"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
