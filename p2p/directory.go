@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-msgio/pbio"
 
 	"hostfall/p2p/internal/dirpb"
+	"hostfall/session"
 )
 
 // DirectoryProtocol is the session directory a Hostfall relay runs (seed
@@ -264,58 +265,37 @@ func DirectoryList(ctx context.Context, h *Host, relay peer.AddrInfo) ([]Directo
 // and unregisters when p stops hosting or stop is called.
 func RegisterLobby(ctx context.Context, p *Peer, relay peer.AddrInfo, log *slog.Logger) (stop func()) {
 	log = orDefault(log)
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		registered := false
-		var next time.Time
-		var last []string
-		unregister := func() {
-			if registered {
-				uctx, ucancel := context.WithTimeout(context.Background(), 2*time.Second)
-				_ = DirectoryUnregister(uctx, p.h, relay)
-				ucancel()
-				registered = false
-			}
+	registered := false
+	var next time.Time
+	var last []string
+	register := func(ctx context.Context, l session.Lobby) {
+		a := LobbyAnnouncement(p.h, &l, false)
+		txt := a.TXT()
+		if time.Now().Before(next) && slices.Equal(txt, last) {
+			return
 		}
-		defer unregister()
-		t := time.NewTicker(announceEvery * 5)
-		defer t.Stop()
-		for {
-			st := p.Status()
-			if st.IsHost && st.Joined && !st.Left && !st.Over {
-				l := p.Lobby()
-				a := LobbyAnnouncement(p.h, &l, false)
-				txt := a.TXT()
-				if time.Now().After(next) || !slices.Equal(txt, last) {
-					ttl, err := DirectoryRegister(ctx, p.h, relay, a)
-					switch {
-					case err != nil && ctx.Err() == nil:
-						log.Warn("the session is not in the relay's directory", "err", err)
-						next = time.Now().Add(5 * time.Second)
-					case err == nil:
-						if !registered {
-							log.Debug("directory: session registered", "relay", relay.ID)
-						}
-						registered, last = true, txt
-						next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))
-					}
-				}
-			} else {
-				unregister()
+		ttl, err := DirectoryRegister(ctx, p.h, relay, a)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("the session is not in the relay's directory", "err", err)
+			next = time.Now().Add(5 * time.Second)
+		case err == nil:
+			if !registered {
+				log.Debug("directory: session registered", "relay", relay.ID)
 			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+			registered, last = true, txt
+			next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))
 		}
-	}()
-	return func() {
-		cancel()
-		<-done
 	}
+	unregister := func() {
+		if registered {
+			uctx, ucancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = DirectoryUnregister(uctx, p.h, relay)
+			ucancel()
+			registered = false
+		}
+	}
+	return whileHosting(ctx, p, announceEvery*5, register, unregister)
 }
 
 // DirectoryResolver finds a session by name in a relay's directory (join

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/session"
 )
 
 // announceEvery is how often AnnounceLobby looks at the peer's lobby.
@@ -18,45 +20,54 @@ const announceEvery = 100 * time.Millisecond
 // current (players, lobby or playing). It withdraws when p stops hosting,
 // the game ends, or ctx is done; the returned stop does the same and waits.
 func AnnounceLobby(ctx context.Context, p *Peer, auto bool, opt AdvertiseOptions) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
 	log := orDefault(opt.Logger)
-	go func() {
-		defer close(done)
-		var ad *Advertiser
-		var last []string
-		withdraw := func() {
-			if ad != nil {
-				_ = ad.Close()
-				ad, last = nil, nil
-				log.Debug("mdns: session withdrawn")
+	var ad *Advertiser
+	var last []string
+	announce := func(_ context.Context, l session.Lobby) {
+		a := LobbyAnnouncement(p.h, &l, auto)
+		txt := a.TXT()
+		switch {
+		case ad == nil:
+			var err error
+			if ad, err = Advertise(a, opt); err != nil {
+				log.Warn("the session cannot be advertised on the LAN", "err", err)
+			} else {
+				log.Debug("mdns: session advertised", "name", a.Name)
+			}
+			last = txt
+		case !slices.Equal(txt, last):
+			if err := ad.Update(a); err == nil {
+				last = txt
 			}
 		}
-		defer withdraw()
-		t := time.NewTicker(announceEvery)
+	}
+	withdraw := func() {
+		if ad != nil {
+			_ = ad.Close()
+			ad, last = nil, nil
+			log.Debug("mdns: session withdrawn")
+		}
+	}
+	return whileHosting(ctx, p, announceEvery, announce, withdraw)
+}
+
+// whileHosting calls on with p's lobby every period while p hosts its
+// session (from the start, or after a migration), and off whenever it does
+// not: not yet, no longer, the game is over, or stop was called. Both run
+// on one goroutine; stop waits for it.
+func whileHosting(ctx context.Context, p *Peer, period time.Duration, on func(context.Context, session.Lobby), off func()) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer off()
+		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
-			st := p.Status()
-			if st.IsHost && st.Joined && !st.Left && !st.Over {
-				l := p.Lobby()
-				a := LobbyAnnouncement(p.h, &l, auto)
-				txt := a.TXT()
-				switch {
-				case ad == nil:
-					var err error
-					if ad, err = Advertise(a, opt); err != nil {
-						log.Warn("the session cannot be advertised on the LAN", "err", err)
-					} else {
-						log.Debug("mdns: session advertised", "name", a.Name)
-					}
-					last = txt
-				case !slices.Equal(txt, last):
-					if err := ad.Update(a); err == nil {
-						last = txt
-					}
-				}
+			if st := p.Status(); st.IsHost && st.Joined && !st.Left && !st.Over {
+				on(ctx, p.Lobby())
 			} else {
-				withdraw()
+				off()
 			}
 			select {
 			case <-ctx.Done():

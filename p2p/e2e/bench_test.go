@@ -50,11 +50,7 @@ func TestBenchLAN(t *testing.T) {
 	for r := range runs {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		g := playOnLAN(ctx, w, spaces, names, fmt.Sprintf("bench-%d", r), 300, "--level", "hard")
-		ids := map[*peerproc.Proc]string{}
-		for id, p := range g.byPeer {
-			ids[p] = id
-		}
-		alive, m, err := peerproc.KillHosts(ctx, g.procs, ids, g.procs[0], 100, 200)
+		alive, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100, 200)
 		w.must(err)
 		for _, p := range alive {
 			w.must(p.Exit(time.Minute))

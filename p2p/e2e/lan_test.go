@@ -13,10 +13,10 @@ import (
 // lanGame is a game of headless peers, each in a namespace of its own on
 // one switch; the joiners find the host's session by its name with mDNS.
 type lanGame struct {
-	w      *world
-	procs  []*peerproc.Proc // the host first
-	byPeer map[string]*peerproc.Proc
-	turns  int64
+	w     *world
+	procs []*peerproc.Proc          // the host first
+	ids   map[*peerproc.Proc]string // peer IDs
+	turns int64
 }
 
 // startLANGame starts n peers for a game of turns turns. netem, if given,
@@ -42,7 +42,7 @@ func startLANGame(ctx context.Context, w *world, prefix, session string, n, turn
 func playOnLAN(ctx context.Context, w *world, spaces []*netns.NS, names []string, session string, turns int, extra ...string) *lanGame {
 	w.t.Helper()
 	n := len(spaces)
-	g := &lanGame{w: w, byPeer: map[string]*peerproc.Proc{}, turns: int64(turns)}
+	g := &lanGame{w: w, ids: map[*peerproc.Proc]string{}, turns: int64(turns)}
 	host := w.run(spaces[0], names[0], hostArgs(session, n, turns, extra...)...)
 	w.waitEv(ctx, host, "joined") // the session exists: it is advertised from now
 	g.procs = append(g.procs, host)
@@ -50,7 +50,7 @@ func playOnLAN(ctx context.Context, w *world, spaces []*netns.NS, names []string
 		g.procs = append(g.procs, w.run(spaces[i], names[i], joinArgs(names[i], append([]string{"--session", session}, extra...)...)...))
 	}
 	for _, p := range g.procs {
-		g.byPeer[w.waitEv(ctx, p, "listening").Str("peer")] = p
+		g.ids[p] = w.waitEv(ctx, p, "listening").Str("peer")
 	}
 	for _, p := range g.procs {
 		w.waitEv(ctx, p, "start")
@@ -58,37 +58,14 @@ func playOnLAN(ctx context.Context, w *world, spaces []*netns.NS, names []string
 	return g
 }
 
-// killHost waits until proc host has played to turn, kills it and returns
-// the others.
-func (g *lanGame) killHost(ctx context.Context, host *peerproc.Proc, alive []*peerproc.Proc, turn int64) []*peerproc.Proc {
+// killHosts kills the host when the first survivor reached each turn of
+// at, then the peer that took over, and so on; it returns the survivors.
+func (g *lanGame) killHosts(ctx context.Context, at ...int64) []*peerproc.Proc {
 	g.w.t.Helper()
-	g.w.wait(ctx, host, atTurn(turn))
-	host.Kill()
-	g.w.t.Logf("killed the host %s at turn ≥ %d", host.Name, turn)
-	var rest []*peerproc.Proc
-	for _, p := range alive {
-		if p != host {
-			rest = append(rest, p)
-		}
-	}
-	return rest
-}
-
-// newHost waits for p's host_changed line number n and returns the new host.
-func (g *lanGame) newHost(ctx context.Context, p *peerproc.Proc, n int) *peerproc.Proc {
-	g.w.t.Helper()
-	seen := 0
-	l := g.w.wait(ctx, p, func(l peerproc.Line) bool {
-		if l.Ev() == "host_changed" {
-			seen++
-		}
-		return seen == n
-	})
-	h := g.byPeer[l.Str("new")]
-	if h == nil {
-		g.w.t.Fatalf("the new host %s is none of the peers", l.Str("new"))
-	}
-	return h
+	alive, mig, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], at...)
+	g.w.must(err)
+	g.w.t.Logf("killed %d hosts at turns %v; each survivor saw the next host %v ms after the kill", len(at), at, mig)
+	return alive
 }
 
 // Four peers in four namespaces on one bridge find the session by mDNS
@@ -99,7 +76,7 @@ func TestLANHostKilled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	g := startLANGame(ctx, w, "10.61.0", "lan-four", 4, 300)
-	rest := g.killHost(ctx, g.procs[0], g.procs, 100)
+	rest := g.killHosts(ctx, 100)
 	w.survive(rest, g.turns, 1, 60*time.Second)
 	w.verifyReplays(rest)
 }
@@ -110,9 +87,7 @@ func TestLANTwoHostKills(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	g := startLANGame(ctx, w, "10.62.0", "lan-twice", 4, 300)
-	rest := g.killHost(ctx, g.procs[0], g.procs, 80)
-	second := g.newHost(ctx, rest[0], 1)
-	rest = g.killHost(ctx, second, rest, 160)
+	rest := g.killHosts(ctx, 80, 160)
 	w.survive(rest, g.turns, 2, 60*time.Second)
 	w.verifyReplays(rest)
 }
@@ -124,7 +99,7 @@ func TestLANNetem(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	g := startLANGame(ctx, w, "10.63.0", "lan-netem", 4, 300, "delay", "50ms", "10ms", "loss", "1%")
-	rest := g.killHost(ctx, g.procs[0], g.procs, 100)
+	rest := g.killHosts(ctx, 100)
 	w.survive(rest, g.turns, 1, 90*time.Second)
 	w.verifyReplays(rest)
 }
