@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -60,14 +59,8 @@ func runList(ctx context.Context, args []string) error {
 	all := fs.Bool("all", false, "also list peers looking for an --auto game")
 	var ifaces listFlag
 	fs.Var(&ifaces, "iface", "browse only this interface (repeatable; default: every multicast interface)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
 	if *timeout <= 0 {
 		return fmt.Errorf("%w: --timeout must be positive", errUsage)

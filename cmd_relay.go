@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -32,14 +31,8 @@ func runRelay(ctx context.Context, args []string) error {
 	ttl := fs.Duration("ttl", p2p.DefaultDirTTL, "a directory entry not refreshed within this goes")
 	asJSON := fs.Bool("status-json", false, "print one JSON object a line on stdout")
 	verbose := fs.Bool("v", false, "log details to stderr")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
 	allowed, err := parsePeerList(*allow)
 	if err != nil {

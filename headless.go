@@ -62,7 +62,8 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
 }
 
-func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
+// parseArgs parses a command's flags; anything but flags is a usage error.
+func parseArgs(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -71,6 +72,13 @@ func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
 	if !nf.headless {
 		return fmt.Errorf("%w: the game window is not built yet; add --headless to play with a bot", errUsage)
