@@ -1,6 +1,7 @@
 package peerproc
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -10,10 +11,12 @@ import (
 // Figures the network benchmarks (tools/netbench on loopback, p2p/e2e in
 // namespaces) compute from the status lines of the processes they run.
 
-// Percentile is the p-th percentile (nearest rank) of v; 0 when v is empty.
-func Percentile(v []float64, p float64) float64 {
+// Percentile is the p-th percentile (0..100, nearest rank) of v; zero when
+// v is empty.
+func Percentile[T cmp.Ordered](v []T, p float64) T {
 	if len(v) == 0 {
-		return 0
+		var zero T
+		return zero
 	}
 	s := slices.Clone(v)
 	slices.Sort(s)
