@@ -56,7 +56,7 @@ func convert(ev p2p.Event, lobby *session.Lobby, tick time.Duration) (client.Eve
 func netStatus(st p2p.Status, l *session.Lobby, tick time.Duration) client.NetStatus {
 	turn := time.Duration(max(l.TurnTicks, 1)) * tick
 	ns := client.NetStatus{
-		Online: true, Host: hostName(l, st.Host.String()), Epoch: st.Epoch, Turn: st.Turn,
+		Online: true, Host: hostName(l, st.Host.String()), Epoch: session.EpochGeneration(st.Epoch), Turn: st.Turn,
 		InputDelay: int((st.Delay + turn/2) / turn), TurnMillis: int(turn / time.Millisecond),
 		BytesIn: st.InRate, BytesOut: st.OutRate,
 	}

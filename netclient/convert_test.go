@@ -96,7 +96,7 @@ func TestNetStatus(t *testing.T) {
 		{"browsing", p2p.Status{Self: bo}, client.NetStatus{Online: true, TurnMillis: 50,
 			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
 				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
-		{"a follower in a game", p2p.Status{Self: bo, Host: ann, Joined: true, Epoch: 2, Turn: 300, Delay: 100 * time.Millisecond,
+		{"a follower in a game", p2p.Status{Self: bo, Host: ann, Joined: true, Epoch: 2<<4 | 1, Turn: 300, Delay: 100 * time.Millisecond,
 			InRate: 2048, OutRate: 512, Peers: []p2p.PeerStatus{
 				{ID: ann, Slot: 0, Connected: true, RTT: 1500 * time.Microsecond},
 				{ID: cy, Slot: 3, Connected: false, RTT: 9 * time.Millisecond}, // lost: no ping shown
@@ -105,7 +105,7 @@ func TestNetStatus(t *testing.T) {
 			client.NetStatus{Online: true, Host: "Ann", Epoch: 2, Turn: 300, InputDelay: 2, TurnMillis: 50, BytesIn: 2048, BytesOut: 512,
 				Peers: []client.Peer{{Name: "Ann", Host: true, PingMillis: 1.5}, {Name: "Bo", Slot: 2, Self: true},
 					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
-		{"hosting after a migration", p2p.Status{Self: bo, Host: bo, IsHost: true, Joined: true, Epoch: 3, Turn: 9, Delay: 49 * time.Millisecond},
+		{"hosting after a migration", p2p.Status{Self: bo, Host: bo, IsHost: true, Joined: true, Epoch: 3<<4 | 2, Turn: 9, Delay: 49 * time.Millisecond},
 			client.NetStatus{Online: true, Host: "Bo", Epoch: 3, Turn: 9, InputDelay: 1, TurnMillis: 50,
 				Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true, Host: true},
 					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},

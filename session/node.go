@@ -40,6 +40,11 @@ const epochSlotBits = 4
 func makeEpoch(gen uint64, slot int) uint64 { return gen<<epochSlotBits | uint64(slot) }
 func epochGen(e uint64) uint64              { return e >> epochSlotBits }
 
+// EpochGeneration is how many hosts an epoch value counts (1 for the first
+// host, 2 after one hand-over, …): what a person reads, where the epoch
+// itself also encodes the host's slot.
+func EpochGeneration(e uint64) uint64 { return epochGen(e) }
+
 // pendingCmd is an own command not yet seen in a committed turn.
 type pendingCmd struct {
 	cmd    Command

@@ -186,7 +186,7 @@ type Peer struct {
 type NetStatus struct {
 	Online     bool   // false for an offline game
 	Host       string // the hosting player's name
-	Epoch      uint64
+	Epoch      uint64 // host generation: 1 for the first host, +1 a hand-over
 	Turn       uint64
 	InputDelay int // turns
 	TurnMillis int
