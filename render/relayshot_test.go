@@ -118,31 +118,11 @@ func loopbackRelay(t *testing.T) *p2p.Host {
 // as the window does with --relay; lan, if set, lists the LAN's games.
 func relayClient(t *testing.T, relay *p2p.Host, lan netclient.Browser) *netclient.Client {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	rc, err := p2p.NewRelayClient(relay.Addrs()[0].String(), log)
+	rc, err := p2p.NewRelayClient(relay.Addrs()[0].String(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hopt := rc.HostOptions()
-	hopt.Identity, hopt.Logger, hopt.Listen = k, log, []string{"/ip4/127.0.0.1/tcp/0"}
-	h, err := p2p.NewHost(t.Context(), hopt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := netclient.Options{Host: h, Browser: lan, GameVersion: "render-test", Logger: log,
-		Session: session.Config{CountdownTicks: 2}}
-	netclient.UseRelay(t.Context(), &opt, netclient.RelayOptions{Relay: rc, Every: 200 * time.Millisecond})
-	c, err := netclient.New(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.Close()
-		h.Close()
+	return loopbackClientOn(t, rc.HostOptions(), lan, func(o *netclient.Options) {
+		netclient.UseRelay(t.Context(), o, netclient.RelayOptions{Relay: rc, Every: 200 * time.Millisecond})
 	})
-	return c
 }

@@ -257,7 +257,11 @@ func (b *browserScreen) join(s *client.Listing) {
 func (b *browserScreen) send(s *client.Listing, password string) {
 	err := b.a.cl.Join(s.ID, client.JoinOptions{PlayerName: b.playerName(), Password: password,
 		Spectate: s.State >= session.StateCountdown})
-	b.result(err, "Asking "+s.Host+" to let you in…")
+	who := s.Host
+	if who == "" {
+		who = "the host of \"" + s.Name + "\"" // LAN and relay listings carry no player names
+	}
+	b.result(err, "Asking "+who+" to let you in…")
 }
 
 func (b *browserScreen) joinCode() {
