@@ -16,12 +16,14 @@ type netWindowFlags struct {
 	identity string
 	listen   listFlag
 	offline  bool
+	relay    string // relaywindow.go
 }
 
 func (nf *netWindowFlags) add(fs *flag.FlagSet, offline string) {
 	fs.StringVar(&nf.identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
 	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
 	fs.BoolVar(&nf.offline, "offline", false, offline)
+	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): list its directory, be reachable through it, offer invite codes")
 }
 
 // lanBrowser lists the sessions mDNS sees on the LAN for the lobby
@@ -52,26 +54,34 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*netclien
 	// stderr, go-libp2p's own only when they are errors).
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := p2p.NewHost(ctx, p2p.Options{IdentityPath: nf.identity, Listen: nf.listen, Logger: log})
+	relay, err := newWindowRelay(ctx, nf.relay, log)
 	if err != nil {
+		return nil, nil, err
+	}
+	h, err := p2p.NewHost(ctx, relay.hostOptions(p2p.Options{IdentityPath: nf.identity, Listen: nf.listen, Logger: log}))
+	if err != nil {
+		relay.stop()
 		return nil, nil, err
 	}
 	browser, stopBrowser := lanBrowser(ctx, h, log)
 	opt := netclient.Options{Host: h, Browser: browser, ResolveCode: inviteResolver(h), GameVersion: gameVersion,
 		ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(), Logger: log,
 		OnSession: func(ctx context.Context, p *p2p.Peer) { lanAnnounce(ctx, p, log) }}
+	relay.use(&opt)
 	if tweak != nil {
 		tweak(&opt)
 	}
 	c, err = netclient.New(opt)
 	if err != nil {
 		stopBrowser()
+		relay.stop()
 		h.Close()
 		return nil, nil, err
 	}
 	return c, func() {
 		c.Close()
 		stopBrowser()
+		relay.stop()
 		h.Close()
 	}, nil
 }

@@ -50,12 +50,20 @@ type tclient struct {
 // tweak adjusts its options.
 func newClient(t *testing.T, name string, tweak func(*Options)) *tclient {
 	t.Helper()
+	return newClientOn(t, name, p2p.Options{}, tweak)
+}
+
+// newClientOn is newClient on a host built with hopt (identity, listen
+// addresses and logger are the test's).
+func newClientOn(t *testing.T, name string, hopt p2p.Options, tweak func(*Options)) *tclient {
+	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Logger: testLog(),
-		Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	hopt.Identity, hopt.Logger = k, testLog()
+	hopt.Listen = []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}
+	h, err := p2p.NewHost(t.Context(), hopt)
 	if err != nil {
 		t.Fatal(err)
 	}

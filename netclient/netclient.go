@@ -49,6 +49,10 @@ type Options struct {
 	// or joining); ctx ends when the session does. It must return quickly:
 	// this is where the LAN announcement of a hosted lobby plugs in.
 	OnSession func(ctx context.Context, p *p2p.Peer)
+	// Invite, when set, returns the invite code of this machine's host
+	// ("" while it has none); the status offers it while this peer hosts.
+	// UseRelay sets it.
+	Invite func() string
 	// GameVersion must match the other peers'.
 	GameVersion string
 	// ReplayDir receives a replay of every game played; "" saves none.
@@ -492,7 +496,12 @@ func (c *Client) Status() client.NetStatus {
 		return client.NetStatus{Online: true}
 	}
 	l := s.peer.Lobby()
-	return netStatus(s.peer.Status(), &l, c.tick)
+	pst := s.peer.Status()
+	ns := netStatus(pst, &l, c.tick)
+	if c.opt.Invite != nil && pst.IsHost && pst.Joined && !pst.Left {
+		ns.Invite = c.opt.Invite()
+	}
+	return ns
 }
 
 // Events drains what happened since the last call.

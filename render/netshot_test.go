@@ -117,18 +117,31 @@ func TestShotNetGame(t *testing.T) {
 // loopbackClient is a network client on a new libp2p host on loopback.
 func loopbackClient(t *testing.T, b netclient.Browser) *netclient.Client {
 	t.Helper()
+	return loopbackClientOn(t, p2p.Options{}, b, nil)
+}
+
+// loopbackClientOn is loopbackClient on a host built with hopt (identity,
+// logger and listen addresses are the test's); use, if set, adjusts the
+// client's options.
+func loopbackClientOn(t *testing.T, hopt p2p.Options, b netclient.Browser, use func(*netclient.Options)) *netclient.Client {
+	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Logger: log,
-		Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	hopt.Identity, hopt.Logger = k, log
+	hopt.Listen = []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}
+	h, err := p2p.NewHost(t.Context(), hopt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := netclient.New(netclient.Options{Host: h, Browser: b, GameVersion: "render-test", Logger: log,
-		Session: session.Config{CountdownTicks: 2}})
+	opt := netclient.Options{Host: h, Browser: b, GameVersion: "render-test", Logger: log,
+		Session: session.Config{CountdownTicks: 2}}
+	if use != nil {
+		use(&opt)
+	}
+	c, err := netclient.New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gopxl/pixel/v2"
+
 	"hostfall/render/client"
 	"hostfall/render/ui"
 	"hostfall/session"
@@ -117,7 +119,7 @@ func (b *browserScreen) frame(in *ui.Input) {
 			state, sc = "playing", colAccent
 		}
 		t.text(state, colX(l.table, -130), y, alignLeft, sc)
-		t.text(s.Source.String(), colX(l.table, -60), y, alignLeft, colDim)
+		t.text(s.Source.String(), colX(l.table, -60), y, alignLeft, sourceColor(s.Source))
 		if hover && in.Pressed[ui.MouseLeft] && b.askPass == nil {
 			if b.selected == s.ID && in.Now.Sub(b.lastClick) < ui.DoubleClick {
 				b.join(s)
@@ -158,6 +160,17 @@ func (b *browserScreen) frame(in *ui.Input) {
 		b.passwordPrompt(in)
 	}
 	b.keys(in)
+}
+
+// colRelay marks what comes through the relay (the "Where" of a listing).
+var colRelay = rgb(125, 211, 252)
+
+// sourceColor tells the relay's sessions from the LAN's at a glance.
+func sourceColor(src client.Source) pixel.RGBA {
+	if src == client.SourceRelay {
+		return colRelay
+	}
+	return colDim
 }
 
 // drawLock draws a small padlock.
@@ -244,7 +257,11 @@ func (b *browserScreen) join(s *client.Listing) {
 func (b *browserScreen) send(s *client.Listing, password string) {
 	err := b.a.cl.Join(s.ID, client.JoinOptions{PlayerName: b.playerName(), Password: password,
 		Spectate: s.State >= session.StateCountdown})
-	b.result(err, "Asking "+s.Host+" to let you in…")
+	who := s.Host
+	if who == "" {
+		who = "the host of \"" + s.Name + "\"" // LAN and relay listings carry no player names
+	}
+	b.result(err, "Asking "+who+" to let you in…")
 }
 
 func (b *browserScreen) joinCode() {

@@ -22,6 +22,7 @@ type lobbyScreen struct {
 	startBtn ui.Rect // where the last frame drew the start (or ready) button
 	naming   bool    // the player edits its name (a click on it); chat waits
 	name     ui.TextField
+	invite   []string // the invite code's lines, under the subtitle (a lobby hosted through a relay)
 }
 
 func newLobbyScreen(a *App) *lobbyScreen {
@@ -30,8 +31,11 @@ func newLobbyScreen(a *App) *lobbyScreen {
 
 func (s *lobbyScreen) enter() { s.count, s.err, s.naming = 0, "", false }
 
-// lobbyRowH is the height of a slot row.
-const lobbyRowH = 46.0
+// lobbyRowH is the height of a slot row; inviteLineH that of a line of the invite code.
+const (
+	lobbyRowH   = 46.0
+	inviteLineH = 16.0
+)
 
 // lobbyLayout is where the lobby screen puts things.
 type lobbyLayout struct {
@@ -40,9 +44,10 @@ type lobbyLayout struct {
 
 func (s *lobbyScreen) layout() lobbyLayout {
 	a := s.a
+	top := 112 + inviteLineH*float64(len(s.invite)) // the panels make room for the invite code
 	return lobbyLayout{
-		slots:   ui.R(32, 112, a.w-372, a.h-100),
-		chat:    ui.R(a.w-356, 112, a.w-32, a.h-100),
+		slots:   ui.R(32, top, a.w-372, a.h-100),
+		chat:    ui.R(a.w-356, top, a.w-32, a.h-100),
 		buttons: ui.R(32, a.h-80, a.w-32, a.h-32),
 	}
 }
@@ -63,9 +68,11 @@ func (s *lobbyScreen) frame(in *ui.Input) {
 		return
 	}
 	me := a.cl.Slot()
-	host := me >= 0 && me < len(l.Slots) && isHost(&l, me, a.cl.Status())
-	lay := s.layout()
+	st := a.cl.Status()
+	host := me >= 0 && me < len(l.Slots) && isHost(&l, me, st)
 	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
+	s.invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
+	lay := s.layout()
 
 	title := l.Name
 	a.text[fontTitle].text(a.text[fontTitle].fit(title, a.w-100), 32, 28, alignLeft, colText)
@@ -80,7 +87,13 @@ func (s *lobbyScreen) frame(in *ui.Input) {
 	if host {
 		sub += " · you host this game"
 	}
-	t.text(sub, 32, 68, alignLeft, colDim)
+	if len(s.invite) > 0 {
+		sub += " · friends elsewhere join with the invite code below"
+	}
+	t.text(t.fit(sub, a.w-64), 32, 68, alignLeft, colDim)
+	for i, line := range s.invite {
+		small.text(line, 32, 92+inviteLineH*float64(i), alignLeft, colText)
+	}
 
 	a.panel(hud, lay.slots)
 	hud.rect(ui.R(lay.slots.Min.X, lay.slots.Min.Y, lay.slots.Max.X, lay.slots.Min.Y+30), colPanelHi)

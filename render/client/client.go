@@ -193,6 +193,10 @@ type NetStatus struct {
 	Peers      []Peer
 	BytesIn    float64 // per second
 	BytesOut   float64
+	// Invite is the invite code of the game this peer hosts through a
+	// relay (what friends type into their browser's code field); "" when
+	// there is none.
+	Invite string
 }
 
 // EventKind says what an Event reports.

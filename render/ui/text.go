@@ -37,3 +37,28 @@ func (f *TextField) Take() string {
 	f.Text = ""
 	return s
 }
+
+// WrapCode breaks prefix+code, a code in dash-separated groups (an invite
+// code), into lines that fit: a line breaks only after a dash, so every
+// group stays whole and a person copies the lines one after the other. A
+// group that does not fit alone gets a line of its own.
+func WrapCode(prefix, code string, fits func(string) bool) []string {
+	if code == "" {
+		return nil
+	}
+	var lines []string
+	line := prefix
+	for rest := code; rest != ""; {
+		group := rest
+		if i := strings.IndexByte(rest, '-'); i >= 0 {
+			group = rest[:i+1]
+		}
+		rest = rest[len(group):]
+		if line != "" && line != prefix && !fits(line+group) {
+			lines = append(lines, line)
+			line = ""
+		}
+		line += group
+	}
+	return append(lines, line)
+}

@@ -1,0 +1,128 @@
+package render
+
+import (
+	"image/color"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"hostfall/netclient"
+	"hostfall/p2p"
+	"hostfall/render/client"
+	"hostfall/render/ui"
+	"hostfall/session"
+)
+
+// The browser and the lobby with a real relay on loopback: Ann's window
+// client hosts through the relay; Bo's browser lists a LAN game and, from
+// the relay's directory, Ann's. The shot shows Bo's browser ("relay" in
+// the relay's blue); Bo joins Ann's game with a double-click, and Ann's
+// lobby shows the invite code (a second shot).
+func TestShotRelayBrowser(t *testing.T) {
+	testWindow(t) // skip early without a display
+	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	relay := loopbackRelay(t)
+	ann := relayClient(t, relay, nil)
+	if err := ann.Create(client.CreateOptions{Name: "Relay night", PlayerName: "Ann", MaxPlayers: 4, MapSeed: 7, MapSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	lan := &netclient.Static{}
+	lan.Add(client.Listing{ID: "lan-1", Name: "Friday LAN party", Host: "Cy", Players: 2, Max: 8, Source: client.SourceLAN}, p2p.AddrInfo{})
+	bo := relayClient(t, relay, lan)
+	waitUntil(t, "Ann's game in Bo's browser", 15*time.Second, func() bool { return len(bo.Sessions()) == 2 })
+
+	h := newHarness(t, bo)
+	h.frame(nil)
+	h.frame(nil)
+	img := h.shot("browser-relay")
+	l := h.a.browser.layout()
+	row := func(i int) ui.Rect {
+		return ui.XYWH(l.list.Min.X+1, l.list.Min.Y+float64(i)*l.rowH, l.list.W()-2, l.rowH)
+	}
+	where := func(i int) ui.Rect { r := row(i); return ui.R(colX(l.table, -60), r.Min.Y, r.Max.X, r.Max.Y) }
+	for i, name := range []string{"the LAN game", "Ann's game"} {
+		r := row(i)
+		textIn(t, img, name, ui.R(colX(l.table, 34), r.Min.Y, colX(l.table, 34)+90, r.Max.Y), 60)
+		if n := count(img, where(i), func(c color.RGBA) bool { return like(rgb8(colDim), 12)(c) || like(rgb8(colRelay), 12)(c) }); n < 10 {
+			t.Errorf("%s: %d pixels of text in the Where column", name, n)
+		}
+	}
+	if n := count(img, where(0), like(rgb8(colRelay), 30)); n > 0 {
+		t.Errorf("the LAN game's Where column has %d pixels of the relay's blue", n)
+	}
+	if n := count(img, where(1), like(rgb8(colRelay), 30)); n < 15 {
+		t.Errorf("Ann's game's Where column has %d pixels of the relay's blue, want the word relay", n)
+	}
+	if got := bo.Sessions()[1]; got.Source != client.SourceRelay || got.Name != "Relay night" {
+		t.Fatalf("the second listing is %+v, want Ann's game from the relay", got)
+	}
+
+	// Bo joins Ann's game from the list, through the relay.
+	h.a.browser.name.Text = "Bo"
+	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, row(1).Center()) })
+	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, row(1).Center()) })
+	waitUntil(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
+	waitUntil(t, "Ann's invite code", 15*time.Second, func() bool { return ann.Status().Invite != "" })
+	waitUntil(t, "Bo in Ann's view of the lobby", 10*time.Second, func() bool {
+		lb, _ := ann.Lobby()
+		return lb.Slots[1].Kind == session.SlotHuman
+	})
+
+	ha := newHarness(t, ann)
+	ha.frame(nil)
+	ha.frame(nil)
+	img = ha.shot("lobby-invite")
+	ls := ha.a.lobby
+	if len(ls.invite) < 2 {
+		t.Fatalf("the invite code %q takes %d lines, want it wrapped on two or more", ann.Status().Invite, len(ls.invite))
+	}
+	for i := range ls.invite {
+		y := 92 + inviteLineH*float64(i)
+		textIn(t, img, "invite code line", ui.R(32, y, 32+400, y+inviteLineH), 300)
+	}
+	lay := ls.layout()
+	if want := 112 + inviteLineH*float64(len(ls.invite)); lay.slots.Min.Y != want {
+		t.Errorf("slots start at %v, want %v below the invite code", lay.slots.Min.Y, want)
+	}
+	// Bo's row (slot 1) under the header of the table that made room.
+	r := ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+lobbyRowH, lay.slots.W()-2, lobbyRowH)
+	textIn(t, img, "Bo's name in slot 2", ui.R(colX(r, colName), r.Min.Y, colX(r, colName)+30, r.Max.Y), 15)
+}
+
+// loopbackRelay runs a relay with its directory on a loopback host.
+func loopbackRelay(t *testing.T) *p2p.Host {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+		Libp2p: p2p.RelayHostOptions(), Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	return h
+}
+
+// relayClient is a network client on a loopback host that uses the relay
+// as the window does with --relay; lan, if set, lists the LAN's games.
+func relayClient(t *testing.T, relay *p2p.Host, lan netclient.Browser) *netclient.Client {
+	t.Helper()
+	rc, err := p2p.NewRelayClient(relay.Addrs()[0].String(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loopbackClientOn(t, rc.HostOptions(), lan, func(o *netclient.Options) {
+		netclient.UseRelay(t.Context(), o, netclient.RelayOptions{Relay: rc, Every: 200 * time.Millisecond})
+	})
+}
