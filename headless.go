@@ -34,6 +34,9 @@ type netFlags struct {
 	password string
 	level    string
 	listen   listFlag
+	// Without --headless: the window's flags.
+	window    windowFlags
+	exitAtEnd bool
 }
 
 // listFlag is a flag that may be given several times.
@@ -51,6 +54,8 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.password, "password", "", "session password")
 	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard")
 	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
+	nf.window.addDisplay(fs)
+	fs.BoolVar(&nf.exitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }
 
 func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
@@ -62,9 +67,6 @@ func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	if !nf.headless {
-		return fmt.Errorf("%w: the game window is not built yet; add --headless to play with a bot", errUsage)
 	}
 	if _, err := ai.ParseLevel(nf.level); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -139,12 +141,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	loopCtx, stop := context.WithCancel(context.Background())
 	g.stop = stop
 	go peer.Run(loopCtx)
-	var addrs []string
-	for _, a := range h.Addrs() {
-		addrs = append(addrs, a.String())
-	}
-	text := fmt.Sprintf("peer %s listening on:\n  %s", h.ID(), strings.Join(addrs, "\n  "))
-	g.status.emit("listening", text, kv("peer", h.ID().String()), kv("addrs", addrs))
+	emitListening(g.status, p2p.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
 	return g, nil
 }
 
