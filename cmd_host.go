@@ -41,7 +41,8 @@ func runHost(ctx context.Context, args []string) error {
 	var hf hostFlags
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	hf.register(fs)
-	fs.StringVar(&hf.name, "name", "", "session name (required, unless --load names it)")
+	fs.StringVar(&hf.name, "name", "", "session name (required, unless --auto, or --load names it)")
+	fs.BoolVar(&hf.auto, "auto", false, "no session name: the peers started with --auto on the LAN agree on one host, and this one hosts or joins (the host's flags set the game)")
 	fs.IntVar(&hf.players, "players", 2, "start when this many players (this one included) have joined")
 	fs.IntVar(&hf.bots, "bots", 0, "bot slots besides the players")
 	fs.Uint64Var(&hf.turns, "turns", 12000, "end the game at this turn if nobody has won (20 turns a second)")
@@ -59,8 +60,10 @@ func runHost(ctx context.Context, args []string) error {
 		return hostSaved(ctx, &hf, setFlags(fs))
 	}
 	switch {
-	case hf.name == "":
-		return fmt.Errorf("%w: name the session with --name", errUsage)
+	case hf.name == "" && !hf.auto:
+		return fmt.Errorf("%w: name the session with --name, or meet the other peers on the LAN with --auto", errUsage)
+	case hf.name != "" && hf.auto:
+		return fmt.Errorf("%w: --auto sessions have no name chosen in advance; drop --name or --auto", errUsage)
 	case hf.players < 1 || hf.bots < 0 || hf.players+hf.bots < 2 || hf.players+hf.bots > game.MaxPlayers:
 		return fmt.Errorf("%w: a game takes 2 to %d players and bots; --players %d --bots %d", errUsage, game.MaxPlayers, hf.players, hf.bots)
 	case hf.size < game.MinMapSize || hf.size > game.MaxMapSize:
@@ -75,6 +78,16 @@ func runHost(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if hf.auto {
+		g.isHost = false // until the peers agree
+		hosts, err := g.meetAuto(ctx)
+		if err != nil || !hosts {
+			return err
+		}
+		g.isHost = true
+		hf.name = autoSessionName(hf.player)
+	}
+	g.offerInvite(ctx)
 	total := hf.players + hf.bots
 	err = g.peer.Host(session.Settings{Name: hf.name, MapSeed: hf.seed, MapSize: uint32(hf.size),
 		MaxPlayers: uint32(total), Password: hf.password, TurnLimit: hf.turns})

@@ -24,18 +24,39 @@ func init() {
 
 type joinFlags struct {
 	netFlags
-	addr string
+	addr    string
+	session string
+	invite  string
 }
 
 // resolver says how join finds the host. The ways to name a session are
 // alternatives: each adds a flag and a case here (--addr; mDNS --session
 // and --invite come with discovery and the relay).
 func (jf *joinFlags) resolver() (p2p.Resolver, error) {
+	given := 0
+	for _, s := range []string{jf.addr, jf.session, jf.invite} {
+		if s != "" {
+			given++
+		}
+	}
+	if given > 1 {
+		return nil, fmt.Errorf("%w: --addr, --session and --invite are alternatives; give one", errUsage)
+	}
 	switch {
 	case jf.addr != "":
 		return p2p.AddrResolver(jf.addr), nil
+	case jf.session != "" && jf.relay != "":
+		ai, err := p2p.ParseAddr(jf.relay)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --relay: %v", errUsage, err)
+		}
+		return p2p.DirectoryResolver{Relay: ai, Name: jf.session}, nil
+	case jf.session != "":
+		return p2p.SessionResolver{Name: jf.session}, nil
+	case jf.invite != "":
+		return jf.inviteResolver()
 	}
-	return nil, fmt.Errorf("%w: say which session to join with --addr MULTIADDR (the host prints its addresses)", errUsage)
+	return nil, fmt.Errorf("%w: say which session to join with --session NAME (a LAN session; `hostfall list` shows them), --invite CODE (the host prints it) or --addr MULTIADDR", errUsage)
 }
 
 func runJoin(ctx context.Context, args []string) error {
@@ -43,6 +64,8 @@ func runJoin(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("join", flag.ContinueOnError)
 	jf.register(fs)
 	fs.StringVar(&jf.addr, "addr", "", "the host's multiaddr, ending in /p2p/<peer ID>")
+	fs.StringVar(&jf.session, "session", "", "the name of a session on the LAN (found with mDNS), or with --relay in the relay's directory")
+	fs.StringVar(&jf.invite, "invite", "", "an invite code (HF1-…) a host behind NAT printed")
 	if err := parseNet(fs, &jf.netFlags, args); err != nil {
 		return err
 	}
@@ -57,18 +80,28 @@ func runJoin(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
 	defer cancel()
+	began := time.Now()
 	target, err := res.Resolve(rctx, g.host)
-	if err == nil {
-		err = joinWithRetry(rctx, g.peer, target)
-	}
 	if err != nil {
 		g.close()
-		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("could not join within 30 s: %w", err)
-		}
-		return err
+		return joinError(err)
+	}
+	g.status.emit("found", "found the host "+target.ID.String(), kv("host", target.ID.String()), kv("ms", time.Since(began).Milliseconds()))
+	return g.joinAndRun(ctx, target)
+}
+
+// joinTimeout bounds finding and joining the host.
+const joinTimeout = 30 * time.Second
+
+// joinAndRun joins target's session and plays until the game ends.
+func (g *netGame) joinAndRun(ctx context.Context, target p2p.AddrInfo) error {
+	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
+	defer cancel()
+	if err := joinWithRetry(rctx, g.peer, target); err != nil {
+		g.close()
+		return joinError(err)
 	}
 	return g.run(ctx)
 }
@@ -88,6 +121,13 @@ func joinWindow(ctx context.Context, nf *netFlags, res p2p.Resolver) error {
 			}
 		},
 	}.run(ctx)
+}
+
+func joinError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("could not join within %v: %w", joinTimeout, err)
+	}
+	return err
 }
 
 // joinWithRetry dials the host until it answers (a host started a moment

@@ -25,6 +25,9 @@ const gameVersion = "0.1.0"
 // others receive the last turns before it leaves.
 const endLinger = 1500 * time.Millisecond
 
+// idleLevel is the --level of a peer whose slot gives no orders.
+const idleLevel = "none"
+
 // netFlags are the flags host and join share.
 type netFlags struct {
 	headless bool
@@ -34,6 +37,8 @@ type netFlags struct {
 	password string
 	level    string
 	listen   listFlag
+	relay    string // a relay for peers behind NAT (lan.go)
+	auto     bool   // host --auto: meet the other --auto peers on the LAN (lan.go)
 	// Without --headless: the window's flags.
 	window    windowFlags
 	exitAtEnd bool
@@ -52,13 +57,15 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.player, "player", "", "player name (default: the host name)")
 	fs.StringVar(&nf.identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
 	fs.StringVar(&nf.password, "password", "", "session password")
-	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard")
+	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
+	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
 	nf.window.addDisplay(fs)
 	fs.BoolVar(&nf.exitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }
 
-func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
+// parseArgs parses a command's flags; anything but flags is a usage error.
+func parseArgs(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -68,7 +75,14 @@ func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	if _, err := ai.ParseLevel(nf.level); err != nil {
+	return nil
+}
+
+func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
+	if err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	if _, err := ai.ParseLevel(nf.level); err != nil && nf.level != idleLevel {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if nf.player == "" {
@@ -104,6 +118,8 @@ type netGame struct {
 	replay *records.ReplayFile
 	isHost bool
 	stop   context.CancelFunc // ends the peer loop
+	relay  *p2p.RelayClient   // nil without --relay (lan.go)
+	unlan  func()             // stops the LAN announcement and relay work (lan.go)
 
 	// onLobby is called with every lobby revision (the host starts the game from it).
 	onLobby func(session.Lobby)
@@ -115,7 +131,11 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	g := &netGame{nf: nf, log: nf.logger()}
 	g.status = &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}
 	g.ps = &peerStatus{line: g.status}
-	h, err := p2p.NewHost(ctx, p2p.Options{IdentityPath: nf.identity, Listen: nf.listen, Logger: g.log})
+	opt, err := g.hostOptions()
+	if err != nil {
+		return nil, err
+	}
+	h, err := p2p.NewHost(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +144,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	po := p2p.PeerOptions{
 		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
 		Match: match.Options{
-			SelfBot: true, SelfLevel: nf.botLevel(), Replay: g.replay,
+			SelfBot: nf.level != idleLevel, SelfLevel: nf.botLevel(), Replay: g.replay,
 			OnReplayError: func(err error) { g.log.Error("replay not saved", "err", err) },
 		},
 		Logger: g.log, SaveAt: saveAt,
@@ -141,12 +161,14 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	loopCtx, stop := context.WithCancel(context.Background())
 	g.stop = stop
 	go peer.Run(loopCtx)
+	g.announceOnLAN()
 	emitListening(g.status, p2p.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
 	return g, nil
 }
 
 // traceCommands prints a line when this peer proposes a command for its own
-// slot and one for every command applied (HOSTFALL_TRACE=1 with
+// slot, one for every command applied, and the session's byte rates every
+// 20 turns (HOSTFALL_TRACE=1 with
 // --status-json): the network benchmark matches them up by slot and seq
 // across processes to measure command latency.
 func (g *netGame) traceCommands(po *p2p.PeerOptions) {
@@ -156,6 +178,10 @@ func (g *netGame) traceCommands(po *p2p.PeerOptions) {
 	po.OnTurn = func(t session.Turn, at time.Time) {
 		for _, c := range t.Commands {
 			g.status.emit("cmd_applied", "", kv("slot", c.Slot), kv("seq", c.Seq), kv("turn", t.Number), kv("us", at.UnixMicro()))
+		}
+		if t.Number%20 == 0 && g.peer != nil { // session frame bytes a second, in and out, all peers
+			st := g.peer.Status()
+			g.status.emit("traffic", "", kv("turn", t.Number), kv("in", int64(st.InRate)), kv("out", int64(st.OutRate)))
 		}
 	}
 }
@@ -261,6 +287,7 @@ func (g *netGame) saved(ev p2p.Event) {
 
 // close stops the loop, saves the replay and closes the host.
 func (g *netGame) close() {
+	g.unlan()
 	g.stop()
 	<-g.peer.Done()
 	g.closeReplay()

@@ -28,22 +28,26 @@ func (nf *netWindowFlags) add(fs *flag.FlagSet, offline string) {
 	fs.BoolVar(&nf.offline, "offline", false, offline)
 }
 
-// The three places LAN discovery and the relay plug into the window's
-// client; until they land they list nothing, announce nothing and refuse
-// invite codes in a sentence.
-
-// lanBrowser is where the lobby browser's sessions come from (mDNS, the
-// relay's directory); stop ends the browsing.
-func lanBrowser(context.Context, *p2p.Host, *slog.Logger) (b netclient.Browser, stop func()) {
-	return &netclient.Static{}, func() {}
+// lanBrowser lists the sessions mDNS sees on the LAN for the lobby
+// browser; stop ends the browsing.
+func lanBrowser(ctx context.Context, _ *p2p.Host, log *slog.Logger) (b netclient.Browser, stop func()) {
+	mb := p2p.Browse(ctx, p2p.BrowseOptions{Logger: log})
+	return netclient.LAN{B: mb, GameVersion: gameVersion}, mb.Close
 }
 
 // lanAnnounce announces the session p is in on the LAN while ctx lasts,
 // whenever p hosts it (from the start, or after a migration).
-func lanAnnounce(ctx context.Context, p *p2p.Peer, log *slog.Logger) {}
+func lanAnnounce(ctx context.Context, p *p2p.Peer, log *slog.Logger) {
+	stop := p2p.AnnounceLobby(ctx, p, false, p2p.AdvertiseOptions{Logger: log})
+	context.AfterFunc(ctx, stop)
+}
 
-// inviteResolver finds the host an invite code names; nil refuses codes.
-func inviteResolver(*p2p.Host) netclient.CodeResolver { return nil }
+// inviteResolver finds the host an invite code names.
+func inviteResolver(h *p2p.Host) netclient.CodeResolver {
+	return func(ctx context.Context, code string) (p2p.AddrInfo, error) {
+		return p2p.InviteResolver(code).Resolve(ctx, h)
+	}
+}
 
 // startNetClient starts this machine's libp2p host and the window's network
 // client on it (tweak, if set, adjusts its options); stop leaves the session and closes the host.
@@ -91,6 +95,9 @@ type windowPeer struct {
 // run opens the window and plays until the player closes it (with
 // --exit-at-end: until the game ended and the others had its last turns).
 func (wp windowPeer) run(ctx context.Context) error {
+	if wp.nf.relay != "" || wp.nf.auto {
+		return fmt.Errorf("%w: --relay and --auto go with --headless; the window's lobby browser lists the LAN's sessions", errUsage)
+	}
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}

@@ -7,19 +7,9 @@ import (
 	"time"
 
 	"hostfall/game"
+	"hostfall/internal/peerproc"
 	"hostfall/session"
 )
-
-// percentile returns the p-th percentile (0..100) of ds, nearest rank.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(float64(len(s))*p/100+0.5) - 1
-	return s[min(max(i, 0), len(s)-1)]
-}
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
@@ -67,8 +57,8 @@ func BenchmarkNetCommandLatency(b *testing.B) {
 		if len(lat) < samples*9/10 {
 			b.Fatalf("only %d of %d commands were executed on every peer", len(lat), samples)
 		}
-		b.ReportMetric(ms(percentile(lat, 50)), "ms-p50")
-		b.ReportMetric(ms(percentile(lat, 99)), "ms-p99")
+		b.ReportMetric(ms(peerproc.Percentile(lat, 50)), "ms-p50")
+		b.ReportMetric(ms(peerproc.Percentile(lat, 99)), "ms-p99")
 		for _, p := range peers {
 			p.stop()
 		}
@@ -117,8 +107,8 @@ func BenchmarkNetMigration(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(kills), "kills")
-		b.ReportMetric(ms(percentile(samples, 50)), "ms-p50")
-		b.ReportMetric(ms(percentile(samples, 99)), "ms-p99")
+		b.ReportMetric(ms(peerproc.Percentile(samples, 50)), "ms-p50")
+		b.ReportMetric(ms(peerproc.Percentile(samples, 99)), "ms-p99")
 	}
 }
 

@@ -64,7 +64,12 @@ func testPeerOptions(name string) PeerOptions {
 // startPeer starts a peer on a new loopback host.
 func startPeer(t testing.TB, name string, opt PeerOptions) *tpeer {
 	t.Helper()
-	h := newTestHost(t)
+	return startPeerOn(t, newTestHost(t), name, opt)
+}
+
+// startPeerOn starts a peer on host h.
+func startPeerOn(t testing.TB, h *Host, name string, opt PeerOptions) *tpeer {
+	t.Helper()
 	p, err := NewPeer(h, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -234,7 +234,7 @@ func (t *transport) link(p peer.ID) *link {
 		kick:   make(chan struct{}, 1),
 		adopt:  make(chan network.Stream),
 		dead:   make(chan network.Stream, 4),
-		direct: make(chan struct{}, 1),
+		reopen: make(chan struct{}, 1),
 		exited: make(chan struct{}),
 	}
 	t.links[p] = l
@@ -267,15 +267,9 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	if t.conns[p] == 1 {
 		t.changed[p] = true
 	}
-	l := t.links[p]
 	t.mu.Unlock()
 	t.signal()
-	if l != nil && !c.Stat().Limited {
-		select { // a direct connection: see link.run
-		case l.direct <- struct{}{}:
-		default:
-		}
-	}
+	t.directConnected(c)
 }
 
 func (t *transport) disconnected(_ network.Network, c network.Conn) {
@@ -446,7 +440,7 @@ type link struct {
 	kick   chan struct{}
 	adopt  chan network.Stream
 	dead   chan network.Stream
-	direct chan struct{} // a direct connection to p opened
+	reopen chan struct{} // a direct connection appeared (upgrade.go)
 	exited chan struct{}
 
 	up      atomic.Bool
@@ -560,18 +554,12 @@ func (l *link) run() {
 			} else if len(l.out) == 0 && time.Since(idleAt) > idleLinger && l.retire() {
 				return
 			}
-		case <-l.direct:
-			// Hole punching (DCUtR) opened a direct connection while the
-			// stream runs over a relay: libp2p does not move streams, so
-			// reset it and reopen on the best connection (the session
-			// resends what was in flight).
-			if cur != nil && cur.Conn().Stat().Limited {
-				t.log.Debug("moving the session stream to the direct connection", "peer", l.p)
-				drop()
-				l.enqueue(appendFrame(nil, framePing, encodePing(t.since())))
-			}
 		case <-retryC:
 			retry = nil
+		case <-l.reopen:
+			if s := l.reopenDirect(cur); s != nil {
+				use(s, true)
+			}
 		case <-l.kick:
 		}
 		if cur != nil || len(l.out) > 0 {

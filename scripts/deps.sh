@@ -14,6 +14,7 @@ packages=(
   libgl1-mesa-dri                     # Mesa llvmpipe: software OpenGL for the window under Xvfb (render tests)
   iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
   avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
+  avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace
   qemu-user                           # qemu-i386 runs the GOARCH=386 tests where the kernel has no 32-bit support
 )
 

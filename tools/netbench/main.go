@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -40,18 +39,8 @@ func main() {
 		kills += 2
 		fmt.Fprintf(os.Stderr, "netbench: run %d: %d commands, migrations %v ms\n", r+1, len(l), m)
 	}
-	fmt.Printf("BenchmarkNetProcLatency 1 %.2f ms-p50 %.2f ms-p99 %d cmds\n", pct(lat, 50), pct(lat, 99), len(lat))
-	fmt.Printf("BenchmarkNetProcMigration 1 %.2f ms-p50 %.2f ms-p99 %d kills\n", pct(mig, 50), pct(mig, 99), kills)
-}
-
-func pct(v []float64, p float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	i := int(float64(len(s))*p/100+0.5) - 1
-	return s[min(max(i, 0), len(s)-1)]
+	fmt.Printf("BenchmarkNetProcLatency 1 %.2f ms-p50 %.2f ms-p99 %d cmds\n", peerproc.Percentile(lat, 50), peerproc.Percentile(lat, 99), len(lat))
+	fmt.Printf("BenchmarkNetProcMigration 1 %.2f ms-p50 %.2f ms-p99 %d kills\n", peerproc.Percentile(mig, 50), peerproc.Percentile(mig, 99), kills)
 }
 
 var loopback = []string{"--listen", "/ip4/127.0.0.1/tcp/0", "--listen", "/ip4/127.0.0.1/udp/0/quic-v1"}
@@ -105,66 +94,15 @@ func run(bin string, r int) (lat, mig []float64, err error) {
 		}
 		ids[p] = l.Str("peer")
 	}
-	// Kill the host at turn 100, then the next host (whichever joined
-	// first) at turn 200.
-	alive := slices.Clone(procs)
-	victim := host
-	for _, at := range []int64{100, 200} {
-		alive = slices.DeleteFunc(alive, func(p *peerproc.Proc) bool { return p == victim })
-		if _, err := alive[0].Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= at }); err != nil {
-			return nil, nil, err
-		}
-		killed := time.Now().UnixMilli()
-		victim.Kill()
-		next := ""
-		for _, s := range alive {
-			hc, err := s.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "host_changed" && l.Str("old") == ids[victim] })
-			if err != nil {
-				return nil, nil, err
-			}
-			mig = append(mig, float64(hc.Int("unix_ms")-killed))
-			next = hc.Str("new")
-		}
-		for _, p := range alive {
-			if ids[p] == next {
-				victim = p
-			}
-		}
+	// Kill the host at turn 100, then the next host at turn 200.
+	alive, mig, err := peerproc.KillHosts(ctx, procs, ids, host, 100, 200)
+	if err != nil {
+		return nil, nil, err
 	}
-	alive = slices.DeleteFunc(alive, func(p *peerproc.Proc) bool { return p == victim })
 	for _, p := range alive {
 		if err := p.Exit(time.Minute); err != nil {
 			return nil, nil, err
 		}
 	}
-	return latencies(procs), mig, nil
-}
-
-type cmdKey struct{ slot, seq int64 }
-
-// latencies matches every own-slot proposal with the apply times on all
-// processes and takes the latest.
-func latencies(procs []*peerproc.Proc) []float64 {
-	proposed := map[cmdKey]int64{}
-	last := map[cmdKey]int64{}
-	applied := map[cmdKey]int{}
-	for _, p := range procs {
-		for _, l := range p.Lines() {
-			k := cmdKey{l.Int("slot"), l.Int("seq")}
-			switch l.Ev() {
-			case "cmd_proposed":
-				proposed[k] = l.Int("us")
-			case "cmd_applied":
-				last[k] = max(last[k], l.Int("us"))
-				applied[k]++
-			}
-		}
-	}
-	var out []float64
-	for k, at := range proposed {
-		if applied[k] >= 2 { // the two survivors at least
-			out = append(out, float64(last[k]-at)/1000)
-		}
-	}
-	return out
+	return peerproc.CommandLatencies(procs, 2), mig, nil // the two survivors at least
 }

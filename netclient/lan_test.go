@@ -1,0 +1,41 @@
+package netclient
+
+import (
+	"testing"
+
+	"hostfall/p2p"
+	"hostfall/render/client"
+	"hostfall/session"
+)
+
+// What mDNS announces becomes the browser's listings: sessions of another
+// game version and peers still looking for an --auto game are left out.
+func TestLANListing(t *testing.T) {
+	id := testIDs(t, 1)[0]
+	seen := func(st p2p.AnnState, version string) *p2p.Seen {
+		return &p2p.Seen{Announcement: p2p.Announcement{GameVersion: version, Name: "lan party", Players: 3,
+			MaxPlayers: 4, State: st, Password: true, Host: id}}
+	}
+	l := LAN{GameVersion: "v1"}
+	for _, tc := range []struct {
+		name string
+		s    *p2p.Seen
+		ok   bool
+		want session.LobbyState
+	}{
+		{"lobby", seen(p2p.AnnLobby, "v1"), true, session.StateLobby},
+		{"playing", seen(p2p.AnnPlaying, "v1"), true, session.StatePlaying},
+		{"looking for --auto", seen(p2p.AnnLooking, "v1"), false, 0},
+		{"another version", seen(p2p.AnnLobby, "v2"), false, 0},
+	} {
+		got, ok := l.listing(tc.s)
+		if ok != tc.ok {
+			t.Errorf("%s: listed %v, want %v", tc.name, ok, tc.ok)
+			continue
+		}
+		want := client.Listing{ID: id.String(), Name: "lan party", Players: 3, Max: 4, State: tc.want, Locked: true, Source: client.SourceLAN}
+		if ok && got != want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, want)
+		}
+	}
+}

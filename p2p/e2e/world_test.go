@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hostfall/internal/peerproc"
+	"hostfall/p2p/internal/netns"
+)
+
+// bin is the hostfall binary every test runs, built once by TestMain.
+var (
+	bin      string
+	buildErr error
+)
+
+func TestMain(m *testing.M) {
+	netns.RunHelper() // when this binary is started as the netem stand-in
+	flag.Parse()
+	var dir string
+	if netns.Usable() == "" && !testing.Short() {
+		dir, buildErr = os.MkdirTemp("", "hflan-e2e-")
+		if buildErr == nil {
+			bin = filepath.Join(dir, "hostfall")
+			if out, err := exec.Command("go", "build", "-o", bin, "hostfall").CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			}
+		}
+	}
+	code := m.Run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// world is one test's namespaces and processes.
+type world struct {
+	t   testing.TB
+	lab *netns.Lab
+	dir string
+	env []string // added to every process's environment
+
+	mu    sync.Mutex
+	procs []*peerproc.Proc
+}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("multi-process network test; skipped with -short")
+	}
+	if why := netns.Usable(); why != "" {
+		t.Skip(why)
+	}
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	lab, err := netns.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, lab: lab, dir: t.TempDir()}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		procs := w.procs
+		w.mu.Unlock()
+		for _, p := range procs {
+			p.Kill()
+		}
+		if t.Failed() {
+			for _, p := range procs {
+				t.Logf("%s stderr (end):\n%s", p.Name, tail(p.Stderr(), 3000))
+			}
+		}
+		lab.Close()
+	})
+	return w
+}
+
+func (w *world) must(err error) {
+	w.t.Helper()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// lan makes a switch for prefix ("10.61.0") with a namespace plugged in
+// for each name.
+func (w *world) lan(prefix string, names ...string) (*netns.Switch, []*netns.NS) {
+	w.t.Helper()
+	sw, err := w.lab.Switch("sw"+strings.ReplaceAll(prefix, ".", ""), prefix)
+	w.must(err)
+	var spaces []*netns.NS
+	for _, n := range names {
+		ns, err := w.lab.Namespace(n)
+		w.must(err)
+		_, err = sw.Plug(ns)
+		w.must(err)
+		spaces = append(spaces, ns)
+	}
+	return sw, spaces
+}
+
+// run starts `hostfall args…` in ns as name, with a data directory and an
+// identity of its own.
+func (w *world) run(ns *netns.NS, name string, args ...string) *peerproc.Proc {
+	w.t.Helper()
+	env := append([]string{
+		"HOSTFALL_DATA=" + filepath.Join(w.dir, name),
+		"HOSTFALL_IDENTITY=" + filepath.Join(w.dir, name+".key"),
+	}, w.env...)
+	p, err := peerproc.Start(name, ns.Argv(append([]string{bin}, args...)...), env...)
+	w.must(err)
+	w.mu.Lock()
+	w.procs = append(w.procs, p)
+	w.mu.Unlock()
+	return p
+}
+
+// gameArgs are the flags every headless peer of these tests gets: easy
+// bots (and the host's small map) keep the CPU of four peers on two cores low.
+var gameArgs = []string{"--headless", "--level", "easy", "--status-json"}
+
+func hostArgs(name string, players, turns int, extra ...string) []string {
+	a := append([]string{"host", "--name", name, "--players", fmt.Sprint(players), "--turns", fmt.Sprint(turns), "--size", "64"}, gameArgs...)
+	return append(a, extra...)
+}
+
+func joinArgs(player string, extra ...string) []string {
+	a := append([]string{"join", "--player", player}, gameArgs...)
+	return append(a, extra...)
+}
+
+func (w *world) wait(ctx context.Context, p *peerproc.Proc, match func(peerproc.Line) bool) peerproc.Line {
+	w.t.Helper()
+	l, err := p.Wait(ctx, match)
+	w.must(err)
+	return l
+}
+
+func (w *world) waitEv(ctx context.Context, p *peerproc.Proc, ev string) peerproc.Line {
+	w.t.Helper()
+	return w.wait(ctx, p, func(l peerproc.Line) bool { return l.Ev() == ev })
+}
+
+func atTurn(n int64) func(peerproc.Line) bool {
+	return func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= n }
+}
+
+// survive checks the end of a game for the peers still playing: each exits
+// 0 within d, printed one end line at the turn limit with the same hash as
+// the others, and the host changes it printed number hostChanges. It
+// returns the end lines.
+func (w *world) survive(procs []*peerproc.Proc, turns int64, hostChanges int, d time.Duration) []peerproc.Line {
+	w.t.Helper()
+	var ends []peerproc.Line
+	for _, p := range procs {
+		if err := p.Exit(d); err != nil {
+			w.t.Fatalf("%s: %v\n%s", p.Name, err, tail(p.Stderr(), 3000))
+		}
+		end := p.Find("end")
+		if len(end) != 1 || end[0].Int("turn") != turns {
+			w.t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, turns)
+		}
+		ends = append(ends, end[0])
+		if h := end[0].Str("hash"); h != ends[0].Str("hash") {
+			w.t.Errorf("%s ended with hash %s, %s with %s", p.Name, h, procs[0].Name, ends[0].Str("hash"))
+		}
+		// Peers linger after the end so the last turns reach everyone; a
+		// host that leaves first may still be replaced then. Count the
+		// game's host changes only.
+		hc := slices.DeleteFunc(p.Find("host_changed"), func(l peerproc.Line) bool { return l.Int("turn") > turns })
+		if len(hc) != hostChanges {
+			w.t.Errorf("%s printed %d host_changed lines, want %d: %v", p.Name, len(hc), hostChanges, hc)
+		}
+		for _, l := range hc {
+			w.t.Logf("%s: host_changed to %s at turn %d, %d ms after the loss", p.Name, tail(l.Str("new"), 6), l.Int("turn"), l.Int("ms"))
+		}
+	}
+	return ends
+}
+
+// verifyReplays runs `hostfall replay --headless --verify` on the replay
+// each process saved.
+func (w *world) verifyReplays(procs []*peerproc.Proc) {
+	w.t.Helper()
+	for _, p := range procs {
+		rp := p.Find("replay")
+		if len(rp) != 1 {
+			w.t.Errorf("%s printed no replay path", p.Name)
+			continue
+		}
+		out, err := exec.Command(bin, "replay", "--headless", "--verify", rp[0].Str("path")).CombinedOutput()
+		if err != nil {
+			w.t.Errorf("%s: the replay does not verify: %v\n%s", p.Name, err, out)
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

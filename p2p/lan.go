@@ -1,0 +1,149 @@
+package p2p
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/session"
+)
+
+// announceEvery is how often AnnounceLobby looks at the peer's lobby.
+const announceEvery = 100 * time.Millisecond
+
+// AnnounceLobby advertises p's session on the LAN whenever p hosts it — at
+// the start, or later after a host migration — and keeps the announcement
+// current (players, lobby or playing). It withdraws when p stops hosting,
+// the game ends, or ctx is done; the returned stop does the same and waits.
+func AnnounceLobby(ctx context.Context, p *Peer, auto bool, opt AdvertiseOptions) (stop func()) {
+	log := orDefault(opt.Logger)
+	var ad *Advertiser
+	var last []string
+	announce := func(_ context.Context, l session.Lobby) {
+		a := LobbyAnnouncement(p.h, &l, auto)
+		txt := a.TXT()
+		switch {
+		case ad == nil:
+			var err error
+			if ad, err = Advertise(a, opt); err != nil {
+				log.Warn("the session cannot be advertised on the LAN", "err", err)
+			} else {
+				log.Debug("mdns: session advertised", "name", a.Name)
+			}
+			last = txt
+		case !slices.Equal(txt, last):
+			if err := ad.Update(a); err == nil {
+				last = txt
+			}
+		}
+	}
+	withdraw := func() {
+		if ad != nil {
+			_ = ad.Close()
+			ad, last = nil, nil
+			log.Debug("mdns: session withdrawn")
+		}
+	}
+	return whileHosting(ctx, p, announceEvery, announce, withdraw)
+}
+
+// whileHosting calls on with p's lobby every period while p hosts its
+// session (from the start, or after a migration), and off whenever it does
+// not: not yet, no longer, the game is over, or stop was called. Both run
+// on one goroutine; stop waits for it.
+func whileHosting(ctx context.Context, p *Peer, period time.Duration, on func(context.Context, session.Lobby), off func()) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer off()
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			if st := p.Status(); st.IsHost && st.Joined && !st.Left && !st.Over {
+				on(ctx, p.Lobby())
+			} else {
+				off()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// SessionResolver finds a LAN session by name with mDNS (join --session).
+type SessionResolver struct {
+	Name   string
+	Browse BrowseOptions
+}
+
+// Resolve browses until a host announces the session, and returns its peer
+// ID and addresses. Several hosts with one name: a lobby before a game in
+// progress, then the one seen first.
+func (r SessionResolver) Resolve(ctx context.Context, _ *Host) (peer.AddrInfo, error) {
+	b := Browse(ctx, r.Browse)
+	defer b.Close()
+	for {
+		if s, ok := pickSession(b.Sessions(), r.Name); ok {
+			return s.DialInfo(), nil
+		}
+		select {
+		case <-ctx.Done():
+			var names []string
+			for _, s := range b.Sessions() {
+				if s.State != AnnLooking {
+					names = append(names, fmt.Sprintf("%q", s.Name))
+				}
+			}
+			seen := "no session at all"
+			if len(names) > 0 {
+				seen = "only " + strings.Join(names, ", ")
+			}
+			return peer.AddrInfo{}, fmt.Errorf("no session named %q on the LAN (mDNS sees %s): %w", r.Name, seen, ctx.Err())
+		case <-b.Changed():
+		}
+	}
+}
+
+// pickSession chooses among the sessions named name (exactly, or else
+// ignoring case).
+func pickSession(all []Seen, name string) (Seen, bool) {
+	var exact, folded []Seen
+	for _, s := range all {
+		switch {
+		case s.State == AnnLooking:
+		case s.Name == name:
+			exact = append(exact, s)
+		case strings.EqualFold(s.Name, name):
+			folded = append(folded, s)
+		}
+	}
+	cands := exact
+	if len(cands) == 0 {
+		cands = folded
+	}
+	if len(cands) == 0 {
+		return Seen{}, false
+	}
+	slices.SortStableFunc(cands, func(x, y Seen) int {
+		if (x.State == AnnLobby) != (y.State == AnnLobby) {
+			if x.State == AnnLobby {
+				return -1
+			}
+			return 1
+		}
+		return x.First.Compare(y.First)
+	})
+	return cands[0], true
+}

@@ -1,0 +1,232 @@
+package p2p
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/host/observedaddrs"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+)
+
+// Timing of the reservation loop.
+const (
+	reserveMinBackoff = time.Second
+	reserveMaxBackoff = 30 * time.Second
+	reserveTimeout    = 15 * time.Second
+)
+
+// RelayClient keeps a peer behind NAT reachable through one relay: it holds
+// a reservation there and renews it before it expires and whenever the
+// connection to the relay was lost (libp2p renews nothing by itself), adds
+// the relay circuit to the addresses the host announces, and notes which
+// peers are reached directly (after DCUtR hole punching) or only relayed.
+type RelayClient struct {
+	relay   peer.AddrInfo
+	circuit ma.Multiaddr // <relay addr>/p2p/<relay>/p2p-circuit
+	log     *slog.Logger
+
+	reserved  atomic.Bool
+	ready     chan struct{}
+	readyOnce sync.Once
+	lost      chan struct{}
+
+	mu     sync.Mutex
+	paths  map[peer.ID]PathKind
+	onPath func(peer.ID, PathKind)
+}
+
+// PathKind is how this peer reaches another.
+type PathKind uint8
+
+const (
+	PathRelayed PathKind = iota + 1 // only through the relay
+	PathDirect                      // a direct connection (it was relayed before: hole punching worked)
+)
+
+func (k PathKind) String() string {
+	switch k {
+	case PathRelayed:
+		return "relayed"
+	case PathDirect:
+		return "direct"
+	}
+	return "none"
+}
+
+// NewRelayClient prepares a client for the relay at addr, a multiaddr that
+// ends in /p2p/<relay peer ID>.
+func NewRelayClient(addr string, log *slog.Logger) (*RelayClient, error) {
+	ai, err := ParseAddr(addr)
+	if err != nil {
+		return nil, fmt.Errorf("relay address: %w", err)
+	}
+	if len(ai.Addrs) == 0 {
+		return nil, fmt.Errorf("relay address %q has no transport part", addr)
+	}
+	circuit := ai.Addrs[0].Encapsulate(ma.StringCast("/p2p/" + ai.ID.String() + "/p2p-circuit"))
+	return &RelayClient{relay: ai, circuit: circuit, log: orDefault(log),
+		ready: make(chan struct{}), lost: make(chan struct{}, 1), paths: map[peer.ID]PathKind{}}, nil
+}
+
+// Relay is the relay's peer ID and addresses.
+func (rc *RelayClient) Relay() peer.AddrInfo { return rc.relay }
+
+// RelayAddr is the relay's full address (with /p2p/<relay ID>).
+func (rc *RelayClient) RelayAddr() ma.Multiaddr {
+	return rc.relay.Addrs[0].Encapsulate(ma.StringCast("/p2p/" + rc.relay.ID.String()))
+}
+
+// TrustOneObserver lowers go-libp2p's process-wide threshold for trusting
+// an address of ours that others observe, from 4 observers to 1: behind NAT
+// the relay and a player or two may be all the observers there are, and
+// hole punching needs that public address. Call it before the first host
+// starts (it is a plain variable that hosts read).
+func TrustOneObserver() { observedaddrs.ActivationThresh = 1 }
+
+// HostOptions returns what NewHost needs for a peer behind NAT: the relay
+// circuit among its addresses once reserved, and hole punching. See also
+// TrustOneObserver.
+func (rc *RelayClient) HostOptions() Options {
+	return Options{
+		HolePunching: true,
+		Libp2p: []libp2p.Option{libp2p.AddrsFactory(func(addrs []ma.Multiaddr) []ma.Multiaddr {
+			if rc.reserved.Load() {
+				addrs = append(slices.Clip(addrs), rc.circuit)
+			}
+			return addrs
+		})},
+	}
+}
+
+// Ready is closed once the first reservation is held.
+func (rc *RelayClient) Ready() <-chan struct{} { return rc.ready }
+
+// OnPath sets a function called (on a libp2p goroutine; it must return
+// quickly) when another peer becomes reachable relayed or directly.
+func (rc *RelayClient) OnPath(fn func(peer.ID, PathKind)) {
+	rc.mu.Lock()
+	rc.onPath = fn
+	rc.mu.Unlock()
+}
+
+// Paths returns how each peer (the relay aside) was last reached.
+func (rc *RelayClient) Paths() map[peer.ID]PathKind {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := make(map[peer.ID]PathKind, len(rc.paths))
+	for p, k := range rc.paths {
+		out[p] = k
+	}
+	return out
+}
+
+// Invite is the invite code content for this peer: its ID, the relay, and
+// its public direct addresses (none behind NAT, unless observed).
+func (rc *RelayClient) Invite(h *Host) Invite {
+	inv := Invite{Host: h.ID(), Relay: rc.RelayAddr()}
+	for _, m := range h.LibP2P().Addrs() {
+		if manet.IsPublicAddr(m) && !isCircuit(m) && len(inv.Direct) < 2 {
+			inv.Direct = append(inv.Direct, m)
+		}
+	}
+	return inv
+}
+
+// Start runs the reservation loop until ctx is done.
+func (rc *RelayClient) Start(ctx context.Context, h *Host) {
+	h.LibP2P().Network().Notify(&network.NotifyBundle{
+		ConnectedF:    func(_ network.Network, c network.Conn) { rc.connected(c) },
+		DisconnectedF: func(_ network.Network, c network.Conn) { rc.disconnected(h, c) },
+	})
+	go rc.loop(ctx, h)
+}
+
+func (rc *RelayClient) loop(ctx context.Context, h *Host) {
+	backoff := reserveMinBackoff
+	for ctx.Err() == nil {
+		rctx, cancel := context.WithTimeout(ctx, reserveTimeout)
+		rsvp, err := rc.reserve(rctx, h)
+		cancel()
+		var wait time.Duration
+		if err != nil {
+			rc.reserved.Store(false)
+			rc.log.Warn("no reservation on the relay; retrying", "relay", rc.relay.ID, "in", backoff, "err", err)
+			wait, backoff = backoff, min(2*backoff, reserveMaxBackoff)
+		} else {
+			backoff = reserveMinBackoff
+			rc.reserved.Store(true)
+			rc.readyOnce.Do(func() { close(rc.ready) })
+			wait = max(time.Until(rsvp.Expiration)/2, 10*time.Second)
+			rc.log.Debug("relay reservation held", "relay", rc.relay.ID, "until", rsvp.Expiration, "renew in", wait)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		case <-rc.lost:
+			// The relay dropped the reservation with the connection.
+			rc.reserved.Store(false)
+		}
+	}
+}
+
+func (rc *RelayClient) reserve(ctx context.Context, h *Host) (*client.Reservation, error) {
+	if err := h.LibP2P().Connect(ctx, rc.relay); err != nil {
+		return nil, err
+	}
+	return client.Reserve(ctx, h.LibP2P(), rc.relay)
+}
+
+func (rc *RelayClient) disconnected(h *Host, c network.Conn) {
+	if c.RemotePeer() != rc.relay.ID || h.LibP2P().Network().Connectedness(rc.relay.ID) == network.Connected {
+		return
+	}
+	select {
+	case rc.lost <- struct{}{}:
+	default:
+	}
+}
+
+// connected notes the path to a peer: a relayed connection, or a direct
+// one to a peer that was relayed (hole punching, or a dial that worked).
+func (rc *RelayClient) connected(c network.Conn) {
+	p := c.RemotePeer()
+	if p == rc.relay.ID {
+		return
+	}
+	kind := PathRelayed
+	if !isCircuit(c.RemoteMultiaddr()) {
+		kind = PathDirect
+	}
+	rc.mu.Lock()
+	old := rc.paths[p]
+	if kind == PathDirect && old != PathRelayed {
+		rc.mu.Unlock()
+		return // a plain direct connection; nothing to tell
+	}
+	if old == PathDirect {
+		rc.mu.Unlock()
+		return
+	}
+	rc.paths[p] = kind
+	fn := rc.onPath
+	rc.mu.Unlock()
+	if fn != nil && old != kind {
+		fn(p, kind)
+	}
+}
+
+func isCircuit(m ma.Multiaddr) bool {
+	_, err := m.ValueForProtocol(ma.P_CIRCUIT)
+	return err == nil
+}

@@ -1,0 +1,300 @@
+package p2p
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"hostfall/p2p/internal/dirpb"
+	"hostfall/session"
+)
+
+func TestMain(m *testing.M) {
+	TrustOneObserver() // as a peer with --relay does, before any host starts
+	os.Exit(m.Run())
+}
+
+var loopbackListen = []string{"/ip4/127.0.0.1/tcp/0"}
+
+// newTestRelay starts a relay with its directory on loopback.
+func newTestRelay(t *testing.T, opt RelayOptions) (*Host, *RelayService) {
+	t.Helper()
+	k, _, _ := crypto.GenerateEd25519Key(nil)
+	h, err := NewHost(t.Context(), Options{Identity: k, Listen: loopbackListen, Libp2p: RelayHostOptions(), Logger: testLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	rs, err := StartRelay(h, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	return h, rs
+}
+
+// newNATHost starts a host that holds a reservation on the relay.
+func newNATHost(t *testing.T, relay *Host) (*Host, *RelayClient) {
+	t.Helper()
+	rc, err := NewRelayClient(relay.Addrs()[0].String(), testLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := rc.HostOptions()
+	k, _, _ := crypto.GenerateEd25519Key(nil)
+	opt.Identity, opt.Listen, opt.Logger = k, loopbackListen, testLog()
+	h, err := NewHost(t.Context(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	rc.Start(t.Context(), h)
+	select {
+	case <-rc.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reservation within 10 s")
+	}
+	return h, rc
+}
+
+const echoProto = "/hostfall-test/echo/1"
+
+// A relayed connection carries more than libp2p's default relay limit
+// (128 KiB a direction) and is reported as relayed; a later direct
+// connection is reported as direct.
+func TestRelayCarriesAGame(t *testing.T) {
+	relay, _ := newTestRelay(t, RelayOptions{})
+	a, rc := newNATHost(t, relay)
+	paths := make(chan PathKind, 4)
+	rc.OnPath(func(_ peer.ID, k PathKind) { paths <- k })
+	a.LibP2P().SetStreamHandler(echoProto, func(s network.Stream) {
+		defer s.Close()
+		_, _ = io.Copy(s, s)
+	})
+	b := newTestHost(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	invite := rc.Invite(a)
+	inv, err := invite.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := InviteResolver(inv).Resolve(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.LibP2P().Connect(ctx, peer.AddrInfo{ID: target.ID, Addrs: target.Addrs[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := b.LibP2P().NewStream(ctx, a.ID(), echoProto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isCircuit(s.Conn().RemoteMultiaddr()) {
+		t.Fatalf("stream over %s, want the relay circuit", s.Conn().RemoteMultiaddr())
+	}
+	if s.Conn().Stat().Limited {
+		t.Fatal("the relayed connection is limited")
+	}
+	msg := make([]byte, 300<<10)
+	_, _ = rand.Read(msg)
+	go func() {
+		_, _ = s.Write(msg)
+		_ = s.CloseWrite()
+	}()
+	got, err := io.ReadAll(s)
+	if err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("echoed %d of %d bytes through the relay: %v", len(got), len(msg), err)
+	}
+	if k := <-paths; k != PathRelayed {
+		t.Fatalf("first path %v, want relayed", k)
+	}
+	if err := b.LibP2P().Connect(ctx, peer.AddrInfo{ID: a.ID(), Addrs: a.LibP2P().Addrs()}); err != nil {
+		t.Fatal(err)
+	}
+	// Connect returns at once: a connection exists. Force a new one.
+	if _, err := b.LibP2P().Network().DialPeer(network.WithForceDirectDial(ctx, "test"), a.ID()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case k := <-paths:
+		if k != PathDirect {
+			t.Fatalf("second path %v, want direct", k)
+		}
+	case <-ctx.Done():
+		t.Fatal("the direct connection was not reported")
+	}
+}
+
+func TestRelayAllowList(t *testing.T) {
+	allowedKey, _, _ := crypto.GenerateEd25519Key(nil)
+	allowedID, _ := peer.IDFromPrivateKey(allowedKey)
+	relay, _ := newTestRelay(t, RelayOptions{Allow: []peer.ID{allowedID}})
+	stranger := newTestHost(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	ri := relay.AddrInfo()
+	if err := stranger.LibP2P().Connect(ctx, ri); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Reserve(ctx, stranger.LibP2P(), ri); err == nil {
+		t.Fatal("a peer not on the allow-list got a reservation")
+	}
+	a := Announcement{Protocol: 1, State: AnnLobby, Host: stranger.ID(), Name: "x"}
+	if _, err := DirectoryRegister(ctx, stranger, ri, a); !errors.Is(err, ErrDirectory) {
+		t.Fatalf("a peer not on the allow-list registered: %v", err)
+	}
+}
+
+func TestDirectory(t *testing.T) {
+	relay, rs := newTestRelay(t, RelayOptions{DirectoryTTL: 10 * time.Second})
+	now := time.Now()
+	rs.Dir.mu.Lock()
+	rs.Dir.now = func() time.Time { return now }
+	rs.Dir.mu.Unlock()
+	setNow := func(d time.Duration) {
+		rs.Dir.mu.Lock()
+		now = now.Add(d)
+		rs.Dir.mu.Unlock()
+	}
+	ri := relay.AddrInfo()
+	hostA, player := newTestHost(t), newTestHost(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	a := Announcement{Protocol: 1, GameVersion: "v", Name: "alpha", Players: 1, MaxPlayers: 4, State: AnnLobby,
+		Host: hostA.ID(), Addrs: []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.1/tcp/4001/p2p/" + relay.ID().String() + "/p2p-circuit")}}
+	ttl, err := DirectoryRegister(ctx, hostA, ri, a)
+	if err != nil || ttl != 10*time.Second {
+		t.Fatalf("register: ttl %v, %v", ttl, err)
+	}
+	if _, err := DirectoryRegister(ctx, hostA, ri, a); !errors.Is(err, ErrDirectory) {
+		t.Fatalf("a heartbeat at once was accepted: %v", err)
+	}
+	forged := a
+	forged.Host = player.ID()
+	if _, err := DirectoryRegister(ctx, hostA, ri, forged); !errors.Is(err, ErrDirectory) {
+		t.Fatalf("a session registered for another peer: %v", err)
+	}
+	list, err := DirectoryList(ctx, player, ri)
+	if err != nil || len(list) != 1 || list[0].Name != "alpha" || list[0].Host != hostA.ID() || len(list[0].Addrs) != 1 {
+		t.Fatalf("list %+v, %v", list, err)
+	}
+	ai, err := DirectoryResolver{Relay: ri, Name: "ALPHA"}.Resolve(ctx, player)
+	if err != nil || ai.ID != hostA.ID() {
+		t.Fatalf("resolve: %v, %v", ai, err)
+	}
+	setNow(8 * time.Second) // a heartbeat within the TTL keeps it
+	a.Players = 2
+	if _, err := DirectoryRegister(ctx, hostA, ri, a); err != nil {
+		t.Fatal(err)
+	}
+	setNow(8 * time.Second)
+	if got := rs.Dir.Sessions(); len(got) != 1 || got[0].Players != 2 {
+		t.Fatalf("after a heartbeat: %+v", got)
+	}
+	setNow(3 * time.Second) // 11 s since the last heartbeat: gone
+	if got := rs.Dir.Sessions(); len(got) != 0 {
+		t.Fatalf("an expired session is listed: %+v", got)
+	}
+	if _, err := DirectoryRegister(ctx, hostA, ri, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := DirectoryUnregister(ctx, hostA, ri); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := DirectoryList(ctx, player, ri); err != nil || len(list) != 0 {
+		t.Fatalf("after unregistering: %+v, %v", list, err)
+	}
+}
+
+// A request of no known kind, and junk, get refusals or a reset stream,
+// never a crash.
+func TestDirectoryJunk(t *testing.T) {
+	relay, _ := newTestRelay(t, RelayOptions{})
+	c := newTestHost(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := dirCall(ctx, c.LibP2P(), relay.AddrInfo(), &dirpb.Request{}); !errors.Is(err, ErrDirectory) {
+		t.Fatalf("empty request: %v", err)
+	}
+	s, err := c.LibP2P().NewStream(ctx, relay.ID(), DirectoryProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = s.Write([]byte{0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3}) // a length far over the limit
+	if b, _ := io.ReadAll(s); len(b) != 0 {
+		t.Fatalf("junk got an answer: %x", b)
+	}
+	if _, err := DirectoryList(ctx, c, relay.AddrInfo()); err != nil {
+		t.Fatalf("the directory stopped answering after junk: %v", err)
+	}
+}
+
+// sessionPath says whether the session stream from h to p runs over the
+// relay ("relayed"), a direct connection ("direct") or is not open ("").
+func sessionPath(h *Host, p peer.ID) string {
+	path := ""
+	for _, c := range h.LibP2P().Network().ConnsToPeer(p) {
+		for _, s := range c.GetStreams() {
+			if s.Protocol() != ProtocolID {
+				continue
+			}
+			if isCircuit(c.RemoteMultiaddr()) {
+				path = "relayed"
+			} else {
+				return "direct"
+			}
+		}
+	}
+	return path
+}
+
+// Two peers first talk through the relay; once a direct connection opens,
+// the session stream moves onto it on both sides and the session goes on.
+func TestSessionMovesToDirect(t *testing.T) {
+	relay, _ := newTestRelay(t, RelayOptions{})
+	ha, rc := newNATHost(t, relay)
+	a := startPeerOn(t, ha, "a", testPeerOptions("a"))
+	b := startPeer(t, "b", testPeerOptions("b"))
+	if err := a.Host(sessionSettings("relayed", 3)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	invite := rc.Invite(ha)
+	if err := b.Join(ctx, peer.AddrInfo{ID: ha.ID(), Addrs: invite.AddrInfo().Addrs[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b joined", 10*time.Second, func() bool { return b.Status().Joined })
+	if pa, pb := sessionPath(a.host, b.ID()), sessionPath(b.host, a.ID()); pa != "relayed" || pb != "relayed" {
+		t.Fatalf("session stream %q / %q, want relayed on both sides", pa, pb)
+	}
+	if _, err := b.host.LibP2P().Network().DialPeer(network.WithForceDirectDial(ctx, "test"), ha.ID()); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the session stream on the direct connection", 10*time.Second, func() bool {
+		return sessionPath(a.host, b.ID()) == "direct" && sessionPath(b.host, a.ID()) == "direct"
+	})
+	if err := b.EditSlot(session.SlotEdit{Name: "b moved", Ready: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the host to see b's edit over the direct stream", 10*time.Second, func() bool {
+		l := a.Lobby()
+		return len(l.Slots) > 1 && l.Slots[1].Name == "b moved" && l.Slots[1].Ready
+	})
+}
+
+func sessionSettings(name string, players uint32) session.Settings {
+	return session.Settings{Name: name, MapSeed: 7, MapSize: 64, MaxPlayers: players}
+}
