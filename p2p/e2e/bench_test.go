@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
+	"hostfall/internal/netns"
 )
 
 // benchEnv turns TestBenchLAN on (scripts/bench.d/lan.sh sets it); it is

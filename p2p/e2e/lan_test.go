@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
+	"hostfall/internal/netns"
 )
 
 // lanGame is a game of headless peers, each in a namespace of its own on

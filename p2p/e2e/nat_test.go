@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
+	"hostfall/internal/netns"
 )
 
 // natWorld is a relay on a "public" switch (11.0.0.0/24, addresses libp2p

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
+	"hostfall/internal/netns"
 )
 
 // bin is the hostfall binary every test runs, built once by TestMain.
