@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
 	"hostfall/internal/xvfb"
 )
@@ -23,7 +24,9 @@ import (
 const migrationShot = "testdata/e2e/migration-window.png"
 
 // One window peer (join without --headless, on an Xvfb display) and three
-// headless peers; a headless peer hosts and gets SIGKILL mid-game. Every
+// headless peers, each in a network namespace of its own on one switch; a
+// headless peer hosts and gets SIGKILL mid-game. The window peer finds the
+// session by its name (mDNS), the headless ones by the host's address. Every
 // survivor prints host_changed, the window shows the hand-over banner (the
 // real X screen is captured, kept in testdata and its pixels checked), the
 // game ends with one hash on every survivor, every survivor's replay
@@ -31,6 +34,9 @@ const migrationShot = "testdata/e2e/migration-window.png"
 func TestWindowPeerHostKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("multi-process window and network test; skipped with -short")
+	}
+	if why := netns.Usable(); why != "" {
+		t.Skip(why)
 	}
 	display, stopX, err := xvfb.Start()
 	if errors.Is(err, xvfb.ErrNotInstalled) {
@@ -44,6 +50,15 @@ func TestWindowPeerHostKilled(t *testing.T) {
 		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
 	}
 	bin := buildBinary(t)
+	lab, err := netns.NewPrefixed("hfwin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	sw, err := lab.Switch("sw", "10.77.0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	env := func(name string) []string {
 		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
@@ -51,9 +66,19 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	const turns = 500
+	// start runs hostfall args… as name in a namespace of its own on sw.
 	start := func(name string, env []string, args ...string) *peerproc.Proc {
 		t.Helper()
-		p, err := peerproc.Start(name, append(append([]string{bin}, args...), loopback...), env...)
+		ns, err := lab.Namespace(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		link, err := sw.Plug(ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--listen", "/ip4/"+link.IP+"/tcp/0", "--listen", "/ip4/"+link.IP+"/udp/0/quic-v1")
+		p, err := peerproc.Start(name, ns.Argv(append([]string{bin}, args...)...), env...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +88,8 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	host := start("host", env("host"), "host", "--headless", "--name", "e2e-window", "--player", "Hosty", "--players", "4",
 		"--turns", fmt.Sprint(turns), "--size", "64", "--level", "easy", "--status-json")
 	hostID, addr := hostAddr(t, ctx, host)
-	win := start("window", append(env("window"), "DISPLAY="+display), "join", "--addr", addr, "--player", "Win",
+	// Xvfb listens on a socket file, which every namespace reaches.
+	win := start("window", append(env("window"), "DISPLAY="+display), "join", "--session", "e2e-window", "--player", "Win",
 		"--status-json", "--exit-at-end", "--mute", "--fps", "20")
 	peers := []*peerproc.Proc{win}
 	for _, name := range []string{"j1", "j2"} {

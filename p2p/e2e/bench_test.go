@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"hostfall/internal/peerproc"
 	"hostfall/internal/netns"
+	"hostfall/internal/peerproc"
 )
 
 // benchEnv turns TestBenchLAN on (scripts/bench.d/lan.sh sets it); it is

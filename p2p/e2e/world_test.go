@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"hostfall/internal/peerproc"
 	"hostfall/internal/netns"
+	"hostfall/internal/peerproc"
 )
 
 // bin is the hostfall binary every test runs, built once by TestMain.
