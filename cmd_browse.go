@@ -36,11 +36,16 @@ type windowFlags struct {
 
 func (w *windowFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&w.name, "name", defaultPlayerName(), "your player name")
+	w.addDisplay(fs)
+	addVerbose(fs)
+}
+
+// addDisplay adds the flags of the window itself.
+func (w *windowFlags) addDisplay(fs *flag.FlagSet) {
 	fs.IntVar(&w.width, "width", 1024, "window width in pixels")
 	fs.IntVar(&w.height, "height", 768, "window height in pixels")
 	fs.IntVar(&w.fps, "fps", 60, "frame rate cap")
 	fs.BoolVar(&w.mute, "mute", false, "play no sound")
-	addVerbose(fs)
 }
 
 func defaultPlayerName() string {

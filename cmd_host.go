@@ -5,10 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"hostfall/game"
 	"hostfall/match"
+	"hostfall/netclient"
+	"hostfall/p2p"
+	"hostfall/render/client"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -16,7 +20,7 @@ import (
 func init() {
 	register(command{
 		name:    "host",
-		summary: "host a network game (--headless: a bot plays, the game starts when N players joined; --load FILE resumes a save)",
+		summary: "host a network game in the window (it starts when N players joined or on Start; --headless: a bot plays; --load FILE resumes a save)",
 		run:     runHost,
 	})
 }
@@ -49,6 +53,9 @@ func runHost(ctx context.Context, args []string) error {
 	if err := parseNet(fs, &hf.netFlags, args); err != nil {
 		return err
 	}
+	if !hf.headless && (hf.load != "" || hf.saveAt != 0) {
+		return fmt.Errorf("%w: --load and --save-at go with --headless; in the window, save from the pause menu and load with `hostfall play --load`", errUsage)
+	}
 	if hf.load != "" {
 		return hostSaved(ctx, &hf, setFlags(fs))
 	}
@@ -63,6 +70,9 @@ func runHost(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: --size must be %d to %d", errUsage, game.MinMapSize, game.MaxMapSize)
 	case hf.turns < 1:
 		return fmt.Errorf("%w: --turns must be at least 1", errUsage)
+	}
+	if !hf.headless {
+		return hostWindow(ctx, &hf)
 	}
 	g, err := newHostGame(ctx, &hf, func(l session.Lobby) bool { return humans(l) >= hf.players })
 	if err != nil {
@@ -89,6 +99,34 @@ func runHost(ctx context.Context, args []string) error {
 		return err
 	}
 	return g.run(ctx)
+}
+
+// hostWindow hosts the lobby in the window: the game starts when the
+// player presses Start or, as headless, when --players have joined.
+func hostWindow(ctx context.Context, hf *hostFlags) error {
+	started := false // the client's pump calls onEvent, one event at a time
+	return windowPeer{nf: &hf.netFlags,
+		tweak: func(o *netclient.Options) { o.TurnLimit = hf.turns },
+		begin: func(c *netclient.Client) error {
+			total := hf.players + hf.bots
+			err := c.Create(client.CreateOptions{Name: hf.name, PlayerName: hf.player, Password: hf.password,
+				MaxPlayers: total, MapSeed: hf.seed, MapSize: hf.size})
+			for i := hf.players; i < total && err == nil; i++ {
+				err = c.SetSlot(i, session.SlotBot, uint8(hf.botLevel()))
+			}
+			return err
+		},
+		onEvent: func(p *p2p.Peer, ev p2p.Event) {
+			if ev.Kind != p2p.EvLobby || ev.Lobby == nil || started || ev.Lobby.State != session.StateLobby || humans(*ev.Lobby) < hf.players {
+				return
+			}
+			err := p.Start()
+			started = err == nil
+			if err != nil && !errors.Is(err, session.ErrNotReady) {
+				slog.Warn("cannot start", "err", err)
+			}
+		},
+	}.run(ctx)
 }
 
 // hostSaved hosts a saved game: the save decides the map, the slots and the

@@ -5,15 +5,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"time"
 
+	"hostfall/netclient"
 	"hostfall/p2p"
+	"hostfall/render/client"
+	"hostfall/session"
 )
 
 func init() {
 	register(command{
 		name:    "join",
-		summary: "join a network game (--addr MULTIADDR; --headless: a bot plays)",
+		summary: "join a network game in the window (--addr MULTIADDR; --headless: a bot plays instead)",
 		run:     runJoin,
 	})
 }
@@ -69,6 +73,9 @@ func runJoin(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !jf.headless {
+		return joinWindow(ctx, &jf.netFlags, res)
+	}
 	g, err := newNetGame(ctx, &jf.netFlags, 0)
 	if err != nil {
 		return err
@@ -97,6 +104,23 @@ func (g *netGame) joinAndRun(ctx context.Context, target p2p.AddrInfo) error {
 		return joinError(err)
 	}
 	return g.run(ctx)
+}
+
+// joinWindow joins in the window: the player is in the lobby, ready, and
+// plays once the host starts.
+func joinWindow(ctx context.Context, nf *netFlags, res p2p.Resolver) error {
+	return windowPeer{nf: nf,
+		begin: func(c *netclient.Client) error {
+			return c.JoinVia(res, client.JoinOptions{PlayerName: nf.player, Password: nf.password})
+		},
+		onEvent: func(p *p2p.Peer, ev p2p.Event) {
+			if ev.Kind == p2p.EvJoined {
+				if err := p.EditSlot(session.SlotEdit{Name: nf.player, Ready: true}); err != nil {
+					slog.Warn("cannot say ready", "err", err)
+				}
+			}
+		},
+	}.run(ctx)
 }
 
 func joinError(err error) error {

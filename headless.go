@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/internal/records"
 	"hostfall/match"
@@ -40,6 +39,9 @@ type netFlags struct {
 	listen   listFlag
 	relay    string // a relay for peers behind NAT (lan.go)
 	auto     bool   // host --auto: meet the other --auto peers on the LAN (lan.go)
+	// Without --headless: the window's flags.
+	window    windowFlags
+	exitAtEnd bool
 }
 
 // listFlag is a flag that may be given several times.
@@ -58,6 +60,8 @@ func (nf *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&nf.level, "level", "hard", "bot level: easy or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
 	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
+	nf.window.addDisplay(fs)
+	fs.BoolVar(&nf.exitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }
 
 // parseArgs parses a command's flags; anything but flags is a usage error.
@@ -77,9 +81,6 @@ func parseArgs(fs *flag.FlagSet, args []string) error {
 func parseNet(fs *flag.FlagSet, nf *netFlags, args []string) error {
 	if err := parseArgs(fs, args); err != nil {
 		return err
-	}
-	if !nf.headless {
-		return fmt.Errorf("%w: the game window is not built yet; add --headless to play with a bot", errUsage)
 	}
 	if _, err := ai.ParseLevel(nf.level); err != nil && nf.level != idleLevel {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -111,6 +112,7 @@ type netGame struct {
 	nf     *netFlags
 	log    *slog.Logger
 	status *statusLine
+	ps     *peerStatus // the contract's lines of the peer's events
 	host   *p2p.Host
 	peer   *p2p.Peer
 	replay *records.ReplayFile
@@ -128,6 +130,7 @@ type netGame struct {
 func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, error) {
 	g := &netGame{nf: nf, log: nf.logger()}
 	g.status = &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}
+	g.ps = &peerStatus{line: g.status}
 	opt, err := g.hostOptions()
 	if err != nil {
 		return nil, err
@@ -159,12 +162,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	g.stop = stop
 	go peer.Run(loopCtx)
 	g.announceOnLAN()
-	var addrs []string
-	for _, a := range h.Addrs() {
-		addrs = append(addrs, a.String())
-	}
-	text := fmt.Sprintf("peer %s listening on:\n  %s", h.ID(), strings.Join(addrs, "\n  "))
-	g.status.emit("listening", text, kv("peer", h.ID().String()), kv("addrs", addrs))
+	emitListening(g.status, p2p.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
 	return g, nil
 }
 
@@ -232,83 +230,42 @@ func (g *netGame) run(ctx context.Context) error {
 	}
 }
 
-// event shows one event; it reports whether the game has ended, and an
-// error when this peer cannot go on.
+// event shows one event (the status lines are peerStatus's); it reports
+// whether the game has ended, and an error when this peer cannot go on.
 func (g *netGame) event(ev p2p.Event) (bool, error) {
-	s := g.status
+	done := g.ps.event(g.peer, ev)
 	switch ev.Kind {
 	case p2p.EvJoined:
-		s.emit("joined", fmt.Sprintf("joined the session in slot %d", ev.Slot), kv("slot", ev.Slot))
 		if !g.isHost {
 			if err := g.peer.EditSlot(session.SlotEdit{Name: g.nf.player, Ready: true}); err != nil {
 				g.log.Warn("cannot say ready", "err", err)
 			}
 		}
-	case p2p.EvRefused:
+	case p2p.EvRefused, p2p.EvLeft:
 		return false, errors.New(ev.Text)
 	case p2p.EvLobby:
 		if ev.Lobby != nil && g.onLobby != nil {
 			g.onLobby(*ev.Lobby)
 		}
-	case p2p.EvCountdown:
-		s.emit("countdown", fmt.Sprintf("starting in %d…", ev.Count), kv("count", ev.Count))
-	case p2p.EvGameStarted:
-		st := g.peer.Status()
-		s.emit("start", fmt.Sprintf("the game starts; this peer plays slot %d", st.Slot), kv("slot", st.Slot), kv("host", st.Host.String()))
-	case p2p.EvTurn:
-		s.turn(ev.Turn, ev.Epoch, ev.Host.String(), ev.Hash)
-		if ev.Turn%1000 == 0 && !g.nf.json {
-			fmt.Fprintf(os.Stderr, "turn %d (%s of game time)\n", ev.Turn, gameTime(int(ev.Turn)))
-		}
-	case p2p.EvHostChanged:
-		s.emit("host_changed", fmt.Sprintf("the host left; %s hosts now (epoch %d, turn %d, %v)", ev.Host, ev.Epoch, ev.Turn, ev.Took.Round(time.Millisecond)),
-			kv("old", ev.OldHost.String()), kv("new", ev.Host.String()), kv("epoch", ev.Epoch), kv("turn", ev.Turn),
-			kv("ms", ev.Took.Milliseconds()))
-	case p2p.EvWaiting:
-		s.emit("waiting", fmt.Sprintf("waiting for %s; dropped in %.0f s", ev.Name, ev.Left.Seconds()),
-			kv("slot", ev.Slot), kv("name", ev.Name), kv("seconds_left", int(ev.Left.Seconds())))
-	case p2p.EvWaitOver:
-		s.emit("wait_over", "", kv("slot", ev.Slot), kv("name", ev.Name))
-	case p2p.EvPlayerLeft:
-		s.emit("player_left", fmt.Sprintf("%s (slot %d) left at turn %d: %v", ev.Name, ev.Slot, ev.Turn, ev.Reason),
-			kv("slot", ev.Slot), kv("name", ev.Name), kv("turn", ev.Turn), kv("reason", ev.Reason.String()))
-	case p2p.EvDesync:
-		hashes := map[string]string{}
-		var majority uint64
-		if ev.Desync != nil {
-			majority = ev.Desync.Majority
-			for _, h := range ev.Desync.Hashes {
-				hashes[string(h.Peer)] = hex64(h.Hash)
-			}
-		}
-		s.emit("desync", fmt.Sprintf("the peers' states differed at turn %d; repairing", ev.Turn),
-			kv("turn", ev.Turn), kv("majority", hex64(majority)), kv("hashes", hashes))
-	case p2p.EvDesyncRepaired:
-		s.emit("desync_repaired", fmt.Sprintf("restored the majority's state of turn %d", ev.Turn), kv("turn", ev.Turn))
 	case p2p.EvDesyncReport:
-		path, err := records.WriteReport(reportDir(), ev.Report)
-		if err != nil {
-			g.log.Error("desync report not written", "err", err)
-			break
-		}
-		s.emit("desync_report", "desync report written to "+path, kv("turn", ev.Turn), kv("path", path))
-		if g.nf.json {
-			fmt.Fprintln(os.Stderr, "desync report written to "+path)
-		}
-	case p2p.EvEnd:
-		var win *winnerJSON
-		reason := "turn limit"
-		if ev.Winner >= 0 {
-			win, reason = g.winner(), "victory"
-		}
-		s.end(ev.Turn, ev.Hash, win, reason)
-		return true, nil
-	case p2p.EvLeft:
-		return false, errors.New(ev.Text)
+		g.report(ev)
 	case p2p.EvSaved:
 		g.saved(ev)
 	}
-	return false, nil
+	return done, nil
+}
+
+// report writes a desync report and says where it is.
+func (g *netGame) report(ev p2p.Event) {
+	path, err := records.WriteReport(reportDir(), ev.Report)
+	if err != nil {
+		g.log.Error("desync report not written", "err", err)
+		return
+	}
+	g.status.emit("desync_report", "desync report written to "+path, kv("turn", ev.Turn), kv("path", path))
+	if g.nf.json {
+		fmt.Fprintln(os.Stderr, "desync report written to "+path)
+	}
 }
 
 // saved writes the save the peer made and says where it is.
@@ -328,12 +285,6 @@ func (g *netGame) saved(ev p2p.Event) {
 		kv("turn", ev.Turn), kv("hash", hex64(ev.Hash)), kv("path", path))
 }
 
-func (g *netGame) winner() *winnerJSON {
-	var win *winnerJSON
-	g.peer.View(func(w *game.World) { win = winners(w) })
-	return win
-}
-
 // close stops the loop, saves the replay and closes the host.
 func (g *netGame) close() {
 	g.unlan()
@@ -349,9 +300,6 @@ func (g *netGame) closeReplay() {
 	case err != nil:
 		g.log.Error("replay not saved", "err", err)
 	case path != "":
-		g.status.emit("replay", "replay saved to "+path, kv("path", path))
-		if g.nf.json {
-			fmt.Fprintln(os.Stderr, "replay saved to "+path)
-		}
+		g.ps.replay(path)
 	}
 }

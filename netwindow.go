@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log/slog"
 	"os"
+	"strings"
+	"time"
 
 	"hostfall/netclient"
 	"hostfall/p2p"
+	"hostfall/render"
 )
 
 // netWindowFlags are the network flags of the commands that open the window
@@ -84,4 +88,66 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*netclien
 		relay.stop()
 		h.Close()
 	}, nil
+}
+
+// windowPeer is host or join without --headless: the window on the network
+// client, printing the same status lines as a headless peer.
+type windowPeer struct {
+	nf *netFlags
+	// tweak adjusts the client's options; onEvent sees the peer's events
+	// after their status lines (on the client's pump: quick, no waiting).
+	tweak   func(*netclient.Options)
+	onEvent func(p *p2p.Peer, ev p2p.Event)
+	// begin creates or joins the session once the client is up.
+	begin func(c *netclient.Client) error
+}
+
+// run opens the window and plays until the player closes it (with
+// --exit-at-end: until the game ended and the others had its last turns).
+func (wp windowPeer) run(ctx context.Context) error {
+	if wp.nf.auto {
+		return fmt.Errorf("%w: --auto goes with --headless; the window's lobby browser lists the LAN's sessions", errUsage)
+	}
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	nf := wp.nf
+	ps := &peerStatus{line: &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}}
+	c, stop, err := startNetClient(ctx, netWindowFlags{identity: nf.identity, listen: nf.listen, relay: nf.relay}, func(o *netclient.Options) {
+		o.OnEvent = func(p *p2p.Peer, ev p2p.Event) {
+			if ps.event(p, ev) && nf.exitAtEnd {
+				time.AfterFunc(endLinger, cancel)
+			}
+			if wp.onEvent != nil {
+				wp.onEvent(p, ev)
+			}
+		}
+		o.OnReplay = ps.replay
+		if wp.tweak != nil {
+			wp.tweak(o)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer stop()
+	emitListening(ps.line, c.Addr())
+	if err := wp.begin(c); err != nil {
+		return err
+	}
+	w := nf.window
+	w.name = nf.player
+	return openWindow(ctx, c, w)
+}
+
+// emitListening says where this peer listens (what `join --addr` takes).
+func emitListening(s *statusLine, ai p2p.AddrInfo) {
+	var addrs []string
+	for _, a := range ai.Addrs {
+		addrs = append(addrs, a.String())
+	}
+	text := fmt.Sprintf("peer %s listening on:\n  %s", ai.ID, strings.Join(addrs, "\n  "))
+	s.emit("listening", text, kv("peer", ai.ID.String()), kv("addrs", addrs))
 }

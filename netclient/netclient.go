@@ -53,6 +53,12 @@ type Options struct {
 	// ("" while it has none); the status offers it while this peer hosts.
 	// UseRelay sets it.
 	Invite func() string
+	// OnEvent, when set, sees every event of each session's peer, from the
+	// session's pump, before the screens do: where a window peer's status
+	// lines come from. It must return quickly and not wait for the peer.
+	OnEvent func(p *p2p.Peer, ev p2p.Event)
+	// OnReplay, when set, is told where each game's replay was saved.
+	OnReplay func(path string)
 	// GameVersion must match the other peers'.
 	GameVersion string
 	// ReplayDir receives a replay of every game played; "" saves none.
@@ -295,6 +301,12 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 		return errors.New("type the invite code first")
 	}
 	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return c.opt.ResolveCode(ctx, code) })
+}
+
+// JoinVia joins the session whose host r finds (an address, a LAN session
+// name, an invite code: whatever the command line named).
+func (c *Client) JoinVia(r p2p.Resolver, o client.JoinOptions) error {
+	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return r.Resolve(ctx, c.opt.Host) })
 }
 
 // join starts a peer and, on a goroutine, finds the host, dials it and

@@ -38,6 +38,9 @@ func (c *Client) pump(s *netSession) {
 
 // handle takes in one event of the session's peer.
 func (c *Client) handle(s *netSession, ev p2p.Event) {
+	if c.opt.OnEvent != nil {
+		c.opt.OnEvent(s.peer, ev)
+	}
 	switch ev.Kind {
 	case p2p.EvDesyncReport:
 		c.report(ev)
@@ -101,6 +104,9 @@ func (c *Client) saveReplay(s *netSession) {
 		c.notice("The replay could not be saved: " + err.Error() + ".")
 	case path != "":
 		c.notice("Replay saved to " + path + ".")
+		if c.opt.OnReplay != nil {
+			c.opt.OnReplay(path)
+		}
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"hostfall/p2p/internal/netns"
+	"hostfall/internal/netns"
 )
 
 // childEnv names the test a re-executed test binary runs inside a namespace.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
 )
 
 // benchEnv turns TestBenchLAN on (scripts/bench.d/lan.sh sets it); it is

@@ -1,5 +1,5 @@
 // Package e2e holds Hostfall's multi-process network tests: real hostfall
-// processes in Linux network namespaces (p2p/internal/netns) find each other
+// processes in Linux network namespaces (internal/netns) find each other
 // with mDNS, play, lose their host to SIGKILL, play through netem delay and
 // loss, and reach each other from behind NAT through a relay. The tests need
 // root and skip with a message otherwise; -short skips them too.

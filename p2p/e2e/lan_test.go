@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
 )
 
 // lanGame is a game of headless peers, each in a namespace of its own on

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
 )
 
 // natWorld is a relay on a "public" switch (11.0.0.0/24, addresses libp2p

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
-	"hostfall/p2p/internal/netns"
 )
 
 // bin is the hostfall binary every test runs, built once by TestMain.

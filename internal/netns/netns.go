@@ -40,7 +40,7 @@ func Usable() string {
 
 // Lab is one test's set of namespaces.
 type Lab struct {
-	tag string // "hflan-<pid>-<lab>-"
+	tag string // "<prefix><pid>-<lab>-", e.g. "hflan-<pid>-<lab>-"
 
 	mu     sync.Mutex
 	spaces []*NS
@@ -55,16 +55,20 @@ var labSeq struct {
 
 // New sweeps leftovers of dead processes and starts an empty lab. Call
 // Close when done (t.Cleanup(lab.Close)).
-func New() (*Lab, error) {
+func New() (*Lab, error) { return NewPrefixed(Prefix) }
+
+// NewPrefixed is New for another area's tests: its namespaces' names start
+// with prefix (e.g. "hfwin-") instead of Prefix.
+func NewPrefixed(prefix string) (*Lab, error) {
 	if why := Usable(); why != "" {
 		return nil, errors.New(why)
 	}
-	Sweep()
+	sweep(prefix)
 	labSeq.Lock()
 	labSeq.n++
 	n := labSeq.n
 	labSeq.Unlock()
-	return &Lab{tag: fmt.Sprintf("%s%d-%d-", Prefix, os.Getpid(), n)}, nil
+	return &Lab{tag: fmt.Sprintf("%s%d-%d-", prefix, os.Getpid(), n)}, nil
 }
 
 // NS is one network namespace.
@@ -262,17 +266,19 @@ func (l *Lab) Close() {
 // Sweep deletes namespaces with the prefix whose creating process is gone
 // (a test that crashed or was killed). Namespaces of live processes stay:
 // another test binary may be using them.
-func Sweep() {
+func Sweep() { sweep(Prefix) }
+
+func sweep(prefix string) {
 	out, err := exec.Command("ip", "netns", "list").Output()
 	if err != nil {
 		return
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Fields(line)
-		if len(f) == 0 || !strings.HasPrefix(f[0], Prefix) {
+		if len(f) == 0 || !strings.HasPrefix(f[0], prefix) {
 			continue
 		}
-		pidStr, _, _ := strings.Cut(strings.TrimPrefix(f[0], Prefix), "-")
+		pidStr, _, _ := strings.Cut(strings.TrimPrefix(f[0], prefix), "-")
 		if pid, err := strconv.Atoi(pidStr); err == nil && (pid == os.Getpid() || alive(pid)) {
 			continue
 		}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"errors"
+	"testing"
+
+	"hostfall/render"
+)
+
+// Without --headless, host and join open the window: the flags that go
+// with headless peers only are refused in a sentence, and without a
+// display they say so before touching the network.
+func TestWindowPeerCommandLines(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	for _, tt := range []struct {
+		name string
+		run  func([]string) error
+		args []string
+		want error
+	}{
+		{"host --load", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x", "--load", "x.hfsave"}, errUsage},
+		{"host --save-at", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x", "--save-at", "100"}, errUsage},
+		{"host --auto", func(a []string) error { return runHost(t.Context(), a) }, []string{"--auto"}, errUsage},
+		{"join --relay, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--session", "x", "--relay", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, render.ErrNoDisplay},
+		{"host, no display", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x"}, render.ErrNoDisplay},
+		{"join, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--addr", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, render.ErrNoDisplay},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.run(tt.args); !errors.Is(err, tt.want) {
+				t.Errorf("%v, want %v", err, tt.want)
+			}
+		})
+	}
+}

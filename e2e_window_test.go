@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hostfall/internal/netns"
+	"hostfall/internal/peerproc"
+	"hostfall/internal/xvfb"
+)
+
+// migrationShot is where TestWindowPeerHostKilled keeps what the window
+// showed while the host changed.
+const migrationShot = "testdata/e2e/migration-window.png"
+
+// One window peer (join without --headless, on an Xvfb display) and three
+// headless peers, each in a network namespace of its own on one switch; a
+// headless peer hosts and gets SIGKILL mid-game. The window peer finds the
+// session by its name (mDNS), the headless ones by the host's address. Every
+// survivor prints host_changed, the window shows the hand-over banner (the
+// real X screen is captured, kept in testdata and its pixels checked), the
+// game ends with one hash on every survivor, every survivor's replay
+// verifies and a damaged copy is refused.
+func TestWindowPeerHostKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("multi-process window and network test; skipped with -short")
+	}
+	if why := netns.Usable(); why != "" {
+		t.Skip(why)
+	}
+	display, stopX, err := xvfb.Start()
+	if errors.Is(err, xvfb.ErrNotInstalled) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopX()
+	if _, err := exec.LookPath("xwd"); err != nil {
+		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
+	}
+	bin := buildBinary(t)
+	lab, err := netns.NewPrefixed("hfwin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	sw, err := lab.Switch("sw", "10.77.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	env := func(name string) []string {
+		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	const turns = 500
+	// start runs hostfall args… as name in a namespace of its own on sw.
+	start := func(name string, env []string, args ...string) *peerproc.Proc {
+		t.Helper()
+		ns, err := lab.Namespace(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		link, err := sw.Plug(ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--listen", "/ip4/"+link.IP+"/tcp/0", "--listen", "/ip4/"+link.IP+"/udp/0/quic-v1")
+		p, err := peerproc.Start(name, ns.Argv(append([]string{bin}, args...)...), env...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Kill)
+		return p
+	}
+	host := start("host", env("host"), "host", "--headless", "--name", "e2e-window", "--player", "Hosty", "--players", "4",
+		"--turns", fmt.Sprint(turns), "--size", "64", "--level", "easy", "--status-json")
+	hostID, addr := hostAddr(t, ctx, host)
+	// Xvfb listens on a socket file, which every namespace reaches.
+	win := start("window", append(env("window"), "DISPLAY="+display), "join", "--session", "e2e-window", "--player", "Win",
+		"--status-json", "--exit-at-end", "--mute", "--fps", "20")
+	peers := []*peerproc.Proc{win}
+	for _, name := range []string{"j1", "j2"} {
+		peers = append(peers, start(name, env(name), "join", "--headless", "--addr", addr, "--player", name,
+			"--level", "easy", "--status-json"))
+	}
+	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 160 }); err != nil {
+		t.Fatal(err)
+	}
+	host.Kill()
+
+	hc, err := win.WaitEv(ctx, "host_changed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The status line comes from the client's pump; the banner from the
+	// next frame, for 6 s. Capture until it shows, 4 s at most.
+	var img *image.RGBA
+	for deadline := time.Now().Add(4 * time.Second); ; {
+		if img, err = xvfb.Capture(display); err != nil {
+			t.Fatal(err)
+		}
+		if err = checkHostBanner(img); err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	saveShot(t, img)
+	if err != nil {
+		t.Errorf("%v (see %s)", err, migrationShot)
+	}
+	t.Logf("window: host_changed to %s at turn %d after %d ms", hc.Str("new"), hc.Int("turn"), hc.Int("ms"))
+
+	var endHash string
+	for _, p := range peers {
+		if err := p.Exit(90 * time.Second); err != nil {
+			t.Fatalf("%s: %v\n%s", p.Name, err, p.Stderr())
+		}
+		if hc := p.Find("host_changed"); len(hc) != 1 || hc[0].Str("old") != hostID {
+			t.Errorf("%s: host_changed lines %v, want one from %s", p.Name, hc, hostID)
+		}
+		end := p.Find("end")
+		if len(end) != 1 || end[0].Int("turn") != turns {
+			t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, turns)
+		}
+		if endHash == "" {
+			endHash = end[0].Str("hash")
+		} else if h := end[0].Str("hash"); h != endHash {
+			t.Errorf("%s ended with hash %s, %s with %s", p.Name, h, peers[0].Name, endHash)
+		}
+		verifyReplayOf(t, bin, p)
+	}
+	refuseDamagedReplay(t, bin, win)
+}
+
+// saveShot keeps the screen in testdata (a person looks at it).
+func saveShot(t *testing.T, img image.Image) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(migrationShot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(migrationShot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkHostBanner finds the hand-over banner where render/overlays.go draws
+// it on a 1024×768 window with the network panel hidden: a box centred at
+// the top, below the top bar (y 40 to 74), its left edge a stripe of the
+// accent colour, light text inside on a dark ground.
+func checkHostBanner(img *image.RGBA) error {
+	const top, bottom = 40 + 4, 40 + 30
+	accent := func(c color.RGBA) bool { return near(c, 250, 204, 21, 24) }
+	left := -1
+	for x := 0; x < 512 && left < 0; x++ {
+		if columnIs(img, x, top, bottom, accent) {
+			left = x
+		}
+	}
+	if left < 0 {
+		return fmt.Errorf("no banner: no accent stripe on the left half of rows %d to %d", top, bottom)
+	}
+	box := image.Rect(left+8, top, 1024-left-8, bottom)
+	if w := box.Dx(); w < 300 {
+		return fmt.Errorf("the banner is %d px wide; the hand-over text needs more", w)
+	}
+	text, dark := 0, 0
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			switch sum := int(c.R) + int(c.G) + int(c.B); {
+			case sum > 420:
+				text++
+			case sum < 150:
+				dark++
+			}
+		}
+	}
+	if text < box.Dx() {
+		return fmt.Errorf("banner %v: %d text pixels, want at least %d", box, text, box.Dx())
+	}
+	if area := box.Dx() * box.Dy(); dark < area/2 {
+		return fmt.Errorf("banner %v: %d of %d pixels dark, want the box's ground", box, dark, area)
+	}
+	return nil
+}
+
+func columnIs(img *image.RGBA, x, y0, y1 int, ok func(color.RGBA) bool) bool {
+	for y := y0; y < y1; y++ {
+		if !ok(img.RGBAAt(x, y)) {
+			return false
+		}
+	}
+	return true
+}
+
+func near(c color.RGBA, r, g, b, tol int) bool {
+	d := func(a uint8, b int) bool { return int(a)-b <= tol && b-int(a) <= tol }
+	return d(c.R, r) && d(c.G, g) && d(c.B, b)
+}
+
+// refuseDamagedReplay flips a byte in a copy of p's replay: verification
+// fails with a sentence that says the file is damaged.
+func refuseDamagedReplay(t *testing.T, bin string, p *peerproc.Proc) {
+	t.Helper()
+	rp := p.Find("replay")
+	if len(rp) != 1 {
+		t.Fatalf("%s printed no replay path", p.Name)
+	}
+	data, err := os.ReadFile(rp[0].Str("path"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x10
+	bad := filepath.Join(t.TempDir(), "damaged.hfr")
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "replay", "--headless", "--verify", bad).CombinedOutput()
+	if err == nil {
+		t.Fatalf("a damaged replay verified:\n%s", out)
+	}
+	if !strings.Contains(strings.ToLower(string(out)), "damaged") {
+		t.Errorf("the refusal of a damaged replay does not say so: %v\n%s", err, out)
+	}
+	t.Logf("damaged replay refused: %s", strings.TrimSpace(string(out)))
+}
