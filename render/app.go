@@ -87,6 +87,9 @@ type App struct {
 	banners  banners
 	showNet  bool
 	sessions []client.Listing
+	// clip puts text on the system clipboard (the window's; nil in tests
+	// that draw without one).
+	clip func(string)
 }
 
 // NewApp prepares the screens for drawing on t (the window, w×h pixels).
@@ -258,6 +261,7 @@ func Run(ctx context.Context, c Client, o Options) error {
 	if err != nil {
 		return err
 	}
+	a.clip = win.SetClipboardText
 	period := time.Second / time.Duration(o.MaxFPS)
 	var last time.Time
 	for !win.Closed() && !a.quit && ctx.Err() == nil {

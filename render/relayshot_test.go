@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +91,17 @@ func TestShotRelayBrowser(t *testing.T) {
 	// Bo's row (slot 1) under the header of the table that made room.
 	r := ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+lobbyRowH, lay.slots.W()-2, lobbyRowH)
 	textIn(t, img, "Bo's name in slot 2", ui.R(colX(r, colName), r.Min.Y, colX(r, colName)+30, r.Max.Y), 15)
+
+	// Ctrl+C puts the code on the clipboard, and the player is told.
+	var copied string
+	ha.a.clip = func(s string) { copied = s }
+	ha.frame(func(in *ui.Input) { in.Press(ui.KeyCtrl); in.Press(ui.KeyC) })
+	if copied != ann.Status().Invite {
+		t.Errorf("Ctrl+C copied %q, want the invite code %q", copied, ann.Status().Invite)
+	}
+	if last := ha.a.chat[len(ha.a.chat)-1]; !last.sys || !strings.Contains(last.text, "clipboard") {
+		t.Errorf("after Ctrl+C the chat says %+v, want a notice of the copy", last)
+	}
 }
 
 // loopbackRelay runs a relay with its directory on a loopback host.

@@ -72,6 +72,10 @@ func (s *lobbyScreen) frame(in *ui.Input) {
 	host := me >= 0 && me < len(l.Slots) && isHost(&l, me, st)
 	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
 	s.invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
+	if st.Invite != "" && in.Ctrl() && in.Hit[ui.KeyC] && a.clip != nil {
+		a.clip(st.Invite)
+		a.addChat(chatLine{sys: true, text: "The invite code is on the clipboard: friends paste it into their game list with Ctrl+V."})
+	}
 	lay := s.layout()
 
 	title := l.Name
@@ -88,7 +92,7 @@ func (s *lobbyScreen) frame(in *ui.Input) {
 		sub += " · you host this game"
 	}
 	if len(s.invite) > 0 {
-		sub += " · friends elsewhere join with the invite code below"
+		sub += " · friends elsewhere join with the invite code below (Ctrl+C copies it)"
 	}
 	t.text(t.fit(sub, a.w-64), 32, 68, alignLeft, colDim)
 	for i, line := range s.invite {

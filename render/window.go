@@ -68,6 +68,11 @@ func sampleInput(win *opengl.Window, now, last time.Time) ui.Input {
 			in.Hit[k] = true
 		}
 	}
+	if in.Ctrl() && in.Hit[ui.KeyV] {
+		// Ctrl+V pastes into the focused field as if typed (invite codes
+		// are long; nobody should type one).
+		in.Typed += ui.Pasteable(win.ClipboardText())
+	}
 	return in
 }
 

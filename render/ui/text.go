@@ -31,6 +31,18 @@ func (f *TextField) Edit(in *Input) (enter bool) {
 	return in.Hit[KeyEnter]
 }
 
+// Pasteable is clipboard text as a one-line field takes it: line breaks and
+// tabs become spaces (an invite code copied over two lines still reads),
+// and the ends are trimmed.
+func Pasteable(s string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s))
+}
+
 // Take returns the trimmed text and empties the field.
 func (f *TextField) Take() string {
 	s := strings.TrimSpace(f.Text)

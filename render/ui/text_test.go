@@ -35,3 +35,15 @@ func TestWrapCode(t *testing.T) {
 		})
 	}
 }
+
+func TestPasteable(t *testing.T) {
+	for in, want := range map[string]string{
+		"HF1-ABCD-\nEFGH\r\n": "HF1-ABCD- EFGH",
+		"\tplain  ":           "plain",
+		"":                    "",
+	} {
+		if got := Pasteable(in); got != want {
+			t.Errorf("Pasteable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
