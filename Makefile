@@ -16,10 +16,10 @@ deps:
 build: deps
 	$(GO) build -o $(BIN) .
 
-# play opens the game window on a match against three bots (offline until the
-# network is wired in); it needs an X display.
+# play opens the game window on a LAN session with three bots, under way at once
+# (ARGS=--lobby waits in the lobby for players on the LAN); it needs an X display.
 play: build
-	$(BIN) play
+	$(BIN) play $(ARGS)
 
 test: deps
 	@scripts/test.sh
