@@ -113,9 +113,10 @@ func (rc *RelayClient) HostOptions() Options {
 	}
 }
 
-// Ready is closed once the first reservation is held and hole punching can
-// answer (or punchReadyWait later, if it cannot): connections through the
-// relay made before then never go direct. Hosts print invite codes and
+// Ready is closed once the first reservation is held and, with a relay at
+// a public address, hole punching can answer (or punchReadyWait later, if
+// it cannot): connections through the relay made before then never go
+// direct. Hosts print invite codes and
 // joiners dial through the relay only after it.
 func (rc *RelayClient) Ready() <-chan struct{} { return rc.ready }
 
@@ -208,8 +209,14 @@ func (rc *RelayClient) loop(ctx context.Context, h *Host) {
 }
 
 // awaitHolePunch closes ready once hole punching can answer, or after
-// punchReadyWait.
+// punchReadyWait. A relay at a private address (LAN, loopback) sees us at
+// a private address too: hole punching never starts then, so there is
+// nothing to wait for.
 func (rc *RelayClient) awaitHolePunch(ctx context.Context, h *Host) {
+	if !manet.IsPublicAddr(rc.relay.Addrs[0]) {
+		close(rc.ready)
+		return
+	}
 	began := time.Now()
 	wctx, cancel := context.WithTimeout(ctx, punchReadyWait)
 	defer cancel()

@@ -53,7 +53,7 @@ func newNATWorld(ctx context.Context, w *world) *natWorld {
 
 // natLogEnv names go-libp2p subsystems to log in TestNATRelayInvite's
 // processes, as GOLOG_LOG_LEVEL does (e.g. "error,p2p-holepunch=debug");
-// their stderr is then printed at the end.
+// their stderr is then printed at the end of the test.
 const natLogEnv = "HFLAN_NAT_LOG"
 
 // Two peers behind separate NATs: the host holds a reservation on the relay
@@ -84,9 +84,11 @@ func TestNATRelayInvite(t *testing.T) {
 	rx1, tx1, err := nw.relayLink.NS.Counters(nw.relayLink.Dev)
 	w.must(err)
 	if os.Getenv(natLogEnv) != "" {
-		for _, p := range append(peers, nw.relay) {
-			t.Logf("%s stderr:\n%s", p.Name, p.Stderr())
-		}
+		defer func() {
+			for _, p := range append(peers, nw.relay) {
+				t.Logf("%s stderr:\n%s", p.Name, p.Stderr())
+			}
+		}()
 	}
 	for _, p := range peers {
 		relayed, direct := pathTimes(p)
