@@ -75,6 +75,13 @@ func TestNATRelayInvite(t *testing.T) {
 	t.Logf("invite code %s", code)
 	join := w.run(nw.join, "join", joinArgs("join", "--invite", code)...)
 	peers := []*peerproc.Proc{host, join}
+	if os.Getenv(natLogEnv) != "" {
+		defer func() {
+			for _, p := range append(peers, nw.relay) {
+				t.Logf("%s stderr:\n%s", p.Name, p.Stderr())
+			}
+		}()
+	}
 	for _, p := range peers {
 		w.waitEv(ctx, p, "start")
 	}
@@ -83,12 +90,8 @@ func TestNATRelayInvite(t *testing.T) {
 	w.survive(peers, turns, 0, 60*time.Second)
 	rx1, tx1, err := nw.relayLink.NS.Counters(nw.relayLink.Dev)
 	w.must(err)
-	if os.Getenv(natLogEnv) != "" {
-		defer func() {
-			for _, p := range append(peers, nw.relay) {
-				t.Logf("%s stderr:\n%s", p.Name, p.Stderr())
-			}
-		}()
+	if f := join.Find("found"); len(f) == 1 {
+		t.Logf("join found the host %d ms after its libp2p host came up (reservation and hole punching ready first)", f[0].Int("ms"))
 	}
 	for _, p := range peers {
 		relayed, direct := pathTimes(p)
