@@ -83,6 +83,7 @@ func runJoin(ctx context.Context, args []string) error {
 	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
 	defer cancel()
 	began := time.Now()
+	g.awaitRelay(rctx)
 	target, err := res.Resolve(rctx, g.host)
 	if err != nil {
 		g.close()

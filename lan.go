@@ -75,6 +75,29 @@ func (g *netGame) offerInvite(ctx context.Context) {
 	}()
 }
 
+// relayReadyWait bounds how long a joiner with a relay waits for its
+// reservation and hole punching before it dials the host anyway.
+const relayReadyWait = 8 * time.Second
+
+// awaitRelay waits, before a joiner dials the host, until its relay client
+// is Ready: hole punching runs once, when the relayed connection is made,
+// and only if this peer's DCUtR service is up by then; a joiner that dials
+// at once never goes direct. Without --relay it returns at once.
+func (g *netGame) awaitRelay(ctx context.Context) {
+	rc := g.relay
+	if rc == nil {
+		return
+	}
+	began := time.Now()
+	select {
+	case <-rc.Ready():
+		g.log.Debug("relay ready; joining", "after", time.Since(began))
+	case <-time.After(relayReadyWait):
+		g.log.Warn("no relay reservation yet; joining anyway (this connection will not go direct)", "waited", relayReadyWait)
+	case <-ctx.Done():
+	}
+}
+
 // inviteResolver decodes --invite; unless --relay names another relay, this
 // peer also holds a reservation on the invite's relay, so the other players
 // can reach it too.

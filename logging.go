@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 
 	"hostfall/p2p"
@@ -24,6 +25,9 @@ var (
 func setupLogging(w io.Writer) {
 	setVerbose(false)
 	slog.SetDefault(slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: logLevel})))
+	if os.Getenv("GOLOG_LOG_LEVEL") != "" {
+		return // go-libp2p's own per-subsystem levels (e.g. "error,p2p-holepunch=debug") to stderr
+	}
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(w, &slog.HandlerOptions{Level: libp2pLevel}))
 }
 

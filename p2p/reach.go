@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/host/observedaddrs"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -23,6 +25,9 @@ const (
 	reserveMinBackoff = time.Second
 	reserveMaxBackoff = 30 * time.Second
 	reserveTimeout    = 15 * time.Second
+	// punchReadyWait bounds how long Ready waits, after the first
+	// reservation, for the hole punching service (see waitHolePunch).
+	punchReadyWait = 6 * time.Second
 )
 
 // RelayClient keeps a peer behind NAT reachable through one relay: it holds
@@ -37,7 +42,7 @@ type RelayClient struct {
 
 	reserved  atomic.Bool
 	ready     chan struct{}
-	readyOnce sync.Once
+	readyOnce sync.Once // starts awaitHolePunch, which closes ready
 	lost      chan struct{}
 
 	mu     sync.Mutex
@@ -108,8 +113,31 @@ func (rc *RelayClient) HostOptions() Options {
 	}
 }
 
-// Ready is closed once the first reservation is held.
+// Ready is closed once the first reservation is held and, with a relay at
+// a public address, hole punching can answer (or punchReadyWait later, if
+// it cannot): connections through the relay made before then never go
+// direct. Hosts print invite codes and
+// joiners dial through the relay only after it.
 func (rc *RelayClient) Ready() <-chan struct{} { return rc.ready }
+
+// waitHolePunch waits until go-libp2p's DCUtR service takes streams; false
+// when ctx ends first. The service starts only once the host knows a public
+// address of its own, which it polls for (250 ms, then doubling), and it
+// runs DCUtR once, when a relayed connection comes in: a peer that dials
+// through the relay, or accepts a relayed connection, before then never
+// goes direct on that connection.
+func waitHolePunch(ctx context.Context, h host.Host) bool {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !slices.Contains(h.Mux().Protocols(), holepunch.Protocol) {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
 
 // OnPath sets a function called (on a libp2p goroutine; it must return
 // quickly) when another peer becomes reachable relayed or directly.
@@ -165,7 +193,7 @@ func (rc *RelayClient) loop(ctx context.Context, h *Host) {
 		} else {
 			backoff = reserveMinBackoff
 			rc.reserved.Store(true)
-			rc.readyOnce.Do(func() { close(rc.ready) })
+			rc.readyOnce.Do(func() { go rc.awaitHolePunch(ctx, h) })
 			wait = max(time.Until(rsvp.Expiration)/2, 10*time.Second)
 			rc.log.Debug("relay reservation held", "relay", rc.relay.ID, "until", rsvp.Expiration, "renew in", wait)
 		}
@@ -178,6 +206,26 @@ func (rc *RelayClient) loop(ctx context.Context, h *Host) {
 			rc.reserved.Store(false)
 		}
 	}
+}
+
+// awaitHolePunch closes ready once hole punching can answer, or after
+// punchReadyWait. A relay at a private address (LAN, loopback) sees us at
+// a private address too: hole punching never starts then, so there is
+// nothing to wait for.
+func (rc *RelayClient) awaitHolePunch(ctx context.Context, h *Host) {
+	if !manet.IsPublicAddr(rc.relay.Addrs[0]) {
+		close(rc.ready)
+		return
+	}
+	began := time.Now()
+	wctx, cancel := context.WithTimeout(ctx, punchReadyWait)
+	defer cancel()
+	if waitHolePunch(wctx, h.LibP2P()) {
+		rc.log.Debug("hole punching ready", "after", time.Since(began))
+	} else {
+		rc.log.Warn("hole punching is not ready (no public address of ours known); relayed connections may stay relayed", "waited", time.Since(began))
+	}
+	close(rc.ready)
 }
 
 func (rc *RelayClient) reserve(ctx context.Context, h *Host) (*client.Reservation, error) {

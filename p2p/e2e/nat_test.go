@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,7 +17,8 @@ import (
 // own with one peer in it.
 type natWorld struct {
 	relay      *peerproc.Proc
-	relayAddr  string // /ip4/…/tcp/…/p2p/<relay ID>
+	relayAddr  string      // /ip4/…/tcp/…/p2p/<relay ID>
+	relayLink  *netns.Link // the relay's link to the "internet" switch
 	host, join *netns.NS
 }
 
@@ -27,7 +30,7 @@ func newNATWorld(ctx context.Context, w *world) *natWorld {
 	w.must(err)
 	rl, err := wan.PlugIP(rns, 10)
 	w.must(err)
-	nw := &natWorld{}
+	nw := &natWorld{relayLink: rl}
 	for i, side := range []**netns.NS{&nw.host, &nw.join} {
 		name := []string{"home-a", "home-b"}[i]
 		lanPrefix := []string{"10.71.0", "10.72.0"}[i]
@@ -48,12 +51,21 @@ func newNATWorld(ctx context.Context, w *world) *natWorld {
 	return nw
 }
 
+// natLogEnv names go-libp2p subsystems to log in TestNATRelayInvite's
+// processes, as GOLOG_LOG_LEVEL does (e.g. "error,p2p-holepunch=debug");
+// their stderr is then printed at the end of the test.
+const natLogEnv = "HFLAN_NAT_LOG"
+
 // Two peers behind separate NATs: the host holds a reservation on the relay
-// and prints an invite code; the joiner uses it. The game completes over
-// the relay; whether DCUtR hole punching went direct is reported, not
-// required (it depends on the NATs).
+// and prints an invite code; the joiner uses it. Both NATs map endpoint-
+// independently (MASQUERADE keeps the port) and let in what answers a
+// packet sent out, so DCUtR hole punching must go direct, and the session
+// streams must leave the relay: the game's traffic goes around it.
 func TestNATRelayInvite(t *testing.T) {
 	w := newWorld(t)
+	if lv := os.Getenv(natLogEnv); lv != "" {
+		w.env = append(w.env, "GOLOG_LOG_LEVEL="+lv)
+	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	nw := newNATWorld(ctx, w)
@@ -62,20 +74,59 @@ func TestNATRelayInvite(t *testing.T) {
 	code := w.waitEv(ctx, host, "invite").Str("code")
 	t.Logf("invite code %s", code)
 	join := w.run(nw.join, "join", joinArgs("join", "--invite", code)...)
-	for _, p := range []*peerproc.Proc{host, join} {
+	peers := []*peerproc.Proc{host, join}
+	if os.Getenv(natLogEnv) != "" {
+		defer func() {
+			for _, p := range append(peers, nw.relay) {
+				t.Logf("%s stderr:\n%s", p.Name, p.Stderr())
+			}
+		}()
+	}
+	for _, p := range peers {
 		w.waitEv(ctx, p, "start")
 	}
-	w.survive([]*peerproc.Proc{host, join}, turns, 0, 60*time.Second)
-	direct := false
-	for _, p := range []*peerproc.Proc{host, join} {
-		for _, l := range p.Find("path") {
-			t.Logf("%s: %s reached %s", p.Name, tail(l.Str("peer"), 6), l.Str("path"))
-			direct = direct || l.Str("path") == "direct"
+	rx0, tx0, err := nw.relayLink.NS.Counters(nw.relayLink.Dev)
+	w.must(err)
+	w.survive(peers, turns, 0, 60*time.Second)
+	rx1, tx1, err := nw.relayLink.NS.Counters(nw.relayLink.Dev)
+	w.must(err)
+	if f := join.Find("found"); len(f) == 1 {
+		t.Logf("join found the host %d ms after its libp2p host came up (reservation and hole punching ready first)", f[0].Int("ms"))
+	}
+	for _, p := range peers {
+		relayed, direct := pathTimes(p)
+		switch {
+		case relayed == 0:
+			t.Errorf("%s never reached the other peer through the relay", p.Name)
+		case direct == 0:
+			t.Errorf("%s: DCUtR hole punching did not go direct; the game ran over the relay", p.Name)
+		default:
+			t.Logf("%s: relayed at first, direct %d ms later", p.Name, direct-relayed)
 		}
 	}
-	if direct {
-		t.Logf("DCUtR hole punching went direct")
-	} else {
-		t.Logf("DCUtR did not go direct: the whole game ran over the relay")
+	// The relay still carries identify pushes and reservation renewals, not
+	// the game: 200 turns over it put about 160 kB through its link.
+	through := (rx1 - rx0) + (tx1 - tx0)
+	t.Logf("through the relay's link during the game: %d bytes", through)
+	if through > relayedGameMax {
+		t.Errorf("%d bytes went through the relay during the game (over %d): the session streams did not move to the direct connection", through, relayedGameMax)
 	}
+}
+
+// relayedGameMax bounds the bytes through the relay's link during a game
+// whose peers went direct.
+const relayedGameMax = 20_000
+
+// pathTimes are when (unix ms) p first reached the other peer relayed and
+// directly; 0 when it did not.
+func pathTimes(p *peerproc.Proc) (relayed, direct int64) {
+	for _, l := range p.Find("path") {
+		switch at := l.Int("unix_ms"); l.Str("path") {
+		case "relayed":
+			relayed = cmp.Or(relayed, at)
+		case "direct":
+			direct = cmp.Or(direct, at)
+		}
+	}
+	return relayed, direct
 }
