@@ -346,6 +346,9 @@ func (p *Peer) Run(ctx context.Context) error {
 			return nil
 		case in := <-p.t.in:
 			p.msgs++
+			if migrationKind(in.msg.Kind) {
+				p.log.Debug("session in", "kind", in.msg.Kind.String(), "from", in.msg.From, "epoch", in.msg.Epoch, "turn", in.msg.Turn, "tick", p.ticks)
+			}
 			if err := p.node.Step(in.msg); err != nil {
 				p.log.Debug("message refused", "from", in.from, "err", err)
 			}
@@ -410,6 +413,9 @@ func (p *Peer) ready() {
 	}
 	for i := range rd.Messages {
 		m := &rd.Messages[i]
+		if migrationKind(m.Kind) {
+			p.log.Debug("session out", "kind", m.Kind.String(), "to", m.To, "epoch", m.Epoch, "turn", m.Turn, "tick", p.ticks)
+		}
 		to, err := p.peerID(m.To)
 		if err != nil {
 			p.log.Error("message to a peer that is not a libp2p peer", "to", m.To, "err", err)
@@ -424,6 +430,10 @@ func (p *Peer) ready() {
 		}
 	}
 	for _, ev := range rd.Events {
+		if ev.Kind != session.EvLobbyChanged && ev.Kind != session.EvChat {
+			p.log.Debug("session event", "kind", ev.Kind.String(), "turn", ev.Turn, "slot", ev.Slot,
+				"reason", ev.Reason.String(), "text", ev.Text, "host", ev.NewHost, "epoch", ev.Epoch, "tick", p.ticks)
+		}
 		if ev.Kind == session.EvHostChanged {
 			p.hostChanged(ev)
 		}
@@ -494,6 +504,16 @@ func (p *Peer) hostChanged(ev session.Event) {
 	nw, _ := p.peerID(ev.NewHost)
 	p.hostMove = &Event{Kind: EvHostChanged, OldHost: old, Host: nw, Epoch: ev.Epoch,
 		Took: time.Duration(ev.Ticks) * p.tick}
+}
+
+// migrationKind reports the message kinds worth a debug line: the few of a
+// host migration and of leaving, not the steady flow of turns and acks.
+func migrationKind(k session.MsgKind) bool {
+	switch k {
+	case session.MsgClaim, session.MsgFollow, session.MsgReject, session.MsgRefuse, session.MsgBye:
+		return true
+	}
+	return false
 }
 
 // eventKinds maps the session's events to the Peer's; EvHostChanged is

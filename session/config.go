@@ -22,8 +22,8 @@ type Config struct {
 	TurnTicks      int // ticks per turn when hosting (default 5 = 50 ms)
 	HeartbeatTicks int // a peer sends at least this often to its host and back (default 10)
 	FailTicks      int // silence after which the host is suspected (default 30 = 300 ms)
-	ClaimWaitTicks int // how long to wait for the expected candidate's claim (default 30)
-	GatherTicks    int // how long a candidate gathers followers (default FailTicks+20)
+	ClaimWaitTicks int // how long to wait for the expected candidate's claim (default FailTicks+20)
+	GatherTicks    int // how long a candidate gathers followers (default 2×FailTicks+20)
 	ResendTicks    int // resend unsequenced commands / unacked turns after this (default 20)
 	MaxLagTurns    int // the host holds back when a peer is this many turns behind (default 10)
 	DropTicks      int // how long the host waits for a stalled player before dropping it (default 300 = 3 s)
@@ -47,8 +47,16 @@ func (c *Config) fill() {
 	def(&c.TurnTicks, 5)
 	def(&c.HeartbeatTicks, 10)
 	def(&c.FailTicks, 30)
-	def(&c.ClaimWaitTicks, 30)
-	def(&c.GatherTicks, c.FailTicks+20)
+	// The expected candidate may learn of the host's loss only from silence,
+	// FailTicks after the others saw the connection reset; its claim then
+	// still travels. A follower answers a claim once it suspects the host
+	// itself, up to FailTicks after the claim was sent, and its answer
+	// travels back: the gather window covers both with margin for a
+	// retransmitted packet, so a slow survivor is gathered, not dropped.
+	// The common case (every survivor answers at once) decides as soon as
+	// all have answered and never waits for the window.
+	def(&c.ClaimWaitTicks, c.FailTicks+20)
+	def(&c.GatherTicks, 2*c.FailTicks+20)
 	def(&c.ResendTicks, 20)
 	def(&c.MaxLagTurns, 10)
 	def(&c.DropTicks, 300)

@@ -87,15 +87,28 @@ func (n *Node) becomeCandidate() {
 	n.maybeDecide()
 }
 
-// electorate lists the players a candidate asks, not counting failed hosts.
+// electorate lists the players a candidate asks: every player but itself
+// and the host whose loss began this migration. Candidates it followed that
+// never resumed still count: one that gave up its claim is alive, and may be
+// back with the others; leaving them out would let a peer win alone (a split
+// outcome) after a few failed tries.
 func (n *Node) electorate() []PeerID {
 	var r []PeerID
 	for _, p := range n.roster() {
-		if p != n.self && !slices.Contains(n.el.failedHosts, p) {
+		if p != n.self && (len(n.el.failedHosts) == 0 || p != n.el.failedHosts[0]) {
 			r = append(r, p)
 		}
 	}
 	return r
+}
+
+// lineageEpoch is the epoch of the last turn this node committed: the
+// lineage whose history it holds.
+func (n *Node) lineageEpoch() uint64 {
+	if len(n.log) == 0 {
+		return n.epoch
+	}
+	return n.log[len(n.log)-1].Epoch
 }
 
 func (n *Node) reject(m Message) {
@@ -126,6 +139,10 @@ func (n *Node) onClaim(m Message) {
 			n.role = roleFollower
 			n.follow(m)
 		} else {
+			// The claimer comes after this node: it gave up waiting for our
+			// claim (slow to arrive, or sent before it suspected the host).
+			// Claim again so it follows rather than stands alone.
+			n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.last(), Chain: n.lastChain()})
 			n.reject(m)
 		}
 		return
@@ -213,7 +230,7 @@ func (n *Node) onReject(m Message) {
 	}
 	el.maxGen = max(el.maxGen, epochGen(m.Epoch))
 	el.answered = append(el.answered, m.From)
-	if len(m.Targets) == 1 && m.Epoch == n.epoch && el.alive == nil {
+	if len(m.Targets) == 1 && (m.Epoch == n.epoch || m.Epoch == n.lineageEpoch()) && el.alive == nil {
 		el.alive = &m
 	}
 	n.maybeDecide()

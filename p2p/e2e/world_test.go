@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -26,6 +27,9 @@ var (
 func TestMain(m *testing.M) {
 	netns.RunHelper() // when this binary is started as the netem stand-in
 	flag.Parse()
+	if testing.Verbose() {
+		gameArgs = append(gameArgs, "-v") // session debug lines on stderr, kept on failure
+	}
 	var dir string
 	if netns.Usable() == "" && !testing.Short() {
 		dir, buildErr = os.MkdirTemp("", "hflan-e2e-")
@@ -81,6 +85,7 @@ func newWorld(t testing.TB) *world {
 			for _, p := range procs {
 				t.Logf("%s stderr (end):\n%s", p.Name, tail(p.Stderr(), 3000))
 			}
+			keepLogs(t, procs)
 		}
 		lab.Close()
 	})
@@ -205,6 +210,36 @@ func (w *world) verifyReplays(procs []*peerproc.Proc) {
 			w.t.Errorf("%s: the replay does not verify: %v\n%s", p.Name, err, out)
 		}
 	}
+}
+
+// keepLogs writes each process's status lines and whole stderr to a
+// directory that outlives the test, and prints the status lines other than
+// the periodic turn lines, so a failure can be read after the fact.
+func keepLogs(t testing.TB, procs []*peerproc.Proc) {
+	dir, err := os.MkdirTemp("", "hflan-fail-")
+	if err != nil {
+		t.Logf("logs not kept: %v", err)
+		return
+	}
+	for _, p := range procs {
+		select { // killed by the cleanup: let its last lines arrive
+		case <-p.Done():
+		case <-time.After(2 * time.Second):
+		}
+		var b strings.Builder
+		for _, l := range p.Lines() {
+			js, _ := json.Marshal(l)
+			b.Write(js)
+			b.WriteByte('\n')
+			if l.Ev() != "turn" {
+				t.Logf("%s: %s", p.Name, js)
+			}
+		}
+		_ = os.WriteFile(filepath.Join(dir, p.Name+".status"), []byte(b.String()), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, p.Name+".stderr"), []byte(p.Stderr()), 0o644)
+		t.Logf("%s exit: %v", p.Name, p.ExitErr())
+	}
+	t.Logf("status lines and stderr of every process kept in %s", dir)
 }
 
 func tail(s string, n int) string {

@@ -60,6 +60,7 @@ func (n *Net) Heal() {
 			n.setCut(k.a, k.b, false)
 		}
 		l.dropPerMil = 0
+		l.stallPerMil = 0
 		l.minLat, l.maxLat = n.MinLat, n.MaxLat
 	}
 	for _, p := range n.Peers {
@@ -69,6 +70,14 @@ func (n *Net) Heal() {
 
 // Drop loses each message from→to with probability perMil/1000.
 func (n *Net) Drop(from, to session.PeerID, perMil int) { n.link(from, to).dropPerMil = perMil }
+
+// Lossy makes from→to a stream over a lossy link: each message is lost with
+// probability perMil/1000 and sent again rto ticks later, and the messages
+// behind it wait (TCP's or QUIC's retransmission, as netem loss causes).
+func (n *Net) Lossy(from, to session.PeerID, perMil, rto int) {
+	l := n.link(from, to)
+	l.stallPerMil, l.stallTicks = perMil, rto
+}
 
 // Delay sets the latency of from→to to min..max ticks (jitter = max-min).
 func (n *Net) Delay(from, to session.PeerID, minT, maxT int) {

@@ -32,6 +32,10 @@ type link struct {
 	minLat     int
 	maxLat     int
 	lastAt     int // keeps each link in order, like a stream
+	// A stream over a lossy link: a lost packet is sent again after a
+	// retransmission timeout, holding up what follows it (head of line).
+	stallPerMil int
+	stallTicks  int
 }
 
 // Peer is one simulated process: a node plus the toy game it drives.
@@ -179,6 +183,9 @@ func (n *Net) send(from *Peer, m session.Message) {
 		lat += n.Rand.IntN(l.maxLat - l.minLat + 1)
 	}
 	lat += from.Slow + to.Slow
+	if l.stallPerMil > 0 && n.Rand.IntN(1000) < l.stallPerMil {
+		lat += l.stallTicks
+	}
 	at := max(n.Now+lat, l.lastAt)
 	l.lastAt = at
 	n.seq++
