@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"image"
 	"image/color"
@@ -119,7 +120,7 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	}
 	saveShot(t, img)
 	if err != nil {
-		t.Errorf("%v (see %s)", err, migrationShot)
+		t.Errorf("%v (the capture is logged above)", err)
 	}
 	t.Logf("window: host_changed to %s at turn %d after %d ms", hc.Str("new"), hc.Int("turn"), hc.Int("ms"))
 
@@ -145,13 +146,21 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	refuseDamagedReplay(t, bin, win)
 }
 
-// saveShot keeps the screen in testdata (a person looks at it).
+var updateShot = flag.Bool("update", false, "rewrite "+migrationShot+" with this run's capture")
+
+// saveShot keeps the screen for a person to look at: in the test's output
+// directory, and in testdata with -update.
 func saveShot(t *testing.T, img image.Image) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(migrationShot), 0o755); err != nil {
+	path := filepath.Join(os.TempDir(), "hostfall-e2e", filepath.Base(migrationShot))
+	if *updateShot {
+		path = migrationShot
+	}
+	defer t.Logf("the window's screen at the hand-over: %s", path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(migrationShot)
+	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
