@@ -126,9 +126,10 @@ func (n *Node) onClaim(m Message) {
 	if n.el != nil {
 		n.el.maxGen = max(n.el.maxGen, epochGen(m.Epoch))
 	}
-	revote := n.awaitResume && epochGen(m.Epoch) == epochGen(n.epoch) &&
-		n.rosterIndex(m.From) < n.rosterIndex(n.host)
-	if epochGen(m.Epoch) <= epochGen(n.epoch) && !revote {
+	// One vote a generation: a follower that followed a candidate never
+	// follows another of the same generation, even one listed earlier, or
+	// both could count it and win.
+	if epochGen(m.Epoch) <= epochGen(n.epoch) {
 		n.reject(m)
 		return
 	}
