@@ -42,6 +42,7 @@ type hostState struct {
 	sent       [64]sentTurn
 	repairing  map[PeerID]int  // peer → tick its repair was ordered
 	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
+	lost       int             // players this epoch dropped as lost or lagging (see keepsMajority)
 }
 
 func (n *Node) becomeHost() {
@@ -337,6 +338,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 	pi := h.peer(p)
 	slot := n.lobby.SlotOf(p)
+	if (why == DepartLost || why == DepartLagging) && slot >= 0 && !n.isGone(slot) && n.lobby.State == StatePlaying {
+		h.lost++
+	}
 	if pi != nil {
 		h.peers = slices.DeleteFunc(h.peers, func(x *peerInfo) bool { return x.id == p })
 		if pi.stallSince >= 0 && slot >= 0 {
@@ -548,10 +552,12 @@ func (h *hostState) checkPeers(n *Node) bool {
 }
 
 // keepsMajority reports whether the players this host still hears, itself
-// included and drop excluded, are a majority of the players (one failure
-// tolerated, as a candidate counts): a host cut off from most of its
-// players must not drop them — they may be playing on with another host —
-// so it leaves instead of sequencing their departure.
+// included and drop excluded, are a majority of the players of its epoch
+// (those it dropped as lost count on; one failure tolerated, as a candidate
+// counts): a host cut off from most of its players must not drop them —
+// they may be playing on with another host — so it leaves instead of
+// sequencing their departure. Counting the dropped keeps a host from
+// shedding a majority one player at a time.
 func (h *hostState) keepsMajority(n *Node, drop []*peerInfo) bool {
 	alive := 1
 	for _, pi := range h.peers {
@@ -560,7 +566,7 @@ func (h *hostState) keepsMajority(n *Node, drop []*peerInfo) bool {
 			alive++
 		}
 	}
-	return 2*alive > len(n.roster())-1
+	return 2*alive > len(n.roster())+h.lost-1
 }
 
 // newerHeard notes a player of this game that has moved to a later

@@ -138,7 +138,7 @@ func TestNetemHostKilled(t *testing.T) {
 		}
 		if l := survivorsLeft(n); split || len(l) > 0 || len(n.Checker.Violations) > 0 {
 			bad++
-			if bad <= 5 {
+			if bad <= 5 || split {
 				t.Errorf("seed %d: split=%v left=%v violations=%v", seed, split, l, n.Checker.Violations)
 				for _, q := range n.Peers {
 					t.Logf("  %s up=%v left=%v %q last=%d epoch=%d host=%s", q.ID, q.Up, q.Left, q.LeftWhy, q.Last(), q.LastEpoch(), q.Status.Host)
