@@ -339,6 +339,9 @@ func (n *Node) win() {
 			why = DepartHostLost
 		}
 		h.dropPeer(n, p, why)
+		// A host cut off from us may still believe it hosts: tell it that
+		// a later one won, so it steps down rather than plays on alone.
+		n.send(Message{Kind: MsgPing, To: p, Epoch: n.epoch, Turn: n.last()})
 	}
 	for _, f := range el.followers {
 		if pi := h.peer(f.id); pi != nil {

@@ -584,7 +584,8 @@ func (n *Node) newerHeard(m Message) bool {
 	}
 	h.newer[m.From] = true
 	r := n.roster()
-	if 2*(len(r)-len(h.newer)) > len(r) {
+	resumed := m.Kind == MsgPing || m.Kind == MsgTurns // a later host won: a majority follows it
+	if !resumed && 2*(len(r)-len(h.newer)) > len(r) {
 		return false
 	}
 	n.role = roleFollower
