@@ -126,9 +126,10 @@ func (n *Node) onClaim(m Message) {
 	if n.el != nil {
 		n.el.maxGen = max(n.el.maxGen, epochGen(m.Epoch))
 	}
-	revote := n.awaitResume && epochGen(m.Epoch) == epochGen(n.epoch) &&
-		n.rosterIndex(m.From) < n.rosterIndex(n.host)
-	if epochGen(m.Epoch) <= epochGen(n.epoch) && !revote {
+	// One vote a generation: a follower that followed a candidate never
+	// follows another of the same generation, even one listed earlier, or
+	// both could count it and win.
+	if epochGen(m.Epoch) <= epochGen(n.epoch) {
 		n.reject(m)
 		return
 	}
@@ -338,6 +339,9 @@ func (n *Node) win() {
 			why = DepartHostLost
 		}
 		h.dropPeer(n, p, why)
+		// A host cut off from us may still believe it hosts: tell it that
+		// a later one won, so it steps down rather than plays on alone.
+		n.send(Message{Kind: MsgPing, To: p, Epoch: n.epoch, Turn: n.last()})
 	}
 	for _, f := range el.followers {
 		if pi := h.peer(f.id); pi != nil {

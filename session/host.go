@@ -40,7 +40,9 @@ type hostState struct {
 	countTimer int
 	loaded     map[PeerID]bool
 	sent       [64]sentTurn
-	repairing  map[PeerID]int // peer → tick its repair was ordered
+	repairing  map[PeerID]int  // peer → tick its repair was ordered
+	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
+	lost       int             // players this epoch dropped as lost or lagging (see keepsMajority)
 }
 
 func (n *Node) becomeHost() {
@@ -48,7 +50,7 @@ func (n *Node) becomeHost() {
 	n.host = n.self
 	n.hs = &hostState{
 		nonces: map[PeerID][]byte{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
-		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{},
+		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{},
 	}
 	if n.loaded {
 		n.hs.loaded[n.self] = true
@@ -116,6 +118,9 @@ func (n *Node) hostSend(pi *peerInfo, m Message) {
 
 func (n *Node) stepHost(m Message) {
 	h := n.hs
+	if m.Kind != MsgHello && m.Kind != MsgProof && m.Kind != MsgBye && n.newerHeard(m) {
+		return
+	}
 	switch m.Kind {
 	case MsgHello:
 		n.onHello(m)
@@ -333,6 +338,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 	pi := h.peer(p)
 	slot := n.lobby.SlotOf(p)
+	if (why == DepartLost || why == DepartLagging) && slot >= 0 && !n.isGone(slot) && n.lobby.State == StatePlaying {
+		h.lost++
+	}
 	if pi != nil {
 		h.peers = slices.DeleteFunc(h.peers, func(x *peerInfo) bool { return x.id == p })
 		if pi.stallSince >= 0 && slot >= 0 {
@@ -529,6 +537,10 @@ func (h *hostState) checkPeers(n *Node) bool {
 			h.broadcastWait(n, pi.slot, left)
 		}
 	}
+	if len(drop) > 0 && !h.keepsMajority(n, drop) {
+		n.leave("Lost contact with most of the other players; this peer cannot go on with the game.")
+		return true
+	}
 	for _, pi := range drop {
 		why := DepartLost
 		if !pi.connLost && n.now-pi.heard <= n.cfg.FailTicks {
@@ -537,6 +549,60 @@ func (h *hostState) checkPeers(n *Node) bool {
 		h.dropPeer(n, pi.id, why)
 	}
 	return stalled
+}
+
+// keepsMajority reports whether the players this host still hears, itself
+// included and drop excluded, are a majority of the players of its epoch
+// (those it dropped as lost count on; one failure tolerated, as a candidate
+// counts): a host cut off from most of its players must not drop them —
+// they may be playing on with another host — so it leaves instead of
+// sequencing their departure. Counting the dropped keeps a host from
+// shedding a majority one player at a time.
+func (h *hostState) keepsMajority(n *Node, drop []*peerInfo) bool {
+	alive := 1
+	for _, pi := range h.peers {
+		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
+		if pi.slot >= 0 && !n.isGone(pi.slot) && !silent && pi.stallSince != -2 && !slices.Contains(drop, pi) {
+			alive++
+		}
+	}
+	return 2*alive > len(n.roster())+h.lost-1
+}
+
+// newerHeard notes a player of this game that has moved to a later
+// generation (it claims, or follows, a newer epoch). Once those players
+// leave this host without a majority, it steps down: it follows the claim
+// when it can, and leaves otherwise.
+func (n *Node) newerHeard(m Message) bool {
+	h := n.hs
+	if n.rosterIndex(m.From) < 0 {
+		return false
+	}
+	if epochGen(m.Epoch) <= epochGen(n.epoch) {
+		delete(h.newer, m.From)
+		return false
+	}
+	h.newer[m.From] = true
+	r := n.roster()
+	resumed := m.Kind == MsgPing || m.Kind == MsgTurns // a later host won: a majority follows it
+	if !resumed && 2*(len(r)-len(h.newer)) > len(r) {
+		return false
+	}
+	n.role = roleFollower
+	n.hs = nil
+	n.el = &election{failedHosts: []PeerID{n.self}, maxGen: epochGen(m.Epoch)}
+	n.lostAt = n.now
+	n.hostLost = true
+	if m.Kind == MsgClaim {
+		if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {
+			n.leave("The other players went on with another host; this peer cannot go on with the game.")
+			return true
+		}
+		n.follow(m)
+		return true
+	}
+	n.leave("The other players went on with another host; this peer cannot go on with the game.")
+	return true
 }
 
 // closeTurn sequences the open commands and departures into the next turn and

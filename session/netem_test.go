@@ -92,7 +92,7 @@ func TestNetemHostKilled(t *testing.T) {
 	if *flagNetemSeeds == 0 {
 		t.Skip("a measurement: run with -netemseeds=N")
 	}
-	bad, splits := 0, 0
+	bad, splits, flagged := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(*flagNetemSeeds); seed++ {
 		n := gameOf(t, seed, 4, simConfig())
 		ids := []session.PeerID{}
@@ -133,9 +133,12 @@ func TestNetemHostKilled(t *testing.T) {
 		if split {
 			splits++
 		}
+		if len(n.Checker.Violations) > 0 {
+			flagged++
+		}
 		if l := survivorsLeft(n); split || len(l) > 0 || len(n.Checker.Violations) > 0 {
 			bad++
-			if bad <= 5 {
+			if bad <= 5 || split {
 				t.Errorf("seed %d: split=%v left=%v violations=%v", seed, split, l, n.Checker.Violations)
 				for _, q := range n.Peers {
 					t.Logf("  %s up=%v left=%v %q last=%d epoch=%d host=%s", q.ID, q.Up, q.Left, q.LeftWhy, q.Last(), q.LastEpoch(), q.Status.Host)
@@ -144,6 +147,6 @@ func TestNetemHostKilled(t *testing.T) {
 		}
 	}
 	if bad > 0 {
-		t.Errorf("%d of %d seeds went wrong, %d of them split", bad, *flagNetemSeeds, splits)
+		t.Errorf("%d of %d seeds went wrong, %d of them split, %d with checker violations", bad, *flagNetemSeeds, splits, flagged)
 	}
 }

@@ -1,7 +1,9 @@
 package simnet
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"hostfall/session"
 )
@@ -24,6 +26,20 @@ type Checker struct {
 	restores int
 
 	WorstDesyncTurns uint64
+
+	// ForkBoundTicks: two live peers whose histories fork (neither is a
+	// prefix of the other) must be reconciled — one side leaves or restores
+	// — within this many ticks. A partitioned host may close a few turns
+	// alone while the others elect; it must learn and step down once the
+	// partition heals (partitions last ≤ 150 ticks in the schedules), and
+	// never drop the majority to play on alone.
+	ForkBoundTicks int
+	forks          map[[2]forkEnd]int // pair of peer incarnations → tick the fork was first seen
+}
+
+type forkEnd struct {
+	id  session.PeerID
+	inc int
 }
 
 type propRec struct {
@@ -42,6 +58,8 @@ type desyncWatch struct {
 func newChecker() *Checker {
 	return &Checker{
 		DesyncBoundTurns: 60,
+		ForkBoundTicks:   300,
+		forks:            map[[2]forkEnd]int{},
 		turns:            map[[2]uint64]uint64{},
 		props:            map[string]propRec{},
 		assigned:         map[string][2]uint64{},
@@ -139,8 +157,117 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	}
 }
 
+// chainAt is the chain of p's history up to turn t, if p holds it.
+func chainAt(p *Peer, t uint64) (uint64, bool) {
+	i, ok := slices.BinarySearchFunc(p.Applied, t, func(a AppliedTurn, t uint64) int { return cmp.Compare(a.Number, t) })
+	if !ok {
+		return 0, false // before a restored snapshot, or never held
+	}
+	return p.Applied[i].Chain, true
+}
+
+// forkAt returns the first turn where the histories of p and q differ, if
+// they do. Chains cover the whole history before them, epochs included, so
+// once they differ they differ for good.
+func forkAt(p, q *Peer) (uint64, bool) {
+	lo := max(p.base, q.base)
+	if len(p.Applied) > 0 && len(q.Applied) > 0 {
+		lo = max(lo, p.Applied[0].Number, q.Applied[0].Number)
+	}
+	hi := min(p.Last(), q.Last())
+	differ := func(t uint64) bool {
+		a, okA := chainAt(p, t)
+		b, okB := chainAt(q, t)
+		return okA && okB && a != b
+	}
+	if hi < lo || !differ(hi) {
+		return 0, false
+	}
+	for lo < hi { // first differing turn in [lo, hi]
+		mid := lo + (hi-lo)/2
+		if differ(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo, true
+}
+
+// splitsMajority reports whether p's branch, from turn f on, sequenced the
+// departure of a majority of the players still alive at the fork while
+// they play on in another branch (f is where p's history forks from theirs).
+func splitsMajority(n *Net, p *Peer, f uint64) bool {
+	players := map[int]bool{}
+	elsewhere := map[int]bool{}
+	for _, r := range n.Peers {
+		if r.Live() && r.Status.Slot >= 0 {
+			players[r.Status.Slot] = true
+			if _, forked := forkAt(p, r); forked {
+				elsewhere[r.Status.Slot] = true
+			}
+		}
+	}
+	departed := 0
+	for _, a := range p.Applied {
+		if a.Number < f {
+			continue
+		}
+		for _, d := range a.Turn.Departures {
+			players[d.Slot] = true
+			if elsewhere[d.Slot] {
+				departed++
+			}
+		}
+	}
+	return 2*departed > len(players)
+}
+
+// checkOutcome checks the one outcome invariant: live peers' committed
+// histories are prefixes of one another, across epochs, with one exception
+// no rule can break — an even split, where neither side holds a majority and
+// each goes on alone (a two-player game cut in two: each side tolerates one
+// failed player, as the design does). So a fork between live peers that
+// lasts longer than ForkBoundTicks (bound < 0: at once, as in Final) is a
+// violation when either side sequenced the departure of a majority of the
+// live players who play on in the other: a host cut off from most of its
+// players that drops them and plays on, or two hosts that both commit turns
+// of different epochs with a majority behind neither.
+func (c *Checker) checkOutcome(n *Net, bound int) {
+	for i, p := range n.Peers {
+		if !p.Live() {
+			continue
+		}
+		for _, q := range n.Peers[i+1:] {
+			if !q.Live() {
+				continue
+			}
+			k := [2]forkEnd{{p.ID, p.Incarnation}, {q.ID, q.Incarnation}}
+			f, forked := forkAt(p, q)
+			if !forked {
+				delete(c.forks, k)
+				continue
+			}
+			since, ok := c.forks[k]
+			if !ok {
+				c.forks[k] = n.Now
+				since = n.Now
+			}
+			if bound >= 0 && n.Now-since <= bound {
+				continue
+			}
+			c.forks[k] = n.Now // report a lasting fork once per bound
+			if splitsMajority(n, p, f) || splitsMajority(n, q, f) {
+				c.violate(n.Now, "one outcome: %s (epoch %d, turn %d) and %s (epoch %d, turn %d) play on with histories that fork at turn %d, one side having dropped a majority of the players",
+					p.ID, p.LastEpoch(), p.Last(), q.ID, q.LastEpoch(), q.Last(), f)
+			}
+		}
+	}
+}
+
 // check runs after every tick.
 func (c *Checker) check(n *Net) {
+	c.checkOutcome(n, c.ForkBoundTicks)
 	if len(c.desyncs) == 0 {
 		return
 	}
@@ -164,6 +291,7 @@ func (c *Checker) check(n *Net) {
 // Final checks, after a quiet period, that every command proposed by a peer
 // that stayed in the game executed exactly once on that peer.
 func (c *Checker) Final(n *Net) {
+	c.checkOutcome(n, -1)
 	for data, pr := range c.props {
 		p := n.Peer(pr.peer)
 		if p == nil || !p.Live() || p.Incarnation != pr.inc || p.Status.Slot < 0 {
