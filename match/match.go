@@ -101,6 +101,25 @@ func New(opt Options) *Match {
 // Loaded reports whether a game is loaded.
 func (m *Match) Loaded() bool { return m.world != nil }
 
+// ErrTooFewPlayers refuses to start a lobby with nobody to play against.
+var ErrTooFewPlayers = errors.New("a game needs at least two players: put a bot in an open slot or wait for someone to join")
+
+// CheckStart says whether a lobby can start a game: two players or more,
+// and a configuration the game takes. Hosts call it before the countdown.
+func CheckStart(l session.Lobby) error {
+	n := 0
+	for _, s := range l.Slots {
+		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+			n++
+		}
+	}
+	if n < 2 {
+		return ErrTooFewPlayers
+	}
+	_, _, err := Config(l)
+	return err
+}
+
 // Config derives the game config from a lobby: the slots holding a human or a
 // bot become players in slot order. Players of team 0 ("no team") each get a
 // team of their own; lobby teams 1..8 are shared.

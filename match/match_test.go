@@ -358,3 +358,27 @@ func (r *cmdRecorder) take() []session.Command {
 	r.cmds = nil
 	return c
 }
+
+// A lobby starts with two players or more (bots count), never alone.
+func TestCheckStart(t *testing.T) {
+	slots := func(kinds ...session.SlotKind) session.Lobby {
+		l := session.Lobby{MapSeed: 1, MapSize: 64}
+		for _, k := range kinds {
+			l.Slots = append(l.Slots, session.Slot{Kind: k})
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		name string
+		l    session.Lobby
+		want error
+	}{
+		{"alone", slots(session.SlotHuman, session.SlotOpen, session.SlotClosed), ErrTooFewPlayers},
+		{"against a bot", slots(session.SlotHuman, session.SlotBot), nil},
+		{"two players", slots(session.SlotHuman, session.SlotOpen, session.SlotHuman), nil},
+	} {
+		if err := CheckStart(tc.l); !errors.Is(err, tc.want) && err != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}

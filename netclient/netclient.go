@@ -437,11 +437,7 @@ func (c *Client) Say(team uint8, text string) error {
 // Start begins the countdown (host only); a game needs two players.
 func (c *Client) Start() error {
 	return c.act(func(p *p2p.Peer) error {
-		l := p.Lobby()
-		if len(client.SessionPlayers(&l)) < 2 {
-			return errors.New("a game needs at least two players: put a bot in an open slot or wait for someone to join")
-		}
-		if _, _, err := match.Config(l); err != nil {
+		if err := match.CheckStart(p.Lobby()); err != nil {
 			return err
 		}
 		return p.Start()

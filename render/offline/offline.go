@@ -360,11 +360,7 @@ func (c *Client) Say(team uint8, text string) error {
 // Start starts the countdown; a game needs someone to play against.
 func (c *Client) Start() error {
 	return c.do(func(n *session.Node) error {
-		l := n.Lobby()
-		if len(client.SessionPlayers(&l)) < 2 {
-			return errors.New("put a bot in an open slot first: a game needs at least two players")
-		}
-		if _, _, err := match.Config(l); err != nil {
+		if err := match.CheckStart(n.Lobby()); err != nil {
 			return err
 		}
 		return n.Start()
