@@ -192,7 +192,6 @@ func (g *netGame) run(ctx context.Context) error {
 	defer g.close()
 	stop := g.stop
 	var lingerC <-chan time.Time
-	ended := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -204,15 +203,15 @@ func (g *netGame) run(ctx context.Context) error {
 			<-g.peer.Done()
 			return nil
 		case <-g.peer.Done():
-			if ended {
+			if g.ps.ended {
 				return nil
 			}
 			return errors.New("the peer stopped before the game ended")
 		case ev := <-g.peer.Events():
-			if ended {
-				// The end line is the last of the status contract; the
-				// session runs on while peers linger and leave, and what it
-				// reports then (another host leaving first) is not the game's.
+			if g.ps.ended {
+				// The session runs on while peers linger and leave; what it
+				// reports then (another host leaving first) is not the game's,
+				// and must not turn a game that ended into an error.
 				g.log.Debug("event after the end", "event", ev.Kind.String())
 				continue
 			}
@@ -223,7 +222,6 @@ func (g *netGame) run(ctx context.Context) error {
 				return err
 			}
 			if done {
-				ended = true
 				lingerC = time.After(endLinger)
 			}
 		}
