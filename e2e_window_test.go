@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,24 +147,16 @@ func TestWindowPeerHostKilled(t *testing.T) {
 
 var updateShot = flag.Bool("update", false, "rewrite "+migrationShot+" with this run's capture")
 
-// saveShot keeps the screen for a person to look at: in the test's output
-// directory, and in testdata with -update.
+// saveShot keeps the screen for a person to look at: in the test's artifact
+// directory (as render's screenshot tests do), and in testdata with -update.
 func saveShot(t *testing.T, img image.Image) {
 	t.Helper()
-	path := filepath.Join(os.TempDir(), "hostfall-e2e", filepath.Base(migrationShot))
+	path := filepath.Join(t.ArtifactDir(), filepath.Base(migrationShot))
 	if *updateShot {
 		path = migrationShot
 	}
 	defer t.Logf("the window's screen at the hand-over: %s", path)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, img); err != nil {
+	if err := xvfb.WritePNG(path, img); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"hostfall/game"
+	"hostfall/internal/xvfb"
 	"hostfall/render/client"
 	"hostfall/render/fake"
 	"hostfall/render/ui"
@@ -72,15 +71,7 @@ func (h *harness) shot(name string) *image.RGBA {
 
 func save(t *testing.T, path string, img image.Image) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, img); err != nil {
+	if err := xvfb.WritePNG(path, img); err != nil {
 		t.Fatal(err)
 	}
 }
