@@ -131,18 +131,6 @@ func (c *tclient) turn() int {
 	return t
 }
 
-// waitFor polls cond every 10 ms until it holds or d passes.
-func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // list puts the session c hosts into browser b under id.
 func list(t *testing.T, b *Static, c *tclient, id string) {
 	t.Helper()

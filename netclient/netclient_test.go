@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/p2p"
 	"hostfall/render/client"
@@ -42,7 +43,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	if err := bo.Join("lan-1", client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo in the lobby", 10*time.Second, func() bool { _, ok := bo.Lobby(); return ok })
+	testwait.For(t, "Bo in the lobby", 10*time.Second, func() bool { _, ok := bo.Lobby(); return ok })
 	if bo.Slot() != 1 {
 		t.Fatalf("Bo plays slot %d, want 1", bo.Slot())
 	}
@@ -57,7 +58,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	if err := bo.EditSlot(session.SlotEdit{Name: "Bo", Color: 5, Team: 0, Ready: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the lobby edits on both sides", 5*time.Second, func() bool {
+	testwait.For(t, "the lobby edits on both sides", 5*time.Second, func() bool {
 		a, b := ann.lobby(), bo.lobby()
 		return len(a.Slots) == 3 && len(b.Slots) == 3 &&
 			a.Slots[1].Color == 5 && a.Slots[1].Ready && b.Slots[2].Kind == session.SlotBot
@@ -73,7 +74,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	if err := bo.Say(0, "you too"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "chat on both sides", 5*time.Second, func() bool {
+	testwait.For(t, "chat on both sides", 5*time.Second, func() bool {
 		_, a := bo.find(client.EvChat, func(e client.Event) bool { return e.Name == "Ann" && e.Text == "gl hf" })
 		_, b := ann.find(client.EvChat, func(e client.Event) bool { return e.Name == "Bo" && e.Text == "you too" })
 		return a && b
@@ -86,7 +87,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	if err := ann.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the game on both", 15*time.Second, func() bool { return ann.turn() > 0 && bo.turn() > 0 })
+	testwait.For(t, "the game on both", 15*time.Second, func() bool { return ann.turn() > 0 && bo.turn() > 0 })
 	for _, c := range []*tclient{ann, bo} {
 		if len(c.all(client.EvCountdown)) == 0 {
 			t.Errorf("%s saw no countdown", c.name)
@@ -118,7 +119,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	}
 
 	// The network panel while the game runs.
-	waitFor(t, "a measured round trip", 10*time.Second, func() bool {
+	testwait.For(t, "a measured round trip", 10*time.Second, func() bool {
 		st := bo.Status()
 		return len(st.Peers) == 2 && st.Peers[0].PingMillis > 0
 	})
@@ -129,7 +130,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 		t.Errorf("Bo's status %+v", st)
 	}
 
-	waitFor(t, "the turn limit on both", 40*time.Second, func() bool { return ann.turn() == limit && bo.turn() == limit })
+	testwait.For(t, "the turn limit on both", 40*time.Second, func() bool { return ann.turn() == limit && bo.turn() == limit })
 	var ha, hb uint64
 	ann.View(func(w *game.World, _ time.Time) { ha = w.Hash() })
 	bo.View(func(w *game.World, _ time.Time) { hb = w.Hash() })
@@ -154,7 +155,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	// Each saved its replay, said where, and the replays verify.
 	for _, c := range []*tclient{ann, bo} {
 		var e client.Event
-		waitFor(t, c.name+"'s replay notice", 5*time.Second, func() bool {
+		testwait.For(t, c.name+"'s replay notice", 5*time.Second, func() bool {
 			var ok bool
 			e, ok = c.find(client.EvNotice, func(e client.Event) bool { return strings.HasPrefix(e.Text, "Replay saved to ") })
 			return ok
@@ -200,12 +201,12 @@ func TestHostLeavesMidGame(t *testing.T) {
 	if err := bo.Join("m", client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo in the lobby", 10*time.Second, func() bool { return bo.Slot() == 2 }) // slot 1 holds the bot
+	testwait.For(t, "Bo in the lobby", 10*time.Second, func() bool { return bo.Slot() == 2 }) // slot 1 holds the bot
 	if err := bo.EditSlot(session.SlotEdit{Name: "Bo", Ready: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo ready", 5*time.Second, func() bool { return ann.Start() == nil })
-	waitFor(t, "turn 40 on Bo", 20*time.Second, func() bool { return bo.turn() >= 40 })
+	testwait.For(t, "Bo ready", 5*time.Second, func() bool { return ann.Start() == nil })
+	testwait.For(t, "turn 40 on Bo", 20*time.Second, func() bool { return bo.turn() >= 40 })
 
 	// The host saves the running game; a player who does not host cannot.
 	if _, err := bo.Save(); err == nil {
@@ -224,7 +225,7 @@ func TestHostLeavesMidGame(t *testing.T) {
 		t.Error("Ann still sees a lobby after leaving")
 	}
 	var hc client.Event
-	waitFor(t, "the host change on Bo", 15*time.Second, func() bool {
+	testwait.For(t, "the host change on Bo", 15*time.Second, func() bool {
 		var ok bool
 		hc, ok = bo.find(client.EvHostChanged, nil)
 		return ok
@@ -234,7 +235,7 @@ func TestHostLeavesMidGame(t *testing.T) {
 		t.Errorf("host change %+v, want Bo hosting", hc)
 	}
 	at := bo.turn()
-	waitFor(t, "the game going on", 10*time.Second, func() bool { return bo.turn() >= at+20 })
+	testwait.For(t, "the game going on", 10*time.Second, func() bool { return bo.turn() >= at+20 })
 	if st := bo.Status(); st.Host != "Bo" || st.Epoch < 2 {
 		t.Errorf("Bo's status after the change: %+v", st)
 	}
@@ -288,7 +289,7 @@ func TestJoinRefusedThenAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ref client.Event
-	waitFor(t, "the refusal", 10*time.Second, func() bool {
+	testwait.For(t, "the refusal", 10*time.Second, func() bool {
 		var ok bool
 		ref, ok = bo.find(client.EvRefused, nil)
 		return ok && bo.current() == nil
@@ -303,7 +304,7 @@ func TestJoinRefusedThenAccepted(t *testing.T) {
 	if err := bo.JoinCode("HF-1234", client.JoinOptions{PlayerName: "Bo", Password: "sesame"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo in by invite code", 10*time.Second, func() bool { return bo.Slot() == 1 })
+	testwait.For(t, "Bo in by invite code", 10*time.Second, func() bool { return bo.Slot() == 1 })
 	if len(codes) != 1 || codes[0] != "HF-1234" {
 		t.Errorf("resolver saw %v", codes)
 	}
@@ -330,7 +331,7 @@ func TestJoinUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ref client.Event
-	waitFor(t, "the refusal", 10*time.Second, func() bool {
+	testwait.For(t, "the refusal", 10*time.Second, func() bool {
 		var ok bool
 		ref, ok = bo.find(client.EvRefused, nil)
 		return ok
@@ -338,7 +339,7 @@ func TestJoinUnreachable(t *testing.T) {
 	if !strings.Contains(ref.Text, "Could not reach") {
 		t.Errorf("refusal %q", ref.Text)
 	}
-	waitFor(t, "the browser again", 5*time.Second, func() bool { return bo.current() == nil })
+	testwait.For(t, "the browser again", 5*time.Second, func() bool { return bo.current() == nil })
 }
 
 // A desync report is written to the report directory and the player is

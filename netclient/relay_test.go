@@ -10,6 +10,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/render/client"
 	"hostfall/session"
@@ -129,7 +130,7 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 		t.Fatal(err)
 	}
 	var code string
-	waitFor(t, "Ann's invite code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
+	testwait.For(t, "Ann's invite code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
 	inv, err := p2p.DecodeInvite(code)
 	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, p2p.InvitePrefix) {
 		t.Fatalf("invite code %q: %+v, %v", code, inv, err)
@@ -138,7 +139,7 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 
 	annID := ann.opt.Host.ID().String()
 	var listed []client.Listing
-	waitFor(t, "Ann's lobby in Bo's browser", 15*time.Second, func() bool {
+	testwait.For(t, "Ann's lobby in Bo's browser", 15*time.Second, func() bool {
 		listed = bo.Sessions()
 		return slices.ContainsFunc(listed, func(l client.Listing) bool { return l.ID == annID })
 	})
@@ -153,7 +154,7 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 	if err := bo.Join(annID, client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
+	testwait.For(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
 	if st := bo.Status(); st.Invite != "" {
 		t.Errorf("Bo, who does not host, offers the invite code %q", st.Invite)
 	}
@@ -161,13 +162,13 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 	if err := cy.JoinCode(code, client.JoinOptions{PlayerName: "Cy"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Cy in Ann's lobby by the code", 20*time.Second, func() bool { return cy.Slot() == 2 })
-	waitFor(t, "three players in Ann's lobby", 10*time.Second, func() bool {
+	testwait.For(t, "Cy in Ann's lobby by the code", 20*time.Second, func() bool { return cy.Slot() == 2 })
+	testwait.For(t, "three players in Ann's lobby", 10*time.Second, func() bool {
 		l := ann.lobby()
 		return len(client.SessionPlayers(&l)) == 3
 	})
 	// The directory follows the lobby: three players of three now.
-	waitFor(t, "the full lobby in the directory", 15*time.Second, func() bool {
+	testwait.For(t, "the full lobby in the directory", 15*time.Second, func() bool {
 		for _, l := range bo.opt.Browser.Sessions() {
 			if l.ID == annID {
 				return l.Players == 3

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/render/client"
 	"hostfall/session"
@@ -64,15 +65,15 @@ func TestEventTapAndJoinVia(t *testing.T) {
 	if err := bo.JoinVia(addr, client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo in the lobby", 10*time.Second, func() bool { _, ok := bo.Lobby(); return ok })
+	testwait.For(t, "Bo in the lobby", 10*time.Second, func() bool { _, ok := bo.Lobby(); return ok })
 	if err := bo.EditSlot(session.SlotEdit{Name: "Bo", Ready: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "Bo ready at the host", 5*time.Second, func() bool { l := ann.lobby(); return len(l.Slots) == 2 && l.Slots[1].Ready })
+	testwait.For(t, "Bo ready at the host", 5*time.Second, func() bool { l := ann.lobby(); return len(l.Slots) == 2 && l.Slots[1].Ready })
 	if err := ann.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the end and the replays", 30*time.Second, func() bool { return ta.replay() != "" && tb.replay() != "" })
+	testwait.For(t, "the end and the replays", 30*time.Second, func() bool { return ta.replay() != "" && tb.replay() != "" })
 	for _, c := range []struct {
 		name string
 		tp   *tap

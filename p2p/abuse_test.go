@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/session"
 )
 
@@ -126,7 +127,7 @@ func TestBadFramesToTheHost(t *testing.T) {
 			}
 			_ = s.CloseWrite()
 			closedByPeer(t, s)
-			waitFor(t, "the reason in the log", 5*time.Second, func() bool { return strings.Contains(logs.String(), tc.reason) })
+			testwait.For(t, "the reason in the log", 5*time.Second, func() bool { return strings.Contains(logs.String(), tc.reason) })
 			if host.host.Blocked(attacker.ID()) {
 				t.Fatal("one bad frame got the peer blocked")
 			}
@@ -154,8 +155,8 @@ func TestBadFramesToTheHost(t *testing.T) {
 		_ = s.CloseWrite()
 		closedByPeer(t, s)
 	}
-	waitFor(t, "the offender blocked", 5*time.Second, func() bool { return host.host.Blocked(offender.ID()) })
-	waitFor(t, "the offender disconnected", 5*time.Second, func() bool {
+	testwait.For(t, "the offender blocked", 5*time.Second, func() bool { return host.host.Blocked(offender.ID()) })
+	testwait.For(t, "the offender disconnected", 5*time.Second, func() bool {
 		return len(host.host.LibP2P().Network().ConnsToPeer(offender.ID())) == 0
 	})
 

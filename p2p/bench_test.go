@@ -8,6 +8,7 @@ import (
 
 	"hostfall/game"
 	"hostfall/internal/peerproc"
+	"hostfall/internal/testwait"
 	"hostfall/session"
 )
 
@@ -80,7 +81,7 @@ func BenchmarkNetMigration(b *testing.B) {
 			for len(alive) > 2 {
 				host := alive[0]
 				target := host.Status().Turn + 40
-				waitFor(b, "40 more turns", 30*time.Second, func() bool { return host.Status().Turn >= target })
+				testwait.For(b, "40 more turns", 30*time.Second, func() bool { return host.Status().Turn >= target })
 				before := make([]int, len(alive))
 				for i, p := range alive[1:] {
 					before[i] = len(p.all(EvHostChanged))
@@ -89,7 +90,7 @@ func BenchmarkNetMigration(b *testing.B) {
 				host.host.Close()
 				kills++
 				alive = alive[1:]
-				waitFor(b, "the new host's first turn everywhere", 10*time.Second, func() bool {
+				testwait.For(b, "the new host's first turn everywhere", 10*time.Second, func() bool {
 					for i, p := range alive {
 						if len(p.all(EvHostChanged)) <= before[i] {
 							return false

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/testwait"
 	"hostfall/session"
 )
 
@@ -11,7 +12,7 @@ import (
 // the turn limit with the same state.
 func TestGameOnLoopback(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 4, bots: 1, turnLimit: 300})
-	waitFor(t, "the end", 60*time.Second, func() bool {
+	testwait.For(t, "the end", 60*time.Second, func() bool {
 		for _, p := range peers {
 			if _, ok := p.find(EvEnd); !ok {
 				return false

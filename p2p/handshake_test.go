@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/testwait"
 	"hostfall/session"
 )
 
@@ -34,7 +35,7 @@ func TestHandshakeOverLoopback(t *testing.T) {
 			if err := p.Join(ctx, host.host.AddrInfo()); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "an answer", 10*time.Second, func() bool {
+			testwait.For(t, "an answer", 10*time.Second, func() bool {
 				_, refused := p.find(EvRefused)
 				return refused || p.Status().Joined
 			})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hostfall/game/ai"
+	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/session"
 )
@@ -130,18 +131,6 @@ func (tp *tpeer) all(kind EventKind) []Event {
 	return out
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t testing.TB, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // newGame starts a host and players-1 joiners, fills bots, starts the game
 // and waits until every peer plays.
 func newGame(t testing.TB, o gameOpts) []*tpeer {
@@ -178,12 +167,12 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 		if err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, p.name+" joined", 10*time.Second, func() bool { return p.Status().Joined })
+		testwait.For(t, p.name+" joined", 10*time.Second, func() bool { return p.Status().Joined })
 		if err := p.EditSlot(session.SlotEdit{Name: p.name, Ready: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "everyone ready", 10*time.Second, func() bool {
+	testwait.For(t, "everyone ready", 10*time.Second, func() bool {
 		l := host.Lobby()
 		n := 0
 		for i, s := range l.Slots {
@@ -196,7 +185,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 	if err := host.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "game start", 20*time.Second, func() bool {
+	testwait.For(t, "game start", 20*time.Second, func() bool {
 		for _, p := range peers {
 			if p.Status().Turn == 0 {
 				return false

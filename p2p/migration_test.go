@@ -3,13 +3,15 @@ package p2p
 import (
 	"testing"
 	"time"
+
+	"hostfall/internal/testwait"
 )
 
 // survivorsAgree waits for every survivor's end and checks the hashes and
 // the host change each of them saw.
 func survivorsAgree(t *testing.T, survivors []*tpeer, limit uint64, hostChanges int) {
 	t.Helper()
-	waitFor(t, "the end on every survivor", 90*time.Second, func() bool {
+	testwait.For(t, "the end on every survivor", 90*time.Second, func() bool {
 		for _, p := range survivors {
 			if _, ok := p.find(EvEnd); !ok {
 				return false
@@ -43,7 +45,7 @@ func short(id interface{ String() string }) string {
 // with the same state on every survivor.
 func TestHostClosedMidGame(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 4, bots: 1, turnLimit: 300})
-	waitFor(t, "turn 80", 30*time.Second, func() bool { return peers[0].Status().Turn >= 80 })
+	testwait.For(t, "turn 80", 30*time.Second, func() bool { return peers[0].Status().Turn >= 80 })
 	peers[0].host.Close()
 	survivorsAgree(t, peers[1:], 300, 1)
 	for _, p := range peers[1:] {
@@ -57,7 +59,7 @@ func TestHostClosedMidGame(t *testing.T) {
 // connections stay up: only heartbeats notice, and the migration follows.
 func TestHostStreamsResetMidGame(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 3, bots: 1, turnLimit: 240})
-	waitFor(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
+	testwait.For(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
 	peers[0].t.cut()
 	survivorsAgree(t, peers[1:], 240, 1)
 	peers[0].stop()
@@ -66,9 +68,9 @@ func TestHostStreamsResetMidGame(t *testing.T) {
 // Two hosts fail one after the other; the last two players finish.
 func TestTwoHostsFail(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 4, turnLimit: 300})
-	waitFor(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
+	testwait.For(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
 	peers[0].host.Close()
-	waitFor(t, "the second host", 10*time.Second, func() bool {
+	testwait.For(t, "the second host", 10*time.Second, func() bool {
 		return peers[2].Status().Host == peers[1].ID() && peers[2].Status().Turn >= 120
 	})
 	peers[1].host.Close()

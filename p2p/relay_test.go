@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"hostfall/internal/testwait"
 	"hostfall/p2p/internal/dirpb"
 	"hostfall/session"
 )
@@ -276,20 +277,20 @@ func TestSessionMovesToDirect(t *testing.T) {
 	if err := b.Join(ctx, peer.AddrInfo{ID: ha.ID(), Addrs: invite.AddrInfo().Addrs[:1]}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "b joined", 10*time.Second, func() bool { return b.Status().Joined })
+	testwait.For(t, "b joined", 10*time.Second, func() bool { return b.Status().Joined })
 	if pa, pb := sessionPath(a.host, b.ID()), sessionPath(b.host, a.ID()); pa != "relayed" || pb != "relayed" {
 		t.Fatalf("session stream %q / %q, want relayed on both sides", pa, pb)
 	}
 	if _, err := b.host.LibP2P().Network().DialPeer(network.WithForceDirectDial(ctx, "test"), ha.ID()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the session stream on the direct connection", 10*time.Second, func() bool {
+	testwait.For(t, "the session stream on the direct connection", 10*time.Second, func() bool {
 		return sessionPath(a.host, b.ID()) == "direct" && sessionPath(b.host, a.ID()) == "direct"
 	})
 	if err := b.EditSlot(session.SlotEdit{Name: "b moved", Ready: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the host to see b's edit over the direct stream", 10*time.Second, func() bool {
+	testwait.For(t, "the host to see b's edit over the direct stream", 10*time.Second, func() bool {
 		l := a.Lobby()
 		return len(l.Slots) > 1 && l.Slots[1].Name == "b moved" && l.Slots[1].Ready
 	})

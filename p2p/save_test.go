@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/session"
 )
@@ -16,7 +17,7 @@ import (
 func TestSaveGameAndResumeOnLoopback(t *testing.T) {
 	const limit = 160
 	peers := newGame(t, gameOpts{players: 2, bots: 1, turnLimit: limit})
-	waitFor(t, "turn 40", 20*time.Second, func() bool { return peers[0].Status().Turn >= 40 })
+	testwait.For(t, "turn 40", 20*time.Second, func() bool { return peers[0].Status().Turn >= 40 })
 	if _, _, err := peers[1].SaveGame(); !errors.Is(err, ErrNotHost) {
 		t.Fatalf("a follower saved: %v", err)
 	}
@@ -43,16 +44,16 @@ func TestSaveGameAndResumeOnLoopback(t *testing.T) {
 	if err := back.Join(ctx, host.host.AddrInfo()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "p0 back in its slot", 10*time.Second, func() bool { return back.Status().Joined })
+	testwait.For(t, "p0 back in its slot", 10*time.Second, func() bool { return back.Status().Joined })
 	if s := back.Status().Slot; s != 0 {
 		t.Fatalf("p0 came back in slot %d", s)
 	}
 	if err := back.EditSlot(session.SlotEdit{Name: "p0", Ready: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the start", 10*time.Second, func() bool { return host.Start() == nil })
+	testwait.For(t, "the start", 10*time.Second, func() bool { return host.Start() == nil })
 	resumed := []*tpeer{host, back}
-	waitFor(t, "the end", 60*time.Second, func() bool {
+	testwait.For(t, "the end", 60*time.Second, func() bool {
 		for _, p := range resumed {
 			if _, ok := p.find(EvEnd); !ok {
 				return false

@@ -7,6 +7,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/internal/testwait"
 	"hostfall/session"
 )
 
@@ -77,7 +78,7 @@ func TestSimultaneousOpen(t *testing.T) {
 		ping := session.Message{Kind: session.MsgPing, Turn: uint64(round)}
 		go ta.send(b.ID(), &ping)
 		go tb.send(a.ID(), &ping)
-		waitFor(t, "one stream", 5*time.Second, func() bool {
+		testwait.For(t, "one stream", 5*time.Second, func() bool {
 			return sessionStreams(a, b.ID()) == 1 && sessionStreams(b, a.ID()) == 1 &&
 				ta.linkUp(b.ID()) && tb.linkUp(a.ID())
 		})

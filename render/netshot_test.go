@@ -9,6 +9,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/netclient"
 	"hostfall/p2p"
 	"hostfall/render/client"
@@ -37,17 +38,17 @@ func TestShotNetGame(t *testing.T) {
 	if err := bo.Join("lan-1", client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "Bo in the lobby", 10*time.Second, func() bool { return bo.Slot() == 1 })
+	testwait.For(t, "Bo in the lobby", 10*time.Second, func() bool { return bo.Slot() == 1 })
 	if err := bo.EditSlot(session.SlotEdit{Name: "Bo", Color: 3, Ready: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the game under way", 20*time.Second, func() bool {
+	testwait.For(t, "the game under way", 20*time.Second, func() bool {
 		_ = ann.Start() // refused until Bo's ready flag has arrived
 		turn := -1
 		bo.View(func(w *game.World, _ time.Time) { turn = w.Turn() })
 		return turn >= 40
 	})
-	waitUntil(t, "Bo's round trip measured", 10*time.Second, func() bool {
+	testwait.For(t, "Bo's round trip measured", 10*time.Second, func() bool {
 		st := ann.Status()
 		return len(st.Peers) == 2 && st.Peers[1].PingMillis > 0
 	})
@@ -150,13 +151,4 @@ func loopbackClientOn(t *testing.T, hopt p2p.Options, b netclient.Browser, use f
 		h.Close()
 	})
 	return c
-}
-
-func waitUntil(t *testing.T, what string, d time.Duration, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-	}
 }

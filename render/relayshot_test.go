@@ -10,6 +10,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
+	"hostfall/internal/testwait"
 	"hostfall/netclient"
 	"hostfall/p2p"
 	"hostfall/render/client"
@@ -33,7 +34,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	lan := &netclient.Static{}
 	lan.Add(client.Listing{ID: "lan-1", Name: "Friday LAN party", Host: "Cy", Players: 2, Max: 8, Source: client.SourceLAN}, p2p.AddrInfo{})
 	bo := relayClient(t, relay, lan)
-	waitUntil(t, "Ann's game in Bo's browser", 15*time.Second, func() bool { return len(bo.Sessions()) == 2 })
+	testwait.For(t, "Ann's game in Bo's browser", 15*time.Second, func() bool { return len(bo.Sessions()) == 2 })
 
 	h := newHarness(t, bo)
 	h.frame(nil)
@@ -65,9 +66,9 @@ func TestShotRelayBrowser(t *testing.T) {
 	h.a.browser.name.Text = "Bo"
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, row(1).Center()) })
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, row(1).Center()) })
-	waitUntil(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
-	waitUntil(t, "Ann's invite code", 15*time.Second, func() bool { return ann.Status().Invite != "" })
-	waitUntil(t, "Bo in Ann's view of the lobby", 10*time.Second, func() bool {
+	testwait.For(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
+	testwait.For(t, "Ann's invite code", 15*time.Second, func() bool { return ann.Status().Invite != "" })
+	testwait.For(t, "Bo in Ann's view of the lobby", 10*time.Second, func() bool {
 		lb, _ := ann.Lobby()
 		return lb.Slots[1].Kind == session.SlotHuman
 	})

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"hostfall/internal/testwait"
 )
 
 // The silent and WAV sinks run on the clock. These tests run them in a
@@ -235,12 +237,7 @@ func TestSpeakerFallsBackToSilent(t *testing.T) {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(t, what, 5*time.Second, cond)
 }
 
 // Outside a bubble too: after Close no goroutine of the server is left.

@@ -6,22 +6,17 @@ import (
 	"time"
 
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/render/client"
 	"hostfall/savegame"
 	"hostfall/session"
 )
 
-// waitFor polls cond every 10 ms for at most 10 s.
+// waitFor polls cond for at most 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for range 1000 {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
+	testwait.For(t, what, 10*time.Second, cond)
 }
 
 func TestOfflineGame(t *testing.T) {
