@@ -141,8 +141,8 @@ func gameTime(turns int) string {
 }
 
 type winnerJSON struct {
-	Team    game.Team       `json:"team"`
-	Players []game.PlayerID `json:"players"`
+	Team    game.Team `json:"team"`
+	Players []int     `json:"players"` // game player numbers (not a byte slice: JSON would print base64)
 }
 
 func winners(w *game.World) *winnerJSON {
@@ -150,10 +150,10 @@ func winners(w *game.World) *winnerJSON {
 	if !ok {
 		return nil
 	}
-	win := &winnerJSON{Team: t, Players: []game.PlayerID{}}
+	win := &winnerJSON{Team: t, Players: []int{}}
 	for p := range w.NumPlayers() {
 		if w.Player(game.PlayerID(p)).Team == t {
-			win.Players = append(win.Players, game.PlayerID(p))
+			win.Players = append(win.Players, p)
 		}
 	}
 	return win

@@ -69,7 +69,7 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*netclien
 	}
 	browser, stopBrowser := lanBrowser(ctx, h, log)
 	opt := netclient.Options{Host: h, Browser: browser, ResolveCode: inviteResolver(h), GameVersion: gameVersion,
-		ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(), Logger: log,
+		ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(), Logger: log, WaitScreen: true,
 		OnSession: func(ctx context.Context, p *p2p.Peer) { lanAnnounce(ctx, p, log) }}
 	relay.use(&opt)
 	if tweak != nil {

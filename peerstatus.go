@@ -66,10 +66,11 @@ func (ps *peerStatus) event(p *p2p.Peer, ev p2p.Event) bool {
 		var win *winnerJSON
 		reason := "turn limit"
 		if ev.Winner >= 0 {
-			p.View(func(w *game.World) { win = winners(w) })
+			win = &winnerJSON{Team: game.Team(ev.Winner), Players: append([]int{}, ev.Winners...)}
 			reason = "victory"
 		}
-		s.end(ev.Turn, ev.Hash, win, reason)
+		// stall_ms: the longest the peer's loop could not answer.
+		s.end(ev.Turn, ev.Hash, win, reason, kv("stall_ms", p.Status().Stall.Milliseconds()))
 		ps.ended = true
 		return true
 	}

@@ -75,9 +75,9 @@ func (s *statusLine) turn(turn, epoch uint64, host string, hash uint64) {
 }
 
 // end is the contract's last line of a game.
-func (s *statusLine) end(turn uint64, hash uint64, win *winnerJSON, reason string) {
+func (s *statusLine) end(turn uint64, hash uint64, win *winnerJSON, reason string, extra ...field) {
 	text := fmt.Sprintf("game over at turn %d (%s): %s; state hash %s", turn, gameTime(int(turn)), reason, hex64(hash))
-	s.emit("end", text, kv("turn", turn), kv("hash", hex64(hash)), kv("winner", win), kv("reason", reason))
+	s.emit("end", text, append([]field{kv("turn", turn), kv("hash", hex64(hash)), kv("winner", win), kv("reason", reason)}, extra...)...)
 }
 
 // worldEnd describes how a game ended for the end line.

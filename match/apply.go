@@ -22,7 +22,9 @@ func (m *Match) Apply(rd *session.Ready, n Node) error {
 			if err := m.Load(*ev.Lobby); err != nil {
 				return err
 			}
-			n.Loaded()
+			if !m.opt.ScreenLoads {
+				n.Loaded()
+			}
 		case ev.Kind == session.EvDesync && ev.Desync != nil:
 			m.noteDesync(*ev.Desync, rd.Status.Self)
 		}
@@ -53,6 +55,7 @@ func (m *Match) Apply(rd *session.Ready, n Node) error {
 	if len(rd.Committed) > 0 || rd.Restore != nil {
 		m.think(rd.Status, n)
 	}
+	m.Publish()
 	return nil
 }
 
@@ -101,11 +104,12 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 			m.cmds = append(m.cmds, game.Command{Player: p, Kind: game.CmdSurrender})
 		}
 	}
-	m.mu.Lock()
 	m.world.Step(m.cmds)
+	m.changed()
+	m.smu.Lock()
 	m.stats.Turns++
 	m.stats.BadCommands += uint64(bad)
-	m.mu.Unlock()
+	m.smu.Unlock()
 	if m.opt.OnStep != nil {
 		m.opt.OnStep(t.Number, m.world.Events())
 	}
@@ -150,9 +154,9 @@ func (m *Match) think(st session.Status, n Node) {
 				continue // a bot's own mistake; it never reaches the network
 			}
 			if n.Propose(slot, m.buf) == nil {
-				m.mu.Lock()
+				m.smu.Lock()
 				m.stats.BotCommands++
-				m.mu.Unlock()
+				m.smu.Unlock()
 			}
 		}
 	}

@@ -29,14 +29,12 @@ func TestDesyncReportSaysWhatDiffered(t *testing.T) {
 	nMine, nTheirs := &hashNode{hashes: map[uint64]uint64{}}, &hashNode{hashes: map[uint64]uint64{}}
 
 	var base game.UnitID
-	mine.View(func(w *game.World) {
-		us := w.Units()
-		for i := range us.Len() {
-			if us.Alive(i) && us.Owner(i) == 0 && us.Kind(i) == game.Base {
-				base = us.ID(i)
-			}
+	us := mine.World().Units()
+	for i := range us.Len() {
+		if us.Alive(i) && us.Owner(i) == 0 && us.Kind(i) == game.Base {
+			base = us.ID(i)
 		}
-	})
+	}
 	train, _ := game.Command{Kind: game.CmdTrain, Units: []game.UnitID{base}, Build: game.Worker}.AppendBinary(nil)
 	for n := uint64(1); n <= 20; n++ {
 		turn := session.Turn{Number: n, WantHash: n%10 == 0}
@@ -68,9 +66,7 @@ func TestDesyncReportSaysWhatDiffered(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}
 	}
-	var after uint64
-	mine.View(func(w *game.World) { after = w.Hash() })
-	if after != nTheirs.hashes[20] {
+	if mine.World().Hash() != nTheirs.hashes[20] {
 		t.Error("the minority did not take the majority's state")
 	}
 

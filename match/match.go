@@ -4,6 +4,12 @@
 // session engine and the pure game, owned by the goroutine that owns the
 // session.Node; the window reads the world through View from its own goroutine.
 //
+// The owner never waits for the window: it steps a world of its own and
+// publishes a copy of it (game.World.CopyTo, a tenth of a millisecond for a
+// large game) for View, whenever no reader holds the copy. A window that
+// spends half a second building its game screen inside View only sees the
+// newest state a little later; the session keeps ticking and answering.
+//
 // Slots and players: the lobby's slots that hold a human or a bot when the game
 // loads become the game's players, in slot order. The mapping travels inside
 // every snapshot, so a peer that joins late or restores after a desync uses the
@@ -15,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"hostfall/game"
 	"hostfall/game/ai"
@@ -45,6 +52,10 @@ type Options struct {
 	// OnDesyncReport receives a report for every desync this peer sees; the
 	// caller writes it to a file and tells the player where.
 	OnDesyncReport func(Report)
+	// ScreenLoads: the owner tells the node Loaded itself, once a window has
+	// shown the loaded game, so turn 1 waits for every player's game screen
+	// (a window takes a moment to build it). Otherwise Apply tells it at once.
+	ScreenLoads bool
 	// OnStep, when set, is called after each turn steps the world, with the
 	// turn's number and the world's events of it (World.Events keeps only
 	// the last turn's, and Apply may step several). It runs on the
@@ -52,17 +63,23 @@ type Options struct {
 	OnStep func(turn uint64, events []game.Event)
 }
 
-// Match is one game. Its methods other than View, Players and Stats belong to
+// Match is one game. Its methods other than View, Over and Stats belong to
 // the goroutine that owns the session node.
 type Match struct {
 	opt Options
 
-	mu      sync.RWMutex // guards world against View on other goroutines
-	world   *game.World
+	world   *game.World   // the owner's: only the owner goroutine touches it
 	lobby   session.Lobby // as the game started
-	limit   uint64        // the lobby's turn limit (guarded by mu, read by Over)
+	limit   uint64        // the lobby's turn limit
 	players []int         // game player → lobby slot
-	slots   [session.MaxSlots]int8
+
+	// What other goroutines read: a published copy of world, the end, stats.
+	vmu   sync.RWMutex // guards view; a reader holds it while it looks
+	view  *game.World
+	stale bool // owner only: world changed since the last publish
+	over  atomic.Bool
+	smu   sync.Mutex // guards stats
+	slots  [session.MaxSlots]int8
 
 	bots   [session.MaxSlots]*ai.Bot
 	rec    *replay.Writer
@@ -163,9 +180,7 @@ func (m *Match) Load(l session.Lobby) error {
 		return err
 	}
 	if l.Resume > 0 {
-		m.mu.Lock()
 		m.limit = l.TurnLimit
-		m.mu.Unlock()
 		m.setPlayers(l, players)
 		m.recRes = m.opt.Replay != nil && l.State < session.StatePlaying
 		return nil
@@ -174,10 +189,9 @@ func (m *Match) Load(l session.Lobby) error {
 	if err != nil {
 		return fmt.Errorf("match: %w", err)
 	}
-	m.mu.Lock()
 	m.world = w
 	m.limit = l.TurnLimit
-	m.mu.Unlock()
+	m.changed()
 	m.setPlayers(l, players)
 	if m.opt.Replay != nil && l.State < session.StatePlaying {
 		m.rec, err = replay.NewWriter(m.opt.Replay, l)
@@ -217,20 +231,50 @@ func (m *Match) Slot(p game.PlayerID) int {
 // Lobby returns the lobby the game started from.
 func (m *Match) Lobby() session.Lobby { return m.lobby.Clone() }
 
-// View calls fn with the world while no turn is being applied; fn must only
-// read it. Safe from any goroutine.
-func (m *Match) View(fn func(w *game.World)) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if m.world != nil {
-		fn(m.world)
+// View calls fn with the latest published copy of the world, which no turn
+// changes while fn runs; fn must only read it, and may take its time: the
+// owner goes on stepping its own world meanwhile. It reports whether there
+// was a world to show (none before the game loads). Safe from any goroutine.
+func (m *Match) View(fn func(w *game.World)) bool {
+	m.vmu.RLock()
+	defer m.vmu.RUnlock()
+	if m.view == nil {
+		return false
 	}
+	fn(m.view)
+	return true
+}
+
+// World is the owner's world (nil before the game loads): for the owner
+// goroutine only, between two Applies.
+func (m *Match) World() *game.World { return m.world }
+
+// Publish brings View's copy up to date when the world changed since the
+// last copy and no reader holds it now; otherwise it leaves that for a later
+// call. Apply publishes; an owner also calls it on its clock, so a copy a
+// reader held back is published soon after.
+func (m *Match) Publish() {
+	if !m.stale || m.world == nil || !m.vmu.TryLock() {
+		return
+	}
+	if m.view == nil {
+		m.view = new(game.World)
+	}
+	m.world.CopyTo(m.view)
+	m.vmu.Unlock()
+	m.stale = false
+}
+
+// changed notes that the owner's world changed (owner only).
+func (m *Match) changed() {
+	m.stale = true
+	m.over.Store(m.ended())
 }
 
 // Stats returns the counters. Safe from any goroutine.
 func (m *Match) Stats() Stats {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+	m.smu.Lock()
+	defer m.smu.Unlock()
 	return m.stats
 }
 
@@ -243,8 +287,4 @@ func (m *Match) ended() bool {
 
 // Over reports whether the game has ended (victory, draw or turn limit); the
 // turns the session closes after that change nothing. Safe from any goroutine.
-func (m *Match) Over() bool {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.ended()
-}
+func (m *Match) Over() bool { return m.over.Load() }

@@ -45,10 +45,11 @@ func (m *Match) Restore(data []byte) error {
 	if w.NumPlayers() != len(players) {
 		return fmt.Errorf("%w: it maps %d slots to a game of %d players", ErrBadSnapshot, len(players), w.NumPlayers())
 	}
-	m.mu.Lock()
 	m.world = w
+	m.changed()
+	m.smu.Lock()
 	m.stats.Restores++
-	m.mu.Unlock()
+	m.smu.Unlock()
 	lobby := m.lobby
 	m.setPlayers(lobby, players)
 	return nil

@@ -64,6 +64,7 @@ func Replay(r *replay.Replay) (*Match, error) {
 	case r.Lobby.Resume > 0:
 		return nil, fmt.Errorf("replay lobby: it resumes a saved game after turn %d, but the file has no start state", r.Lobby.Resume)
 	}
+	m.Publish()
 	return m, nil
 }
 

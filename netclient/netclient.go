@@ -74,6 +74,10 @@ type Options struct {
 	Session session.Config
 	// TickMillis is the session tick (default session.DefaultTickMillis).
 	TickMillis int
+	// WaitScreen: the window calls ScreenLoaded once its game screen shows
+	// the loaded game, and turn 1 waits for that (a window takes a moment to
+	// build its screen; the others see "waiting for" it meanwhile).
+	WaitScreen bool
 	// JoinTimeout bounds reaching a host and hearing its answer (default 15 s).
 	JoinTimeout time.Duration
 	Logger      *slog.Logger
@@ -110,6 +114,7 @@ type Client struct {
 var (
 	_ client.Client = (*Client)(nil)
 	_ client.Saver  = (*Client)(nil)
+	_ client.Loader = (*Client)(nil)
 )
 
 // netSession is one session: its peer, and what the pump learnt.
@@ -175,7 +180,8 @@ func (c *Client) begin(name, password string, spectate bool) (*netSession, error
 	if c.opt.ReplayDir != "" {
 		s.replay = records.NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
 	}
-	mo := match.Options{OnStep: c.onStep, OnReplayError: func(err error) { c.log.Error("replay not saved", "err", err) }}
+	mo := match.Options{OnStep: c.onStep, ScreenLoads: c.opt.WaitScreen,
+		OnReplayError: func(err error) { c.log.Error("replay not saved", "err", err) }}
 	if s.replay != nil {
 		mo.Replay = s.replay
 	}
@@ -456,6 +462,13 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 		fn(w, time.Unix(0, c.stepped.Load()))
 	})
 	return ok
+}
+
+// ScreenLoaded says the game screen shows the loaded game (client.Loader).
+func (c *Client) ScreenLoaded() {
+	if s := c.current(); s != nil {
+		_ = s.peer.Loaded() // ErrClosed: the session ended meanwhile
+	}
 }
 
 // Players describes the game's players, indexed by game.PlayerID.

@@ -59,6 +59,7 @@ type Event struct {
 	Left    time.Duration
 	Count   int
 	Winner  int
+	Winners []int // EvEnd: the game players of the winning team
 	Reason  session.DepartReason
 	Text    string
 	Chat    *session.Chat

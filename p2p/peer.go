@@ -79,22 +79,25 @@ type Peer struct {
 	evDrops atomic.Uint64
 
 	// Loop-only state.
-	ids       map[session.PeerID]peer.ID
-	st        session.Status
-	lob       session.Lobby
-	hashes    []session.HashReport // reported during the last Apply
-	lostAt    map[peer.ID]time.Time
-	hostMove  *Event    // host change waiting for the first turn of its epoch
-	lastTurn  time.Time // when the last turn was applied
-	ended     bool
-	dirSig    string
-	lastRates time.Time
-	lastBytes map[peer.ID][2]uint64
-	rates     map[peer.ID][2]float64
-	msgs      uint64
-	ticks     int
-	ownSeq    uint64 // own-slot commands proposed; the session numbers them 1, 2, 3, …
-	saveDone  bool   // the SaveAt save was made (or refused)
+	ids          map[session.PeerID]peer.ID
+	st           session.Status
+	lob          session.Lobby
+	hashes       []session.HashReport // reported during the last Apply
+	lostAt       map[peer.ID]time.Time
+	hostMove     *Event    // host change waiting for the first turn of its epoch
+	lastTurn     time.Time // when the last turn was applied
+	ended        bool
+	dirSig       string
+	lastRates    time.Time
+	lastBytes    map[peer.ID][2]uint64
+	rates        map[peer.ID][2]float64
+	msgs         uint64
+	ticks        int
+	ownSeq       uint64    // own-slot commands proposed; the session numbers them 1, 2, 3, …
+	saveDone     bool      // the SaveAt save was made (or refused)
+	screenLoaded bool      // the window said it shows the game (Loaded)
+	lastTick     time.Time // when the loop last ticked
+	stall        time.Duration
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
@@ -165,9 +168,10 @@ func (p *Peer) Lobby() session.Lobby {
 	return session.Lobby{}
 }
 
-// View calls fn with the game world while no turn is applied; fn must only
-// read it. It does nothing before the game has loaded.
-func (p *Peer) View(fn func(*game.World)) { p.m.View(fn) }
+// View calls fn with the newest published copy of the game world; fn must
+// only read it, and the peer's loop never waits for it. It reports whether
+// there was a world (none before the game has loaded).
+func (p *Peer) View(fn func(*game.World)) bool { return p.m.View(fn) }
 
 // Over reports whether the game has ended.
 func (p *Peer) Over() bool { return p.m.Over() }
@@ -216,9 +220,7 @@ func (p *Peer) save() (session.Saved, uint64, error) {
 	if err != nil {
 		return session.Saved{}, 0, err
 	}
-	var hash uint64
-	p.m.View(func(w *game.World) { hash = w.Hash() })
-	return sv, hash, nil
+	return sv, p.m.World().Hash(), nil
 }
 
 // saveAt makes the SaveAt save once the game has reached that turn.
@@ -233,6 +235,19 @@ func (p *Peer) saveAt() {
 		return
 	}
 	p.emit(Event{Kind: EvSaved, Turn: sv.State.Turn, Hash: hash, Saved: &sv})
+}
+
+// Loaded tells the session that this player's window shows the loaded game
+// (PeerOptions.Match.ScreenLoads): turn 1 waits for it. Later calls, and
+// calls before the game has loaded, do nothing.
+func (p *Peer) Loaded() error {
+	return p.call(func() error {
+		if p.m.World() != nil && !p.screenLoaded {
+			p.screenLoaded = true
+			p.node.Loaded()
+		}
+		return nil
+	})
 }
 
 // Leave leaves the session; Run returns soon after.
@@ -355,7 +370,9 @@ func (p *Peer) Run(ctx context.Context) error {
 		case <-p.t.connSig:
 			p.connChanges()
 		case <-ticker.C:
+			p.noteTick(time.Now())
 			p.node.Tick()
+			p.m.Publish() // a copy the window held back at the last turn
 			p.ticks++
 			if p.ticks%50 == 0 {
 				p.housekeeping()
@@ -368,6 +385,14 @@ func (p *Peer) Run(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// noteTick keeps the longest gap between two ticks beyond the tick period.
+func (p *Peer) noteTick(now time.Time) {
+	if !p.lastTick.IsZero() {
+		p.stall = max(p.stall, now.Sub(p.lastTick)-p.tick)
+	}
+	p.lastTick = now
 }
 
 func (p *Peer) connChanges() {
@@ -553,13 +578,18 @@ func (p *Peer) closeReplay() {
 
 func (p *Peer) endEvent() {
 	e := Event{Kind: EvEnd, Winner: -1}
-	p.m.View(func(w *game.World) {
+	if w := p.m.World(); w != nil {
 		e.Turn = uint64(w.Turn())
 		e.Hash = w.Hash()
 		if t, ok := w.Winner(); ok {
 			e.Winner = int(t)
+			for pl := range w.NumPlayers() {
+				if w.Player(game.PlayerID(pl)).Team == t {
+					e.Winners = append(e.Winners, pl)
+				}
+			}
 		}
-	})
+	}
 	p.emit(e)
 }
 
@@ -606,7 +636,7 @@ func (p *Peer) publishStatus() {
 		Self: p.h.ID(), IsHost: p.st.IsHost, Joined: p.st.Joined, Left: p.st.Left,
 		State: p.st.State, Epoch: p.st.Epoch, Turn: p.st.Turn, Slot: p.st.Slot,
 		Delay: time.Duration(p.st.Delay) * time.Duration(max(p.lob.TurnTicks, 1)) * p.tick,
-		Over:  p.ended, Messages: p.msgs,
+		Over:  p.ended, Messages: p.msgs, Stall: p.stall,
 	}
 	st.Host, _ = p.peerID(p.st.Host)
 	if p.t != nil {

@@ -27,6 +27,9 @@ type Status struct {
 	Over     bool          // the game has ended
 	Dropped  uint64        // frames dropped because a peer's queue was full
 	Messages uint64        // session messages received
+	// Stall is the longest the loop went without ticking, beyond one tick:
+	// how long this peer could not answer (nothing may hold the loop up).
+	Stall time.Duration
 }
 
 // PeerStatus is one other peer as this one sees it.

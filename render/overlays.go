@@ -65,6 +65,9 @@ func (b *banners) onEvent(ev client.Event, now time.Time, a *App) {
 	}
 }
 
+// colWaiting marks a wait for a player.
+var colWaiting = rgb(251, 146, 60)
+
 func (b *banners) stopWaiting(name string) {
 	b.waiting = slices.DeleteFunc(b.waiting, func(w waitFor) bool { return w.name == name })
 }
@@ -75,7 +78,7 @@ func (b *banners) lines(now time.Time) []banner {
 	out := slices.Clone(b.list)
 	for _, w := range b.waiting {
 		secs := int(math.Ceil(w.deadline.Sub(now).Seconds()))
-		out = append(out, banner{text: fmt.Sprintf("Waiting for %s… dropping in %d s", w.name, max(secs, 0)), color: rgb(251, 146, 60)})
+		out = append(out, banner{text: fmt.Sprintf("Waiting for %s… dropping in %d s", w.name, max(secs, 0)), color: colWaiting})
 	}
 	return out
 }

@@ -60,6 +60,7 @@ type gameScreen struct {
 	stamp    uint32
 	menuWas  bool
 	rp       *replayView // the replay viewer's state; nil in a game
+	shown    bool        // the client was told the screen is up (client.Loader)
 
 	terrainL, worldL, fogL, worldTopL, miniL *layer
 }
@@ -154,6 +155,13 @@ func (g *gameScreen) frame(in *ui.Input) {
 	}
 	g.act(res)
 	g.draw()
+	if !g.shown {
+		// Built and drawn once: the game may start (turn 1 waits for it).
+		g.shown = true
+		if l, ok := a.cl.(client.Loader); ok {
+			l.ScreenLoaded()
+		}
+	}
 }
 
 // read takes what this frame shows from the world (under the View lock).

@@ -43,6 +43,8 @@ type hostState struct {
 	repairing  map[PeerID]int  // peer → tick its repair was ordered
 	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
 	lost       int             // players this epoch dropped as lost or lagging (see keepsMajority)
+	loadFrom   int             // tick the loading began
+	selfWait   int             // tick the others were last told to wait for this host's loading; 0: not told
 }
 
 func (n *Node) becomeHost() {
@@ -354,9 +356,9 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 	if slot < 0 || n.isGone(slot) {
 		return
 	}
-	// A resumed game's players are in the world from the start: one who
+	// Once loading began the players are in every peer's world: one who
 	// leaves while loading departs in the first turn, as in play.
-	if n.lobby.State == StatePlaying || n.lobby.Resume > 0 && n.lobby.State == StateLoading {
+	if n.lobby.State >= StateLoading {
 		for _, d := range h.openDeps {
 			if d.Slot == slot {
 				return
@@ -409,9 +411,11 @@ func (h *hostState) sendCount(n *Node) {
 
 func (h *hostState) broadcastWait(n *Node, slot, left int) {
 	name := n.lobby.Slots[slot].Name
-	if left > 0 {
+	switch {
+	case slot == n.slot: // the others wait for this host: nothing to show here
+	case left > 0:
 		n.emit(Event{Kind: EvWaiting, Slot: slot, Name: name, TicksLeft: left})
-	} else {
+	default:
 		n.emit(Event{Kind: EvWaitOver, Slot: slot, Name: name})
 	}
 	for _, pi := range h.peers {
@@ -443,6 +447,7 @@ func (n *Node) hostTick() {
 			n.emit(Event{Kind: EvGameStarted, Turn: n.lobby.Resume + 1})
 			h.turnTimer = int(n.lobby.TurnTicks)
 		}
+		h.waitOwnLoading(n)
 	}
 	stalled := h.checkPeers(n)
 	if n.role != roleHost {
@@ -466,6 +471,27 @@ func (n *Node) hostTick() {
 		}
 	}
 	h.checkHashes(n)
+}
+
+// waitOwnLoading shows the others that the game waits for this host's own
+// loading, as it shows them a slow loader among them (see checkPeers).
+func (h *hostState) waitOwnLoading(n *Node) {
+	if n.slot < 0 || n.slot >= len(n.lobby.Slots) {
+		return
+	}
+	if h.loaded[n.self] || n.lobby.State != StateLoading {
+		if h.selfWait != 0 {
+			h.selfWait = 0
+			h.broadcastWait(n, n.slot, 0)
+		}
+		return
+	}
+	since := n.now - h.loadFrom - n.cfg.FailTicks
+	if since <= 0 || h.selfWait != 0 && n.now-h.selfWait < n.cfg.CountdownTicks {
+		return
+	}
+	h.selfWait = n.now
+	h.broadcastWait(n, n.slot, max(n.cfg.LoadTicks-since, 1))
 }
 
 func (h *hostState) sentAt(turn uint64) int {
@@ -498,6 +524,10 @@ func (h *hostState) checkPeers(n *Node) bool {
 		}
 		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
 		lag := n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
+		// A player still loading its game screen is waited for in the open
+		// once the loading takes longer than a silence would, and for
+		// LoadTicks as long as it answers: slow, not gone.
+		loading := n.lobby.State == StateLoading && !h.loaded[pi.id] && n.now-h.loadFrom > n.cfg.FailTicks
 		if pi.slot < 0 || n.isGone(pi.slot) {
 			if silent && n.now-pi.heard > n.cfg.DropTicks {
 				drop = append(drop, pi) // a silent spectator
@@ -506,10 +536,10 @@ func (h *hostState) checkPeers(n *Node) bool {
 		}
 		if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
 			lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
-		} else if pi.stallSince >= 0 && !silent {
+		} else if pi.stallSince >= 0 && !silent && n.lobby.State == StatePlaying {
 			lag = true
 		}
-		if !silent && !lag {
+		if !silent && !lag && !loading {
 			if pi.stallSince >= 0 {
 				pi.stallSince = -1
 				h.broadcastWait(n, pi.slot, 0)
@@ -519,12 +549,16 @@ func (h *hostState) checkPeers(n *Node) bool {
 			}
 			continue
 		}
-		if n.lobby.State != StatePlaying && !silent {
+		if n.lobby.State != StatePlaying && !silent && !loading {
 			continue
 		}
 		stalled = stalled || n.lobby.State == StatePlaying
 		pi.waited++
-		left := n.cfg.DropTicks - pi.waited
+		budget := n.cfg.DropTicks
+		if loading && !silent {
+			budget = n.cfg.LoadTicks
+		}
+		left := budget - pi.waited
 		if pi.stallSince < 0 {
 			pi.stallSince = n.now
 			pi.lastWaitEv = n.now

@@ -174,6 +174,7 @@ func (n *Node) sendResume(pi *peerInfo) {
 // loads the map, or, resuming a save, the saved state.
 func (n *Node) startLoading() {
 	n.lobby.State = StateLoading
+	n.hs.loadFrom = n.now
 	n.lobbyChanged()
 	n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
 	if n.resume == nil {

@@ -14,10 +14,12 @@ import (
 // avahiScript runs a private D-Bus system bus and avahi-daemon inside the
 // namespace (in the mount namespace `ip netns exec` makes, so their sockets
 // and pid files never meet the machine's), then browses and resolves
-// Hostfall sessions with avahi-browse in its parsable format.
+// Hostfall sessions with avahi-browse in its parsable format. A private
+// /run holds their directories: on a fresh machine /run/avahi-daemon does
+// not exist until the system's avahi-daemon has run once.
 const avahiScript = `set -e
-mount -t tmpfs hflan /run/dbus
-mount -t tmpfs hflan /run/avahi-daemon
+mount -t tmpfs hflan /run
+mkdir -p /run/dbus /run/avahi-daemon
 dbus-daemon --system --fork --nopidfile
 avahi-daemon --no-chroot --no-drop-root --no-rlimits --no-proc-title -f "$1" >"$2" 2>&1 &
 for i in $(seq 50); do avahi-browse -at -p >/dev/null 2>&1 && break; sleep 0.1; done

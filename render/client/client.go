@@ -77,6 +77,14 @@ type Pauser interface {
 	SetPaused(bool)
 }
 
+// Loader is implemented by clients whose game waits for the window: the
+// game screen calls ScreenLoaded once it has built itself from the loaded
+// world and drawn it, and the session starts turn 1 when every player's
+// screen is up.
+type Loader interface {
+	ScreenLoaded()
+}
+
 // Saver is implemented by clients that can save the running game to a
 // file (the offline client; the network client when this peer hosts). The
 // pause menu offers "Save game" when the client is a Saver and this peer

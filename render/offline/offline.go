@@ -117,6 +117,9 @@ func (c *Client) advance(now time.Time) {
 		c.drain(now)
 	}
 	c.drain(now)
+	if c.match != nil {
+		c.match.Publish() // a copy the window held back last time
+	}
 }
 
 // drain handles every Ready of the node (c.mu held).
@@ -154,9 +157,7 @@ func (c *Client) apply(rd *session.Ready, now time.Time) error {
 		if err := c.match.Apply(&one, c.node); err != nil {
 			return err
 		}
-		c.match.View(func(w *game.World) {
-			c.wevents.Add(w.Events())
-		})
+		c.wevents.Add(c.match.World().Events())
 		c.stepped.Store(now.UnixNano())
 	}
 	if rd.SnapshotAt != 0 {
@@ -375,13 +376,8 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 	if m == nil {
 		return false
 	}
-	ok := false
 	at := time.Unix(0, c.stepped.Load())
-	m.View(func(w *game.World) {
-		ok = true
-		fn(w, at)
-	})
-	return ok
+	return m.View(func(w *game.World) { fn(w, at) })
 }
 
 // Players returns the game's players.

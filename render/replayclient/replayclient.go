@@ -133,6 +133,7 @@ func (c *Client) run(ctx context.Context) {
 func (c *Client) advance(now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.match.Publish()
 	for range c.clk.Due(now) {
 		if !c.step(now, true) {
 			return
@@ -162,19 +163,18 @@ func (c *Client) step(now time.Time, keep bool) bool {
 		return false
 	}
 	c.next++
-	c.match.View(func(w *game.World) {
-		if want, ok := c.want[t.Number]; ok {
-			if got := w.Hash(); got == want {
-				c.checked++
-			} else if c.problem == "" {
-				c.fail(fmt.Sprintf("This replay does not reproduce the recorded game: after turn %d the state differs from the recording "+
-					"(hash %016x, recorded %016x). What follows may not be what was played.", t.Number, got, want), false)
-			}
+	w := c.match.World()
+	if want, ok := c.want[t.Number]; ok {
+		if got := w.Hash(); got == want {
+			c.checked++
+		} else if c.problem == "" {
+			c.fail(fmt.Sprintf("This replay does not reproduce the recorded game: after turn %d the state differs from the recording "+
+				"(hash %016x, recorded %016x). What follows may not be what was played.", t.Number, got, want), false)
 		}
-		if keep {
-			c.wevents.Add(w.Events())
-		}
-	})
+	}
+	if keep {
+		c.wevents.Add(w.Events())
+	}
 	c.stepped.Store(now.UnixNano())
 	return true
 }
@@ -237,6 +237,7 @@ func (c *Client) Seek(f float64) {
 	now := time.Now()
 	for c.next < target && c.step(now, false) {
 	}
+	c.match.Publish()
 	c.wevents.Reset()
 	c.clk.Reset(now)
 	if c.paused {
@@ -313,8 +314,7 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 		return false
 	}
 	at := time.Unix(0, c.stepped.Load())
-	m.View(func(w *game.World) { fn(w, at) })
-	return true
+	return m.View(func(w *game.World) { fn(w, at) })
 }
 
 // Players returns the recorded game's players.

@@ -47,6 +47,9 @@ type Peer struct {
 	Left        bool
 	LeftWhy     string
 	Slow        int // extra ticks on every link touching this peer
+	// LoadTicks is how long this peer takes to load a game after EvLoad
+	// (a window building its game screen); 0 loads at once.
+	LoadTicks int
 
 	// The toy game: a state hash over every applied turn.
 	State    uint64
@@ -59,6 +62,7 @@ type Peer struct {
 	base     uint64 // the turn of the last restored snapshot
 
 	loaded bool
+	loadAt int // tick the pending load finishes; 0 when none is pending
 }
 
 // AppliedTurn is a turn as the toy game applied it.
@@ -125,7 +129,7 @@ func (n *Net) boot(p *Peer, name string) {
 	p.Applied = nil
 	p.base = 0
 	p.seen = map[[2]uint64]uint64{}
-	p.loaded = false
+	p.loaded, p.loadAt = false, 0
 }
 
 // Peer returns the peer with id, or nil.
@@ -208,6 +212,10 @@ func (n *Net) Tick() {
 	}
 	n.queue = slices.Delete(n.queue, 0, i)
 	for _, p := range n.Peers {
+		if p.Up && p.loadAt != 0 && n.Now >= p.loadAt {
+			p.loadAt = 0
+			p.Node.Loaded()
+		}
 		if p.Up {
 			p.Node.Tick()
 		}
@@ -290,7 +298,11 @@ func (n *Net) handle(p *Peer) {
 		case session.EvLoad:
 			if !p.loaded {
 				p.loaded = true
-				p.Node.Loaded()
+				if p.LoadTicks > 0 {
+					p.loadAt = n.Now + p.LoadTicks
+				} else {
+					p.Node.Loaded()
+				}
 			}
 		case session.EvLeft:
 			p.Left, p.LeftWhy = true, e.Text
