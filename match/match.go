@@ -79,7 +79,7 @@ type Match struct {
 	stale bool // owner only: world changed since the last publish
 	over  atomic.Bool
 	smu   sync.Mutex // guards stats
-	slots  [session.MaxSlots]int8
+	slots [session.MaxSlots]int8
 
 	bots   [session.MaxSlots]*ai.Bot
 	rec    *replay.Writer
