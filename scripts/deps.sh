@@ -70,7 +70,7 @@ install_packages() {
 
 install_modules() {
   go mod download ||
-    die "go mod download failed. The module proxy must be reachable (go env GOPROXY); see ../shared/PLATFORM.md on GOSUMDB."
+    die "go mod download failed. The module proxy must be reachable (go env GOPROXY); go.sum is committed, so a download that fails checking a module against the checksum database can be retried with GOSUMDB=off."
 }
 
 check_go

@@ -25,6 +25,15 @@ can_run_386() {
 echo "== go vet"
 go vet ./...
 
+# Every go test run streams through testsum: a line per package, the output
+# of failed tests, and each test's outcome recorded for the summary at the end
+# (which tests were skipped, and why).
+mkdir -p bin
+go build -o bin/testsum ./tools/testsum
+outcomes=$(mktemp)
+trap 'rm -f "$outcomes"' EXIT
+gotest() { go test -json "$@" | bin/testsum -record "$outcomes"; }
+
 mapfile -t all < <(go list ./...)
 race=()
 plain=()
@@ -37,11 +46,11 @@ for p in "${all[@]}"; do
 done
 
 echo "== go test (${#plain[@]} packages)"
-go test -count=1 "${plain[@]}"
+gotest -count=1 "${plain[@]}"
 
 if [ "${#race[@]}" -gt 0 ]; then
   echo "== go test -race (${#race[@]} packages)"
-  go test -count=1 -race "${race[@]}"
+  gotest -count=1 -race "${race[@]}"
 fi
 
 pure=()
@@ -55,6 +64,10 @@ if [ "${#pure[@]}" -gt 0 ]; then
     echo "   (this kernel cannot run 32-bit binaries; running them under qemu-i386)"
     exec386=(-exec "$PWD/scripts/exec386.sh")
   fi
-  GOARCH=386 CGO_ENABLED=0 go test -count=1 "${exec386[@]}" "${pure[@]}"
+  GOARCH=386 CGO_ENABLED=0 gotest -count=1 "${exec386[@]}" "${pure[@]}"
 fi
+echo "== summary"
+# HOSTFALL_REQUIRE_ALL_TESTS=1 (CI) fails the run when a test was skipped for
+# want of something this machine should have (root, Xvfb, avahi, …).
+bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all}
 echo "== all tests passed"

@@ -90,7 +90,7 @@ var flagNetemSeeds = flag.Int("netemseeds", 0, "TestNetemHostKilled: number of s
 
 func TestNetemHostKilled(t *testing.T) {
 	if *flagNetemSeeds == 0 {
-		t.Skip("a measurement: run with -netemseeds=N")
+		t.Skip("opt-in: a measurement: run with -netemseeds=N")
 	}
 	bad, splits, flagged := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(*flagNetemSeeds); seed++ {

@@ -409,7 +409,7 @@ func TestSoak(t *testing.T) {
 		return
 	}
 	if *flagSoak == 0 {
-		t.Skip("run with -soak=N (make soak)")
+		t.Skip("opt-in: run with -soak=N (make soak)")
 	}
 	summarize(t, runMany(t, 1_000_001, *flagSoak))
 }

@@ -212,7 +212,7 @@ func TestSpeakerFallsBackToSilent(t *testing.T) {
 	s := must(New(b, Options{Sink: Speaker(), Logger: slog.New(logs)}))
 	if s.SinkName() == "speaker" {
 		s.Close()
-		t.Skip("this machine has a sound card: nothing to fall back from")
+		t.Skip("not applicable: this machine has a sound card, so there is nothing to fall back from")
 	}
 	if s.SinkName() != "silent" {
 		t.Fatalf("sink %q, want silent", s.SinkName())

@@ -36,7 +36,7 @@ const benchEnv = "HFLAN_BENCH"
 // through each peer's link (IP packets: TCP, encryption, yamux, mDNS).
 func TestBenchLAN(t *testing.T) {
 	if os.Getenv(benchEnv) == "" {
-		t.Skip("network benchmark; scripts/bench.d/lan.sh runs it with " + benchEnv + "=1")
+		t.Skip("opt-in: network benchmark; scripts/bench.d/lan.sh runs it with " + benchEnv + "=1")
 	}
 	runs := 5
 	if n, err := strconv.Atoi(os.Getenv("HFLAN_BENCH_RUNS")); err == nil && n > 0 {

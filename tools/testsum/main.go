@@ -1,0 +1,188 @@
+// Command testsum reads `go test -json` on stdin and prints what a person
+// needs of it: one line per package (as go test prints it), the output of
+// every failed test, and, with -record FILE, appends each test's outcome to
+// FILE so that `testsum -summary FILE` can tell, after several go test runs,
+// which tests were skipped and why, and close with the plain line
+// "N passed, N failed, N skipped".
+//
+// A skip whose reason starts with "opt-in:" (a measurement or soak run only
+// when asked for) or "not applicable:" (nothing to test on this machine) is
+// by design. Any other skip means this machine lacks something a test needs;
+// with -require-all the summary then fails, which is what CI asks for on a
+// machine that has root, Xvfb and avahi.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+// event is one line of `go test -json` (test2json).
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+	Elapsed float64
+}
+
+// outcome is one test's result as -record writes it.
+type outcome struct {
+	Package, Test, Action, Reason string
+}
+
+func main() {
+	record := flag.String("record", "", "append each test's outcome to this file")
+	summary := flag.String("summary", "", "print the summary of the outcomes recorded in this file")
+	requireAll := flag.Bool("require-all", false, "with -summary: fail when a test was skipped for a reason other than opt-in or not applicable")
+	flag.Parse()
+	if *summary != "" {
+		os.Exit(summarize(*summary, *requireAll, os.Stdout))
+	}
+	os.Exit(stream(os.Stdin, os.Stdout, *record))
+}
+
+// stream prints the run as it goes and records outcomes; it returns 1 when
+// a test or package failed.
+func stream(r io.Reader, w io.Writer, record string) int {
+	var rec *json.Encoder
+	if record != "" {
+		f, err := os.OpenFile(record, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testsum:", err)
+			return 1
+		}
+		defer f.Close()
+		rec = json.NewEncoder(f)
+	}
+	out := map[string][]string{} // package/test → output lines
+	failed := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var e event
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			fmt.Fprintln(w, sc.Text()) // build errors and the like come as plain text
+			continue
+		}
+		key := e.Package + "/" + e.Test
+		switch e.Action {
+		case "output":
+			out[key] = append(out[key], e.Output)
+			if e.Test == "" && isBuildProblem(e.Output) {
+				fmt.Fprint(w, e.Output)
+			}
+		case "pass", "fail", "skip":
+			if e.Test == "" {
+				printPackage(w, e, out[key])
+				failed = failed || e.Action == "fail"
+				delete(out, key)
+				continue
+			}
+			if e.Action == "fail" {
+				failed = true
+				fmt.Fprint(w, strings.Join(out[key], ""))
+			}
+			if rec != nil {
+				_ = rec.Encode(outcome{e.Package, e.Test, e.Action, skipReason(out[key])})
+			}
+			delete(out, key)
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+func isBuildProblem(line string) bool {
+	return strings.HasPrefix(line, "#") || strings.Contains(line, "[build failed]") || strings.Contains(line, "[setup failed]")
+}
+
+// printPackage prints go test's line for a package, with its output when it
+// failed outside any test (a panic in TestMain, a build error).
+func printPackage(w io.Writer, e event, lines []string) {
+	switch e.Action {
+	case "pass":
+		fmt.Fprintf(w, "ok  \t%s\t%.3fs\n", e.Package, e.Elapsed)
+	case "skip":
+		fmt.Fprintf(w, "?   \t%s\t[no test files]\n", e.Package)
+	default:
+		fmt.Fprint(w, strings.Join(lines, ""))
+		fmt.Fprintf(w, "FAIL\t%s\t%.3fs\n", e.Package, e.Elapsed)
+	}
+}
+
+// skipReason is the message a skipped test gave: its last output line that
+// is not go test's own "--- SKIP" line.
+func skipReason(lines []string) string {
+	for _, l := range slices.Backward(lines) {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "=== ") {
+			continue
+		}
+		if i := strings.Index(l, ": "); i >= 0 && strings.Contains(l[:i], ".go:") {
+			l = l[i+2:]
+		}
+		return l
+	}
+	return "(no reason given)"
+}
+
+// byDesign reports whether a skip reason is one CI accepts.
+func byDesign(reason string) bool {
+	return strings.HasPrefix(reason, "opt-in:") || strings.HasPrefix(reason, "not applicable:")
+}
+
+func summarize(file string, requireAll bool, w io.Writer) int {
+	f, err := os.Open(file)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testsum:", err)
+		return 1
+	}
+	defer f.Close()
+	var passed, failed int
+	var skipped []outcome
+	dec := json.NewDecoder(f)
+	for {
+		var o outcome
+		if err := dec.Decode(&o); err != nil {
+			break
+		}
+		switch o.Action {
+		case "pass":
+			passed++
+		case "fail":
+			failed++
+		case "skip":
+			skipped = append(skipped, o)
+		}
+	}
+	missing := 0
+	if len(skipped) > 0 {
+		fmt.Fprintln(w, "skipped tests:")
+		for _, s := range skipped {
+			mark := "  "
+			if !byDesign(s.Reason) {
+				mark = "! "
+				missing++
+			}
+			fmt.Fprintf(w, "%s%s %s: %s\n", mark, s.Package, s.Test, s.Reason)
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", passed, failed, len(skipped))
+	switch {
+	case failed > 0:
+		return 1
+	case requireAll && missing > 0:
+		fmt.Fprintf(w, "%d tests (marked !) were skipped because this machine lacks what they need; this run requires every test (HOSTFALL_REQUIRE_ALL_TESTS=1)\n", missing)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A run with a pass, a failure, a skip by design and a skip for want of a
+// tool: the stream shows the failure's output, the summary lists both
+// skips with their reasons, and -require-all fails on the second alone.
+func TestStreamAndSummary(t *testing.T) {
+	in := strings.Join([]string{
+		`{"Action":"run","Package":"p","Test":"TestA"}`,
+		`{"Action":"pass","Package":"p","Test":"TestA"}`,
+		`{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:9: want 2, got 3\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestB"}`,
+		`{"Action":"output","Package":"p","Test":"TestSoak","Output":"    soak_test.go:4: opt-in: run with -soak=N\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestSoak","Output":"--- SKIP: TestSoak (0.00s)\n"}`,
+		`{"Action":"skip","Package":"p","Test":"TestSoak"}`,
+		`{"Action":"output","Package":"p","Test":"TestX","Output":"    x_test.go:7: Xvfb is not installed\n"}`,
+		`{"Action":"skip","Package":"p","Test":"TestX"}`,
+		`{"Action":"fail","Package":"p","Elapsed":1.5}`,
+	}, "\n")
+	rec := filepath.Join(t.TempDir(), "outcomes")
+	var out bytes.Buffer
+	if code := stream(strings.NewReader(in), &out, rec); code != 1 {
+		t.Errorf("stream exit %d, want 1 for a failed test", code)
+	}
+	for _, want := range []string{"want 2, got 3", "FAIL\tp\t1.500s"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stream output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, tc := range []struct {
+		requireAll bool
+		want       int
+	}{{false, 1}, {true, 1}} {
+		var sum bytes.Buffer
+		if code := summarize(rec, tc.requireAll, &sum); code != tc.want {
+			t.Errorf("summary (require-all %v) exit %d, want %d", tc.requireAll, code, tc.want)
+		}
+		for _, want := range []string{"  p TestSoak: opt-in: run with -soak=N", "! p TestX: Xvfb is not installed", "1 passed, 1 failed, 2 skipped"} {
+			if !strings.Contains(sum.String(), want) {
+				t.Errorf("summary lacks %q:\n%s", want, sum.String())
+			}
+		}
+	}
+	// Without the failure, only -require-all fails, and only for TestX.
+	clean := strings.ReplaceAll(in, `"Action":"fail","Package":"p","Test":"TestB"`, `"Action":"pass","Package":"p","Test":"TestB"`)
+	rec2 := filepath.Join(t.TempDir(), "outcomes")
+	stream(strings.NewReader(clean), &bytes.Buffer{}, rec2)
+	if code := summarize(rec2, false, &bytes.Buffer{}); code != 0 {
+		t.Errorf("a run with skips only: exit %d, want 0", code)
+	}
+	if code := summarize(rec2, true, &bytes.Buffer{}); code != 1 {
+		t.Errorf("-require-all with a skip for want of Xvfb: exit %d, want 1", code)
+	}
+	_ = os.Remove(rec2)
+}
+
+// FuzzStream: any input, JSON or not, is printed or skipped, never a crash.
+func FuzzStream(f *testing.F) {
+	f.Add(`{"Action":"skip","Package":"p","Test":"T"}`)
+	f.Add("# build failed\n{\"Action\":\"output\"}")
+	f.Fuzz(func(t *testing.T, in string) {
+		stream(strings.NewReader(in), &bytes.Buffer{}, "")
+	})
+}
