@@ -32,7 +32,9 @@ mkdir -p bin
 go build -o bin/testsum ./tools/testsum
 outcomes=$(mktemp)
 trap 'rm -f "$outcomes"' EXIT
-gotest() { go test -json "$@" | bin/testsum -record "$outcomes"; }
+# A suite that fails does not stop the others: the summary covers them all.
+failed=0
+gotest() { go test -json "$@" | bin/testsum -record "$outcomes" || failed=1; }
 
 mapfile -t all < <(go list ./...)
 race=()
@@ -69,5 +71,9 @@ fi
 echo "== summary"
 # HOSTFALL_REQUIRE_ALL_TESTS=1 (CI) fails the run when a test was skipped for
 # want of something this machine should have (root, Xvfb, avahi, …).
-bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all}
+bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all} || failed=1
+if [ "$failed" -ne 0 ]; then
+  echo "== some tests failed (their output is above)"
+  exit 1
+fi
 echo "== all tests passed"

@@ -31,7 +31,12 @@
 //		}
 //	}
 //
-// Tick is the only clock: every duration in Config counts ticks. The defaults
+// Tick is the only clock: every duration in Config counts ticks. When one
+// runs out, Tick steps a timeout to the node itself through Step
+// (MsgHostSilent, MsgClaimOverdue, MsgGatherOver; etcd's raft does the same
+// with MsgHup), so a change of role always follows a message. Roles change
+// only through one become… function per role, which checks the move against
+// a table of the moves the protocol makes. The defaults
 // fit a 10 ms tick (DefaultTickMillis): 50 ms turns (TurnTicks 5), heartbeats
 // every 100 ms, a silent host suspected after 300 ms (FailTicks 30), a lagging
 // or disconnected player dropped after a visible 3 s wait (DropTicks 300), a

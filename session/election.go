@@ -72,7 +72,7 @@ func (n *Node) nextCandidate() {
 
 func (n *Node) becomeCandidate() {
 	el := n.el
-	n.role = roleCandidate
+	n.setRole(roleCandidate)
 	gen := max(epochGen(n.epoch), el.maxGen) + 1
 	el.maxGen = gen
 	el.claim = makeEpoch(gen, n.slot)
@@ -137,7 +137,7 @@ func (n *Node) onClaim(m Message) {
 		mine := n.el.claim
 		if epochGen(m.Epoch) > epochGen(mine) ||
 			epochGen(m.Epoch) == epochGen(mine) && n.rosterIndex(m.From) < n.rosterIndex(n.self) {
-			n.role = roleFollower
+			n.becomeFollower()
 			n.follow(m)
 		} else {
 			// The claimer comes after this node: it gave up waiting for our
@@ -243,7 +243,7 @@ func (n *Node) candidateLost(p PeerID) {
 
 func (n *Node) candidateTick() {
 	if n.now >= n.el.gatherEnd {
-		n.decide()
+		n.timeout(MsgGatherOver)
 	}
 }
 
@@ -282,7 +282,7 @@ func (n *Node) decide() {
 
 // rejoinLineage goes back to a host that others still follow.
 func (n *Node) rejoinLineage(m Message) {
-	n.role = roleFollower
+	n.becomeFollower()
 	n.epoch = m.Epoch
 	n.host = m.Targets[0]
 	n.hostLost = false

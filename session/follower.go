@@ -20,7 +20,7 @@ func (n *Node) stepMember(m Message) {
 	}
 	if n.role == roleCandidate && m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye {
 		// The old host is alive after all: give up the claim and go back.
-		n.role = roleFollower
+		n.becomeFollower()
 		n.el = nil
 		n.failedTries++
 		if n.failedTries >= 3 {
@@ -148,7 +148,7 @@ func (n *Node) followerTick() {
 		limit += n.cfg.GatherTicks
 	}
 	if !n.hostLost && n.now-n.hostHeard > limit {
-		n.suspectHost()
+		n.timeout(MsgHostSilent)
 	}
 	if n.deferred != nil && n.hostLost {
 		m := *n.deferred
@@ -156,8 +156,7 @@ func (n *Node) followerTick() {
 		n.onClaim(m)
 	}
 	if n.el != nil && n.el.expect != "" && n.now >= n.el.deadline {
-		n.el.skipped = append(n.el.skipped, n.el.expect)
-		n.nextCandidate()
+		n.timeout(MsgClaimOverdue)
 		if n.role != roleFollower {
 			return
 		}

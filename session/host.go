@@ -48,7 +48,7 @@ type hostState struct {
 }
 
 func (n *Node) becomeHost() {
-	n.role = roleHost
+	n.setRole(roleHost)
 	n.host = n.self
 	n.hs = &hostState{
 		nonces: map[PeerID][]byte{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
@@ -622,8 +622,7 @@ func (n *Node) newerHeard(m Message) bool {
 	if !resumed && 2*(len(r)-len(h.newer)) > len(r) {
 		return false
 	}
-	n.role = roleFollower
-	n.hs = nil
+	n.becomeFollower()
 	n.el = &election{failedHosts: []PeerID{n.self}, maxGen: epochGen(m.Epoch)}
 	n.lostAt = n.now
 	n.hostLost = true

@@ -73,9 +73,7 @@ func (n *Node) Join(host PeerID) error {
 	if n.role != roleNone {
 		return fmt.Errorf("%w: the node is already %v", ErrBadArgument, n.role)
 	}
-	n.role = roleJoining
-	n.joinHost = host
-	n.joinedAt = n.now
+	n.becomeJoining(host)
 	n.sendHello()
 	return nil
 }
@@ -107,7 +105,7 @@ func (n *Node) stepJoining(m Message) {
 		n.slot = m.Slot
 		n.epoch = m.Epoch
 		n.host = m.From
-		n.role = roleFollower
+		n.becomeFollower()
 		n.hostHeard = n.now
 		if m.Slot >= 0 && m.NextSeq > 0 {
 			n.propSeq[m.Slot] = m.NextSeq - 1

@@ -47,6 +47,17 @@ const (
 	MsgConnected
 	// MsgDisconnected reports that the connection to From was lost.
 	MsgDisconnected
+
+	// Timeouts: the node steps these to itself (From = itself) from Tick
+	// when a duration runs out, as etcd's raft steps MsgHup, so every
+	// change of role goes through Step.
+
+	// MsgHostSilent: the host has said nothing for longer than FailTicks.
+	MsgHostSilent
+	// MsgClaimOverdue: the candidate a follower waits for has not claimed in time.
+	MsgClaimOverdue
+	// MsgGatherOver: a candidate's time to gather followers has run out.
+	MsgGatherOver
 )
 
 var msgNames = map[MsgKind]string{
@@ -56,7 +67,8 @@ var msgNames = map[MsgKind]string{
 	MsgTurns: "turns", MsgAck: "ack", MsgPing: "ping", MsgDesync: "desync",
 	MsgSnapshotReq: "snapshot-req", MsgSnapshot: "snapshot", MsgClaim: "claim",
 	MsgFollow: "follow", MsgReject: "reject", MsgWaiting: "waiting", MsgBye: "bye", MsgConnected: "connected",
-	MsgDisconnected: "disconnected",
+	MsgDisconnected: "disconnected", MsgHostSilent: "host-silent", MsgClaimOverdue: "claim-overdue",
+	MsgGatherOver: "gather-over",
 }
 
 func (k MsgKind) String() string {
@@ -69,6 +81,9 @@ func (k MsgKind) String() string {
 // IsLocal reports whether k is a local kind (connection reports) that is never
 // sent or encoded.
 func (k MsgKind) IsLocal() bool { return k > msgLocal }
+
+// isTimeout reports whether k is a timeout the node steps to itself.
+func (k MsgKind) isTimeout() bool { return k >= MsgHostSilent }
 
 // Hello opens the join handshake.
 type Hello struct {

@@ -21,6 +21,40 @@ var roleNames = [...]string{"none", "joining", "follower", "candidate", "host", 
 
 func (r role) String() string { return roleNames[r] }
 
+// transitions lists the roles a node may move to from each role. Roles change
+// only through the become… functions, which check this table: any other move
+// is a bug in this package, and, as etcd's raft does, the node panics rather
+// than run on in a state nobody reasoned about.
+var transitions = [...][]role{
+	roleNone:      {roleJoining, roleHost, roleLeft},
+	roleJoining:   {roleFollower, roleLeft},
+	roleFollower:  {roleFollower, roleCandidate, roleLeft},
+	roleCandidate: {roleFollower, roleCandidate, roleHost, roleLeft},
+	roleHost:      {roleFollower, roleLeft},
+	roleLeft:      nil,
+}
+
+func (n *Node) setRole(to role) {
+	if !slices.Contains(transitions[n.role], to) {
+		panic(fmt.Sprintf("session: %s cannot become %s", n.role, to))
+	}
+	n.role = to
+}
+
+// becomeJoining starts the join handshake with host.
+func (n *Node) becomeJoining(host PeerID) {
+	n.setRole(roleJoining)
+	n.joinHost = host
+	n.joinedAt = n.now
+}
+
+// becomeFollower makes this node follow a host (the caller sets which, and
+// what it knows of it); a follower keeps no host state.
+func (n *Node) becomeFollower() {
+	n.setRole(roleFollower)
+	n.hs = nil
+}
+
 // Errors callers branch on.
 var (
 	ErrNotHost     = errors.New("session: only the host can do that")
@@ -288,6 +322,13 @@ func (n *Node) Step(m Message) error {
 	if n.role == roleLeft {
 		return nil
 	}
+	if m.Kind.isTimeout() {
+		if m.From != n.self {
+			return fmt.Errorf("%w: %v is a timeout of the node's own", ErrBadArgument, m.Kind)
+		}
+		n.stepTimeout(m.Kind)
+		return nil
+	}
 	if m.From == "" || m.From == n.self {
 		return fmt.Errorf("%w: message without a sender", ErrBadArgument)
 	}
@@ -318,6 +359,23 @@ func (n *Node) Step(m Message) error {
 	return nil
 }
 
+// timeout steps a timeout of this node's own through Step.
+func (n *Node) timeout(k MsgKind) { _ = n.Step(Message{Kind: k, From: n.self}) }
+
+// stepTimeout handles a timeout in the role that set it; one that arrives in
+// another role (the role changed meanwhile) is stale and ignored.
+func (n *Node) stepTimeout(k MsgKind) {
+	switch {
+	case k == MsgHostSilent && n.role == roleFollower:
+		n.suspectHost()
+	case k == MsgClaimOverdue && n.role == roleFollower && n.el != nil && n.el.expect != "":
+		n.el.skipped = append(n.el.skipped, n.el.expect)
+		n.nextCandidate()
+	case k == MsgGatherOver && n.role == roleCandidate:
+		n.decide()
+	}
+}
+
 // peerLost handles a reported connection loss.
 func (n *Node) peerLost(p PeerID) {
 	switch n.role {
@@ -339,7 +397,7 @@ func (n *Node) leave(why string) {
 	if n.role == roleLeft {
 		return
 	}
-	n.role = roleLeft
+	n.setRole(roleLeft)
 	n.hs, n.el = nil, nil
 	n.emit(Event{Kind: EvLeft, Text: why})
 }

@@ -114,7 +114,11 @@ func printPackage(w io.Writer, e event, lines []string) {
 	case "skip":
 		fmt.Fprintf(w, "?   \t%s\t[no test files]\n", e.Package)
 	default:
-		fmt.Fprint(w, strings.Join(lines, ""))
+		for _, l := range lines {
+			if l != "FAIL\n" && l != "PASS\n" && !strings.HasPrefix(l, "FAIL\t") && !strings.HasPrefix(l, "ok  \t") {
+				fmt.Fprint(w, l)
+			}
+		}
 		fmt.Fprintf(w, "FAIL\t%s\t%.3fs\n", e.Package, e.Elapsed)
 	}
 }
