@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,6 +80,41 @@ func (l *twoWindowLab) start(t *testing.T, i int, label string, args ...string) 
 	return p
 }
 
+// checkGameOnScreen captures the X screen once p's game is under way: the
+// window on top (the joiner's, opened last) shows the battlefield, grass
+// around its base, not a message that it was thrown out. The capture is
+// kept in the test's artifact directory.
+func (l *twoWindowLab) checkGameOnScreen(t *testing.T, p *peerproc.Proc) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if _, err := p.Wait(ctx, func(ln peerproc.Line) bool { return ln.Ev() == "turn" && ln.Int("turn") >= 40 }); err != nil {
+		t.Fatalf("%s: no turn 40: %v\n%s", p.Name, err, p.Stderr())
+	}
+	img, err := xvfb.Capture(l.display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.ArtifactDir(), "two-windows-game.png")
+	if err := xvfb.WritePNG(path, img); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the screen during the first game: %s", path)
+	grass, all := 0, 0
+	for y := 40; y < 560; y += 4 {
+		for x := 0; x < 1024; x += 4 {
+			c := img.RGBAAt(x, y)
+			all++
+			if c.G > 90 && int(c.G) > int(c.R)+25 && int(c.G) > int(c.B)+25 {
+				grass++
+			}
+		}
+	}
+	if grass < all/5 {
+		t.Errorf("the window on top shows no battlefield: %d of %d sampled map pixels are grass (%s)", grass, all, path)
+	}
+}
+
 // Two window peers in two namespaces on one X display, both at their
 // default frame rate, start a 1v1 again and again (-window-starts, 20 for
 // the full check): in every start the host keeps hosting, nobody leaves,
@@ -95,6 +131,9 @@ func TestTwoWindowsStart(t *testing.T) {
 		host := l.start(t, 0, name, "host", "--name", name, "--player", "Ann", "--players", "2", "--bots", "0",
 			"--turns", fmt.Sprint(turns), "--exit-at-end", "--mute", "--status-json")
 		join := l.start(t, 1, name, "join", "--session", name, "--player", "Bo", "--exit-at-end", "--mute", "--status-json")
+		if i == 0 {
+			l.checkGameOnScreen(t, join)
+		}
 		var ends []peerproc.Line
 		ok := true
 		for _, p := range []*peerproc.Proc{host, join} {

@@ -26,10 +26,11 @@ func TestHandshakeOverLoopback(t *testing.T) {
 		{"wrong password", "guess", testVersion, "password"},
 		{"other game version", "swordfish", "9.9.9", "version"},
 	} {
+		outer := t // the peers live until the lobby is counted below
 		t.Run(tc.name, func(t *testing.T) {
 			opt := testPeerOptions(tc.name)
 			opt.Password, opt.GameVersion = tc.password, tc.version
-			p := startPeer(t, tc.name, opt)
+			p := startPeer(outer, tc.name, opt)
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
 			if err := p.Join(ctx, host.host.AddrInfo()); err != nil {

@@ -22,6 +22,7 @@ can_run_386() {
   return $ok
 }
 
+SECONDS=0
 echo "== go vet"
 go vet ./...
 
@@ -47,11 +48,11 @@ for p in "${all[@]}"; do
   if [ -n "$hit" ]; then race+=("$p"); else plain+=("$p"); fi
 done
 
-echo "== go test (${#plain[@]} packages)"
+echo "== go test (${#plain[@]} packages) at ${SECONDS}s"
 gotest -count=1 "${plain[@]}"
 
 if [ "${#race[@]}" -gt 0 ]; then
-  echo "== go test -race (${#race[@]} packages)"
+  echo "== go test -race (${#race[@]} packages) at ${SECONDS}s"
   gotest -count=1 -race "${race[@]}"
 fi
 
@@ -60,7 +61,7 @@ for d in game session; do
   [ -d "$d" ] && mapfile -t -O "${#pure[@]}" pure < <(go list "./$d/...")
 done
 if [ "${#pure[@]}" -gt 0 ]; then
-  echo "== GOARCH=386 go test (deterministic cores)"
+  echo "== GOARCH=386 go test (deterministic cores) at ${SECONDS}s"
   exec386=()
   if ! can_run_386; then
     echo "   (this kernel cannot run 32-bit binaries; running them under qemu-i386)"
@@ -68,7 +69,7 @@ if [ "${#pure[@]}" -gt 0 ]; then
   fi
   GOARCH=386 CGO_ENABLED=0 gotest -count=1 "${exec386[@]}" "${pure[@]}"
 fi
-echo "== summary"
+echo "== summary after ${SECONDS}s"
 # HOSTFALL_REQUIRE_ALL_TESTS=1 (CI) fails the run when a test was skipped for
 # want of something this machine should have (root, Xvfb, avahi, …).
 bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all} || failed=1
