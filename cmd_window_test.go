@@ -32,3 +32,23 @@ func TestWindowPeerCommandLines(t *testing.T) {
 		})
 	}
 }
+
+// `hostfall` with only flags is the lobby browser, as `hostfall` alone is
+// (here it stops at the missing display, not at an unknown command), and
+// -h still lists the commands.
+func TestDefaultCommandTakesFlags(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	for _, tt := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--name", "Bob"}, 1}, // the browser, with no display to open
+		{[]string{"-h"}, 0},
+		{[]string{"--help"}, 0},
+		{[]string{"nosuchcommand"}, 2},
+	} {
+		if got := run(t.Context(), tt.args); got != tt.want {
+			t.Errorf("hostfall %v: exit code %d, want %d", tt.args, got, tt.want)
+		}
+	}
+}

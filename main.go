@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -46,11 +47,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string) int {
+	// `hostfall` alone, or with only its flags (`hostfall --name Bob`), is
+	// the default command; -h and --help list the commands.
 	name := defaultCommand
-	if len(args) > 0 {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
 		name, args = args[0], args[1:]
 	}
-	if name == "help" || name == "-h" || name == "--help" {
+	if name == "help" || isHelp(name) {
 		usage()
 		return 0
 	}
@@ -75,6 +78,8 @@ func run(ctx context.Context, args []string) int {
 		return 1
 	}
 }
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: hostfall [command] [flags]\n\ncommands:")

@@ -62,8 +62,8 @@ func TestRateLimitThrottlesAFlood(t *testing.T) {
 }
 
 // Both peers open a stream to each other at the same moment, many times:
-// one stream stays (the one the smaller peer ID opened) and messages flow
-// both ways on it.
+// one stream stays (when both did open one, the one the smaller peer ID
+// opened) and messages flow both ways on it.
 func TestSimultaneousOpen(t *testing.T) {
 	races := 0
 	defer func() { t.Logf("%d of 5 rounds had both sides open a stream", races) }()
@@ -82,7 +82,8 @@ func TestSimultaneousOpen(t *testing.T) {
 			return sessionStreams(a, b.ID()) == 1 && sessionStreams(b, a.ID()) == 1 &&
 				ta.linkUp(b.ID()) && tb.linkUp(a.ID())
 		})
-		if ta.simultaneous.Load()+tb.simultaneous.Load() > 0 {
+		raced := ta.simultaneous.Load()+tb.simultaneous.Load() > 0
+		if raced {
 			races++
 		}
 		opener := a.ID()
@@ -92,7 +93,8 @@ func TestSimultaneousOpen(t *testing.T) {
 		for _, h := range []*Host{a, b} {
 			for _, c := range h.LibP2P().Network().Conns() {
 				for _, s := range c.GetStreams() {
-					if s.Protocol() == ProtocolID && (s.Stat().Direction.String() == "Outbound") != (h.ID() == opener) {
+					// Without a race the one stream is whoever opened first's.
+					if raced && s.Protocol() == ProtocolID && (s.Stat().Direction.String() == "Outbound") != (h.ID() == opener) {
 						t.Errorf("round %d: the stream that stayed was not opened by the smaller peer ID", round)
 					}
 				}
