@@ -52,7 +52,11 @@
 // changes, a 10 ms ticker, requests from other goroutines and ctx. Each
 // Ready is handled in the order session documents: match.Apply (load,
 // restore, turns and hashes, snapshot, bots), then the messages, then the
-// events. The rest of Peer's API is safe from any goroutine: Host, Join,
+// events. The loop never waits for a reader of the world: View reads a copy
+// the match publishes (see package match), so a window building its game
+// screen cannot hold up the session. With Match.ScreenLoads the session hears
+// Loaded only from Peer.Loaded, once the window shows the game. Status.Stall
+// is the longest the loop went without ticking. The rest of Peer's API is safe from any goroutine: Host, Join,
 // Leave, the lobby actions (EditSlot, SetSlot, Kick, Configure, Say, Start),
 // Propose, View, Lobby, Status and the Events channel (EvHostChanged with the
 // time the game stood still, EvWaiting with the time left, desync detected
