@@ -17,15 +17,10 @@ import (
 
 var windowStarts = flag.Int("window-starts", 3, "TestTwoWindowsStart: 1v1 starts in a row (the full check is 20)")
 
-// twoWindowLab is two namespaces on one switch and one X display: two
-// players' machines on a LAN, each running the game in a window.
-type twoWindowLab struct {
-	bin, display, dir string
-	ns                [2]*netns.NS
-	ip                [2]string
-}
-
-func newTwoWindowLab(t *testing.T) *twoWindowLab {
+// windowDisplay skips a window test where it cannot run (-short, no root
+// for namespaces, no Xvfb) and starts an X display for it, stopped when the
+// test ends.
+func windowDisplay(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("multi-process window and network test; skipped with -short")
@@ -41,6 +36,20 @@ func newTwoWindowLab(t *testing.T) *twoWindowLab {
 		t.Fatal(err)
 	}
 	t.Cleanup(stopX)
+	return display
+}
+
+// twoWindowLab is two namespaces on one switch and one X display: two
+// players' machines on a LAN, each running the game in a window.
+type twoWindowLab struct {
+	bin, display, dir string
+	ns                [2]*netns.NS
+	ip                [2]string
+}
+
+func newTwoWindowLab(t *testing.T) *twoWindowLab {
+	t.Helper()
+	display := windowDisplay(t)
 	lab, err := netns.NewPrefixed("hftw-")
 	if err != nil {
 		t.Fatal(err)

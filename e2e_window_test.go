@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -32,20 +31,7 @@ const migrationShot = "testdata/e2e/migration-window.png"
 // game ends with one hash on every survivor, every survivor's replay
 // verifies and a damaged copy is refused.
 func TestWindowPeerHostKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("multi-process window and network test; skipped with -short")
-	}
-	if why := netns.Usable(); why != "" {
-		t.Skip(why)
-	}
-	display, stopX, err := xvfb.Start()
-	if errors.Is(err, xvfb.ErrNotInstalled) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopX()
+	display := windowDisplay(t)
 	if _, err := exec.LookPath("xwd"); err != nil {
 		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
 	}
