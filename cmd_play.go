@@ -58,6 +58,9 @@ func runPlay(ctx context.Context, args []string) error {
 	if len(bots) < 1 || len(bots) > game.MaxPlayers-1 {
 		return fmt.Errorf("%w: --levels names %d bots; a game takes 1 to %d", errUsage, len(bots), game.MaxPlayers-1)
 	}
+	if *lobby && (nf.offline || *load != "") {
+		return fmt.Errorf("%w: --lobby waits for players on the LAN; it does not go with --offline or --load", errUsage)
+	}
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}

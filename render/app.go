@@ -151,7 +151,7 @@ func (a *App) Frame(in ui.Input) {
 		a.game.frame(&in)
 	}
 	a.drawBanners()
-	if a.showNet {
+	if a.netPanelShown() {
 		a.drawNetPanel()
 	}
 	a.flush()

@@ -312,16 +312,20 @@ func (g *gameScreen) drawNotices() {
 	for i := len(g.notices) - 1; i >= 0; i-- {
 		n := g.notices[i]
 		age := a.now.Sub(n.at)
-		if age > 4*time.Second {
+		if age > noticeTime {
 			continue
 		}
 		c := colText
 		if n.err {
 			c = colAccent
 		}
-		w := t.width(n.text)
+		text := n.text
+		if n.times > 1 {
+			text = fmt.Sprintf("%s (×%d)", text, n.times)
+		}
+		w := t.width(text)
 		a.top.rect(ui.XYWH(a.w/2-w/2-10, y-3, w+20, 22), rgba(0, 0, 0, 0.5))
-		t.text(n.text, a.w/2, y, alignCenter, c)
+		t.text(text, a.w/2, y, alignCenter, c)
 		y -= 24
 	}
 }

@@ -100,8 +100,12 @@ func (a *App) drawBanners() {
 	}
 }
 
+// netPanelShown: F3 shows the network panel while in a session (the
+// browser has no session to show).
+func (a *App) netPanelShown() bool { return a.showNet && a.screen != scrBrowser }
+
 func (a *App) bannerCenter() float64 {
-	if a.showNet {
+	if a.netPanelShown() {
 		return ui.NewLayout(a.w, a.h).NetPanel.Min.X / 2
 	}
 	return a.w / 2

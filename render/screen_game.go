@@ -24,10 +24,31 @@ const (
 
 // notice is a line of text over the panel for a few seconds.
 type notice struct {
-	text string
-	err  bool
-	at   time.Time
+	text  string
+	err   bool
+	at    time.Time
+	times int // how often it was said in a row (shown as ×N from 2 on)
 }
+
+// addNotice adds a notice; one that repeats the newest, still shown,
+// refreshes it and counts instead of stacking a line per key press. The
+// newest four are kept.
+func addNotice(ns []notice, n notice) []notice {
+	if k := len(ns) - 1; k >= 0 && ns[k].text == n.text && ns[k].err == n.err && n.at.Sub(ns[k].at) < noticeTime {
+		ns[k].at = n.at
+		ns[k].times++
+		return ns
+	}
+	n.times = 1
+	ns = append(ns, n)
+	if len(ns) > 4 {
+		ns = ns[len(ns)-4:]
+	}
+	return ns
+}
+
+// noticeTime is how long a notice shows.
+const noticeTime = 4 * time.Second
 
 // gameScreen draws the battlefield, the HUD and the end of the game, and
 // turns input into orders through ui.Game.
@@ -250,10 +271,7 @@ func (g *gameScreen) act(res *ui.Result) {
 		}
 	}
 	for _, n := range append(res.Notices, g.notes...) {
-		g.notices = append(g.notices, notice{text: n.Text, err: n.Error, at: a.now})
-	}
-	if len(g.notices) > 4 {
-		g.notices = g.notices[len(g.notices)-4:]
+		g.notices = addNotice(g.notices, notice{text: n.Text, err: n.Error, at: a.now})
 	}
 	if res.Say != nil {
 		team := uint8(0)
@@ -261,7 +279,7 @@ func (g *gameScreen) act(res *ui.Result) {
 			team = g.players[g.me].Team
 		}
 		if err := a.cl.Say(team, res.Say.Text); err != nil {
-			g.notices = append(g.notices, notice{text: capitalize(err.Error()) + ".", err: true, at: a.now})
+			g.notices = addNotice(g.notices, notice{text: capitalize(err.Error()) + ".", err: true, at: a.now})
 		}
 	}
 	switch {
@@ -511,8 +529,8 @@ func (g *gameScreen) save() {
 	}
 	path, err := s.Save()
 	if err != nil {
-		g.notices = append(g.notices, notice{text: "The game was not saved: " + err.Error() + ".", err: true, at: g.a.now})
+		g.notices = addNotice(g.notices, notice{text: "The game was not saved: " + err.Error() + ".", err: true, at: g.a.now})
 		return
 	}
-	g.notices = append(g.notices, notice{text: "Game saved to " + path, at: g.a.now})
+	g.notices = addNotice(g.notices, notice{text: "Game saved to " + path, at: g.a.now})
 }
