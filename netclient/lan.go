@@ -35,7 +35,11 @@ func (l LAN) listing(s *p2p.Seen) (client.Listing, bool) {
 	if s.State == p2p.AnnPlaying {
 		state = session.StatePlaying
 	}
-	return client.Listing{ID: s.Host.String(), Name: s.Name, Players: s.Players, Max: s.MaxPlayers,
+	host := s.HostName
+	if host == "" {
+		host = shortID(s.Host.String()) // an older peer announces no name
+	}
+	return client.Listing{ID: s.Host.String(), Name: s.Name, Host: host, Players: s.Players, Max: s.MaxPlayers,
 		State: state, Locked: s.Password, Source: client.SourceLAN}, true
 }
 

@@ -14,8 +14,10 @@ func TestLANListing(t *testing.T) {
 	id := testIDs(t, 1)[0]
 	seen := func(st p2p.AnnState, version string) *p2p.Seen {
 		return &p2p.Seen{Announcement: p2p.Announcement{GameVersion: version, Name: "lan party", Players: 3,
-			MaxPlayers: 4, State: st, Password: true, Host: id}}
+			MaxPlayers: 4, State: st, Password: true, Host: id, HostName: "Ann"}}
 	}
+	nameless := seen(p2p.AnnLobby, "v1")
+	nameless.HostName = "" // an older peer's announcement
 	l := LAN{GameVersion: "v1"}
 	for _, tc := range []struct {
 		name string
@@ -27,13 +29,18 @@ func TestLANListing(t *testing.T) {
 		{"playing", seen(p2p.AnnPlaying, "v1"), true, session.StatePlaying},
 		{"looking for --auto", seen(p2p.AnnLooking, "v1"), false, 0},
 		{"another version", seen(p2p.AnnLobby, "v2"), false, 0},
+		{"no host name", nameless, true, session.StateLobby},
 	} {
 		got, ok := l.listing(tc.s)
 		if ok != tc.ok {
 			t.Errorf("%s: listed %v, want %v", tc.name, ok, tc.ok)
 			continue
 		}
-		want := client.Listing{ID: id.String(), Name: "lan party", Players: 3, Max: 4, State: tc.want, Locked: true, Source: client.SourceLAN}
+		host := "Ann"
+		if tc.s.HostName == "" {
+			host = shortID(id.String())
+		}
+		want := client.Listing{ID: id.String(), Name: "lan party", Host: host, Players: 3, Max: 4, State: tc.want, Locked: true, Source: client.SourceLAN}
 		if ok && got != want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, want)
 		}

@@ -75,6 +75,7 @@ type Announcement struct {
 	Password    bool // joining needs the password
 	Auto        bool // an --auto lobby, or a peer looking for one
 	Host        peer.ID
+	HostName    string         // the hosting player's name, for the browser ("" from older peers)
 	Addrs       []ma.Multiaddr // where the host listens (no /p2p part)
 }
 
@@ -99,6 +100,7 @@ func (a *Announcement) TXT() []string {
 		"pw=" + flag01(a.Password),
 		"auto=" + flag01(a.Auto),
 		"peer=" + a.Host.String(),
+		"hname=" + clip(a.HostName, maxAnnName),
 	}
 	size := 0
 	for _, s := range txt {
@@ -149,6 +151,7 @@ func DecodeTXT(fields []string) (Announcement, error) {
 	a.Protocol, _ = strconv.Atoi(kv["proto"])
 	a.GameVersion = clip(kv["gv"], maxGameVerLen)
 	a.Name = clip(kv["name"], maxAnnName)
+	a.HostName = clip(kv["hname"], maxAnnName)
 	a.Players = boundedInt(kv["players"], session.MaxSlots)
 	a.MaxPlayers = boundedInt(kv["max"], session.MaxSlots)
 	if a.State, err = ParseAnnState(kv["state"]); err != nil {
@@ -196,6 +199,9 @@ func LobbyAnnouncement(h *Host, l *session.Lobby, auto bool) Announcement {
 	for _, s := range l.Slots {
 		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
 			a.Players++
+		}
+		if s.Kind == session.SlotHuman && s.Peer == session.PeerID(h.ID().String()) {
+			a.HostName = s.Name
 		}
 	}
 	if l.State != session.StateLobby {

@@ -23,7 +23,7 @@ func testAnnouncement(t testing.TB) Announcement {
 	}
 	return Announcement{
 		Protocol: session.ProtocolVersion, GameVersion: "0.1.0", Name: "Friday night", Players: 2, MaxPlayers: 4,
-		State: AnnLobby, Password: true, Host: id,
+		State: AnnLobby, Password: true, Host: id, HostName: "Ann",
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.1.0.7/tcp/4001"), ma.StringCast("/ip4/10.1.0.7/udp/4001/quic-v1")},
 	}
 }

@@ -542,7 +542,7 @@ func (b *Browser) bump() {
 func sameAnnouncement(x, y *Announcement) bool {
 	if x.Protocol != y.Protocol || x.GameVersion != y.GameVersion || x.Name != y.Name || x.Players != y.Players ||
 		x.MaxPlayers != y.MaxPlayers || x.State != y.State || x.Password != y.Password || x.Auto != y.Auto ||
-		x.Host != y.Host || len(x.Addrs) != len(y.Addrs) {
+		x.Host != y.Host || x.HostName != y.HostName || len(x.Addrs) != len(y.Addrs) {
 		return false
 	}
 	for i := range x.Addrs {
