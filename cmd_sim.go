@@ -150,11 +150,14 @@ func winners(w *game.World) *winnerJSON {
 	if !ok {
 		return nil
 	}
+	return winnerOf(t, w.Winners())
+}
+
+// winnerOf is the winner of a status line: the team and its players.
+func winnerOf(t game.Team, players []game.PlayerID) *winnerJSON {
 	win := &winnerJSON{Team: t, Players: []int{}}
-	for p := range w.NumPlayers() {
-		if w.Player(game.PlayerID(p)).Team == t {
-			win.Players = append(win.Players, p)
-		}
+	for _, p := range players {
+		win.Players = append(win.Players, int(p))
 	}
 	return win
 }

@@ -66,7 +66,7 @@ func (ps *peerStatus) event(p *p2p.Peer, ev p2p.Event) bool {
 		var win *winnerJSON
 		reason := "turn limit"
 		if ev.Winner >= 0 {
-			win = &winnerJSON{Team: game.Team(ev.Winner), Players: append([]int{}, ev.Winners...)}
+			win = winnerOf(game.Team(ev.Winner), ev.Winners)
 			reason = "victory"
 		}
 		// stall_ms: the longest the peer's loop could not answer.

@@ -88,6 +88,22 @@ func (w *World) Winner() (team Team, ok bool) {
 	return Team(w.winner), true
 }
 
+// Winners returns the players of the winning team, in player order, once the
+// game is over; nil while it goes on and after a draw.
+func (w *World) Winners() []PlayerID {
+	t, ok := w.Winner()
+	if !ok {
+		return nil
+	}
+	var ps []PlayerID
+	for p := range w.np {
+		if w.pl[p].team == t {
+			ps = append(ps, PlayerID(p))
+		}
+	}
+	return ps
+}
+
 // Units returns a view of every unit and building, indexed by slot. Iterate
 // slots 0 to Len()-1 and skip those that are not Alive.
 func (w *World) Units() Units { return Units{w} }

@@ -101,3 +101,22 @@ func TestRNGSequence(t *testing.T) {
 		}
 	}
 }
+
+// Winners lists the winning team's players once the game is over, nil before.
+func TestWinners(t *testing.T) {
+	cfg := Config{Seed: 3, Width: 48, Height: 48, Players: []PlayerConfig{{Team: 0}, {Team: 1}, {Team: 0}, {Team: 1}}}
+	w, err := NewWorld(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Winners(); got != nil {
+		t.Fatalf("Winners during the game: %v", got)
+	}
+	w.Step([]Command{{Player: 1, Kind: CmdSurrender}, {Player: 3, Kind: CmdSurrender}})
+	for range 5 {
+		w.Step(nil)
+	}
+	if got := w.Winners(); len(got) != 2 || got[0] != 0 || got[1] != 2 {
+		t.Fatalf("Winners after team 1 surrendered: %v, want [0 2]", got)
+	}
+}

@@ -72,6 +72,7 @@ type Match struct {
 	lobby   session.Lobby // as the game started
 	limit   uint64        // the lobby's turn limit
 	players []int         // game player → lobby slot
+	slots   [session.MaxSlots]int8
 
 	// What other goroutines read: a published copy of world, the end, stats.
 	vmu   sync.RWMutex // guards view; a reader holds it while it looks
@@ -79,7 +80,6 @@ type Match struct {
 	stale bool // owner only: world changed since the last publish
 	over  atomic.Bool
 	smu   sync.Mutex // guards stats
-	slots [session.MaxSlots]int8
 
 	bots   [session.MaxSlots]*ai.Bot
 	rec    *replay.Writer

@@ -456,12 +456,7 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 	if s == nil {
 		return false
 	}
-	ok := false
-	s.peer.View(func(w *game.World) {
-		ok = true
-		fn(w, time.Unix(0, c.stepped.Load()))
-	})
-	return ok
+	return s.peer.View(func(w *game.World) { fn(w, time.Unix(0, c.stepped.Load())) })
 }
 
 // ScreenLoaded says the game screen shows the loaded game (client.Loader).

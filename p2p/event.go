@@ -5,6 +5,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/game"
 	"hostfall/match"
 	"hostfall/session"
 )
@@ -59,7 +60,7 @@ type Event struct {
 	Left    time.Duration
 	Count   int
 	Winner  int
-	Winners []int // EvEnd: the game players of the winning team
+	Winners []game.PlayerID // EvEnd: the players of the winning team
 	Reason  session.DepartReason
 	Text    string
 	Chat    *session.Chat

@@ -583,11 +583,7 @@ func (p *Peer) endEvent() {
 		e.Hash = w.Hash()
 		if t, ok := w.Winner(); ok {
 			e.Winner = int(t)
-			for pl := range w.NumPlayers() {
-				if w.Player(game.PlayerID(pl)).Team == t {
-					e.Winners = append(e.Winners, pl)
-				}
-			}
+			e.Winners = w.Winners()
 		}
 	}
 	p.emit(e)
