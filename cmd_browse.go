@@ -10,8 +10,8 @@ import (
 
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
+	"hostfall/client/offline"
 	"hostfall/render"
-	"hostfall/render/offline"
 	"hostfall/sound"
 )
 

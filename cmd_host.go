@@ -8,11 +8,11 @@ import (
 	"log/slog"
 	"strings"
 
+	"hostfall/client"
+	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/netclient"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -106,8 +106,8 @@ func runHost(ctx context.Context, args []string) error {
 func hostWindow(ctx context.Context, hf *hostFlags) error {
 	started := false // the client's pump calls onEvent, one event at a time
 	return windowPeer{nf: &hf.netFlags,
-		tweak: func(o *netclient.Options) { o.TurnLimit = hf.turns },
-		begin: func(c *netclient.Client) error {
+		tweak: func(o *network.Options) { o.TurnLimit = hf.turns },
+		begin: func(c *network.Client) error {
 			total := hf.players + hf.bots
 			err := c.Create(client.CreateOptions{Name: hf.name, PlayerName: hf.player, Password: hf.password,
 				MaxPlayers: total, MapSeed: hf.seed, MapSize: hf.size})

@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"time"
 
-	"hostfall/netclient"
+	"hostfall/client"
+	"hostfall/client/network"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 
@@ -111,7 +111,7 @@ func (g *netGame) joinAndRun(ctx context.Context, target p2p.AddrInfo) error {
 // plays once the host starts.
 func joinWindow(ctx context.Context, nf *netFlags, res p2p.Resolver) error {
 	return windowPeer{nf: nf,
-		begin: func(c *netclient.Client) error {
+		begin: func(c *network.Client) error {
 			return c.JoinVia(res, client.JoinOptions{PlayerName: nf.player, Password: nf.password})
 		},
 		onEvent: func(p *p2p.Peer, ev p2p.Event) {

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"hostfall/client"
+	"hostfall/client/network"
+	"hostfall/client/offline"
 	"hostfall/game"
 	"hostfall/game/ai"
-	"hostfall/netclient"
 	"hostfall/render"
-	"hostfall/render/client"
-	"hostfall/render/offline"
 )
 
 // play is what `make play` starts: the window on a new network session
@@ -81,7 +81,7 @@ func runPlay(ctx context.Context, args []string) error {
 		}
 		return openWindow(ctx, c, w)
 	}
-	c, stop, err := startNetClient(ctx, nf, func(o *netclient.Options) {
+	c, stop, err := startNetClient(ctx, nf, func(o *network.Options) {
 		if !*lobby {
 			o.Session.CountdownTicks = 1 // the game is under way when the window opens
 		}

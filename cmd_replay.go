@@ -8,9 +8,9 @@ import (
 	"io"
 	"os"
 
+	"hostfall/client/playback"
 	"hostfall/match"
 	"hostfall/render"
-	"hostfall/render/replayclient"
 	"hostfall/session/replay"
 )
 
@@ -57,8 +57,8 @@ func runReplay(ctx context.Context, args []string) error {
 		return verifyReplay(ctx, path, status, os.Stdout)
 	case rf.json:
 		return fmt.Errorf("%w: --status-json goes with --headless --verify", errUsage)
-	case rf.speed < replayclient.MinSpeed || rf.speed > replayclient.MaxSpeed:
-		return fmt.Errorf("%w: --speed %v is not between %v and %v", errUsage, rf.speed, replayclient.MinSpeed, replayclient.MaxSpeed)
+	case rf.speed < playback.MinSpeed || rf.speed > playback.MaxSpeed:
+		return fmt.Errorf("%w: --speed %v is not between %v and %v", errUsage, rf.speed, playback.MinSpeed, playback.MaxSpeed)
 	}
 	if err := render.CheckDisplay(); err != nil {
 		return err
@@ -70,7 +70,7 @@ func runReplay(ctx context.Context, args []string) error {
 	if _, players, err := match.Config(r.Lobby); err == nil && (rf.follow < 0 || rf.follow > len(players)) {
 		return fmt.Errorf("%w: --follow %d: the game of this replay has players 1 to %d (0 shows them all)", errUsage, rf.follow, len(players))
 	}
-	c, err := replayclient.New(r, replayclient.Options{Follow: rf.follow})
+	c, err := playback.New(r, playback.Options{Follow: rf.follow})
 	if err != nil {
 		return fmt.Errorf("%s cannot be played back: %w", path, err)
 	}

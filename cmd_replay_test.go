@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"hostfall/client/fake"
 	"hostfall/match"
-	"hostfall/render/fake"
 	"hostfall/session/replay"
 )
 

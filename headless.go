@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"hostfall/client/network"
 	"hostfall/game/ai"
-	"hostfall/internal/records"
 	"hostfall/match"
 	"hostfall/p2p"
 	"hostfall/savegame"
@@ -115,7 +115,7 @@ type netGame struct {
 	ps     *peerStatus // the contract's lines of the peer's events
 	host   *p2p.Host
 	peer   *p2p.Peer
-	replay *records.ReplayFile
+	replay *network.ReplayFile
 	isHost bool
 	stop   context.CancelFunc // ends the peer loop
 	relay  *p2p.RelayClient   // nil without --relay (lan.go)
@@ -140,7 +140,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 		return nil, err
 	}
 	g.host = h
-	g.replay = records.NewReplayFile(replayDir(), h.ID().String(), func() string { return g.peer.Lobby().Name })
+	g.replay = network.NewReplayFile(replayDir(), h.ID().String(), func() string { return g.peer.Lobby().Name })
 	po := p2p.PeerOptions{
 		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
 		Match: match.Options{
@@ -255,7 +255,7 @@ func (g *netGame) event(ev p2p.Event) (bool, error) {
 
 // report writes a desync report and says where it is.
 func (g *netGame) report(ev p2p.Event) {
-	path, err := records.WriteReport(reportDir(), ev.Report)
+	path, err := network.WriteReport(reportDir(), ev.Report)
 	if err != nil {
 		g.log.Error("desync report not written", "err", err)
 		return

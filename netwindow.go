@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"hostfall/netclient"
+	"hostfall/client/network"
 	"hostfall/p2p"
 	"hostfall/render"
 )
@@ -32,9 +32,9 @@ func (nf *netWindowFlags) add(fs *flag.FlagSet, offline string) {
 
 // lanBrowser lists the sessions mDNS sees on the LAN for the lobby
 // browser; stop ends the browsing.
-func lanBrowser(ctx context.Context, _ *p2p.Host, log *slog.Logger) (b netclient.Browser, stop func()) {
+func lanBrowser(ctx context.Context, _ *p2p.Host, log *slog.Logger) (b network.Browser, stop func()) {
 	mb := p2p.Browse(ctx, p2p.BrowseOptions{Logger: log})
-	return netclient.LAN{B: mb, GameVersion: gameVersion}, mb.Close
+	return network.LAN{B: mb, GameVersion: gameVersion}, mb.Close
 }
 
 // lanAnnounce announces the session p is in on the LAN while ctx lasts,
@@ -45,7 +45,7 @@ func lanAnnounce(ctx context.Context, p *p2p.Peer, log *slog.Logger) {
 }
 
 // inviteResolver finds the host an invite code names.
-func inviteResolver(h *p2p.Host) netclient.CodeResolver {
+func inviteResolver(h *p2p.Host) network.CodeResolver {
 	return func(ctx context.Context, code string) (p2p.AddrInfo, error) {
 		return p2p.InviteResolver(code).Resolve(ctx, h)
 	}
@@ -53,7 +53,7 @@ func inviteResolver(h *p2p.Host) netclient.CodeResolver {
 
 // startNetClient starts this machine's libp2p host and the window's network
 // client on it (tweak, if set, adjusts its options); stop leaves the session and closes the host.
-func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*netclient.Options)) (c *netclient.Client, stop func(), err error) {
+func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*network.Options)) (c *network.Client, stop func(), err error) {
 	// The window is the player's interface: logs stay quiet (warnings on
 	// stderr, go-libp2p's own only when they are errors).
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
@@ -68,14 +68,14 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*netclien
 		return nil, nil, err
 	}
 	browser, stopBrowser := lanBrowser(ctx, h, log)
-	opt := netclient.Options{Host: h, Browser: browser, ResolveCode: inviteResolver(h), GameVersion: gameVersion,
+	opt := network.Options{Host: h, Browser: browser, ResolveCode: inviteResolver(h), GameVersion: gameVersion,
 		ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(), Logger: log, WaitScreen: true,
 		OnSession: func(ctx context.Context, p *p2p.Peer) { lanAnnounce(ctx, p, log) }}
 	relay.use(&opt)
 	if tweak != nil {
 		tweak(&opt)
 	}
-	c, err = netclient.New(opt)
+	c, err = network.New(opt)
 	if err != nil {
 		stopBrowser()
 		relay.stop()
@@ -96,10 +96,10 @@ type windowPeer struct {
 	nf *netFlags
 	// tweak adjusts the client's options; onEvent sees the peer's events
 	// after their status lines (on the client's pump: quick, no waiting).
-	tweak   func(*netclient.Options)
+	tweak   func(*network.Options)
 	onEvent func(p *p2p.Peer, ev p2p.Event)
 	// begin creates or joins the session once the client is up.
-	begin func(c *netclient.Client) error
+	begin func(c *network.Client) error
 }
 
 // run opens the window and plays until the player closes it (with
@@ -115,7 +115,7 @@ func (wp windowPeer) run(ctx context.Context) error {
 	defer cancel()
 	nf := wp.nf
 	ps := &peerStatus{line: &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}}
-	c, stop, err := startNetClient(ctx, netWindowFlags{identity: nf.identity, listen: nf.listen, relay: nf.relay}, func(o *netclient.Options) {
+	c, stop, err := startNetClient(ctx, netWindowFlags{identity: nf.identity, listen: nf.listen, relay: nf.relay}, func(o *network.Options) {
 		o.OnEvent = func(p *p2p.Peer, ev p2p.Event) {
 			if ps.event(p, ev) && nf.exitAtEnd {
 				time.AfterFunc(endLinger, cancel)

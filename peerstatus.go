@@ -11,7 +11,7 @@ import (
 
 // peerStatus turns a network peer's events into the status lines of the
 // operating contract. Headless peers (netGame) and window peers (the
-// netclient's event tap) share it, so both print the same lines.
+// client/network's event tap) share it, so both print the same lines.
 type peerStatus struct {
 	line  *statusLine
 	ended bool // the end line is out: the lines after it are not the game's

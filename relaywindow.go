@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"hostfall/netclient"
+	"hostfall/client/network"
 	"hostfall/p2p"
 )
 
@@ -49,11 +49,11 @@ func (w *windowRelay) hostOptions(o p2p.Options) p2p.Options {
 }
 
 // use puts the relay into the client's options (opt.Host and opt.Browser set).
-func (w *windowRelay) use(opt *netclient.Options) {
+func (w *windowRelay) use(opt *network.Options) {
 	if w == nil {
 		return
 	}
-	netclient.UseRelay(w.ctx, opt, netclient.RelayOptions{Relay: w.rc})
+	network.UseRelay(w.ctx, opt, network.RelayOptions{Relay: w.rc})
 	onSession := opt.OnSession
 	opt.OnSession = func(ctx context.Context, p *p2p.Peer) {
 		onSession(ctx, p)

@@ -25,7 +25,7 @@ import (
 	"github.com/gopxl/pixel/v2"
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
-	"hostfall/render/client"
+	"hostfall/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 	"hostfall/sound"

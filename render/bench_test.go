@@ -9,9 +9,9 @@ import (
 
 	"github.com/gopxl/pixel/v2"
 
+	"hostfall/client"
+	"hostfall/client/fake"
 	"hostfall/game"
-	"hostfall/render/client"
-	"hostfall/render/fake"
 	"hostfall/render/ui"
 	"hostfall/session"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client/offline"
 	"hostfall/game"
-	"hostfall/render/offline"
 	"hostfall/render/ui"
 	"hostfall/session"
 )

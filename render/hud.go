@@ -6,8 +6,8 @@ import (
 
 	"github.com/gopxl/pixel/v2"
 
+	"hostfall/client"
 	"hostfall/game"
-	"hostfall/render/client"
 	"hostfall/render/ui"
 )
 

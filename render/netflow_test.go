@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
+	"hostfall/client/network"
 	"hostfall/game"
-	"hostfall/netclient"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/render/ui"
 )
 
@@ -27,9 +27,9 @@ func TestNetFlowTwoWindows(t *testing.T) {
 	testWindow(t) // skip early without a display
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	const limit = 60
-	lan := &netclient.Static{}
-	ann := loopbackClientOn(t, p2p.Options{}, nil, func(o *netclient.Options) { o.WaitScreen, o.TurnLimit = true, limit })
-	bo := loopbackClientOn(t, p2p.Options{}, lan, func(o *netclient.Options) { o.WaitScreen = true })
+	lan := &network.Static{}
+	ann := loopbackClientOn(t, p2p.Options{}, nil, func(o *network.Options) { o.WaitScreen, o.TurnLimit = true, limit })
+	bo := loopbackClientOn(t, p2p.Options{}, lan, func(o *network.Options) { o.WaitScreen = true })
 	ha := newHarness(t, ann)
 	hb := newHarnessAs(t, bo, "Bo")
 	frame := func(h *harness, set func(in *ui.Input)) {
@@ -122,7 +122,7 @@ func TestNetFlowTwoWindows(t *testing.T) {
 	if st := bo.Status(); st.Host != "Ann" || st.Epoch != 1 {
 		t.Errorf("Bo sees %q hosting in generation %d, want Ann in the first", st.Host, st.Epoch)
 	}
-	for _, c := range []*netclient.Client{ann, bo} {
+	for _, c := range []*network.Client{ann, bo} {
 		for _, ev := range c.Events(nil) {
 			if ev.Kind == client.EvHostChanged || ev.Kind == client.EvLeft || ev.Kind == client.EvPlayerLeft {
 				t.Errorf("an event that must not happen: %+v", ev)

@@ -8,11 +8,11 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
+	"hostfall/client"
+	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/internal/testwait"
-	"hostfall/netclient"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -24,7 +24,7 @@ import (
 func TestShotNetGame(t *testing.T) {
 	testWindow(t) // skip early without a display
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
-	lan := &netclient.Static{}
+	lan := &network.Static{}
 	ann := loopbackClient(t, nil)
 	bo := loopbackClient(t, lan)
 	if err := ann.Create(client.CreateOptions{Name: "LAN night", PlayerName: "Ann", MaxPlayers: 3, MapSeed: 7, MapSize: 64}); err != nil {
@@ -116,7 +116,7 @@ func TestShotNetGame(t *testing.T) {
 }
 
 // loopbackClient is a network client on a new libp2p host on loopback.
-func loopbackClient(t *testing.T, b netclient.Browser) *netclient.Client {
+func loopbackClient(t *testing.T, b network.Browser) *network.Client {
 	t.Helper()
 	return loopbackClientOn(t, p2p.Options{}, b, nil)
 }
@@ -124,7 +124,7 @@ func loopbackClient(t *testing.T, b netclient.Browser) *netclient.Client {
 // loopbackClientOn is loopbackClient on a host built with hopt (identity,
 // logger and listen addresses are the test's); use, if set, adjusts the
 // client's options.
-func loopbackClientOn(t *testing.T, hopt p2p.Options, b netclient.Browser, use func(*netclient.Options)) *netclient.Client {
+func loopbackClientOn(t *testing.T, hopt p2p.Options, b network.Browser, use func(*network.Options)) *network.Client {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
@@ -137,12 +137,12 @@ func loopbackClientOn(t *testing.T, hopt p2p.Options, b netclient.Browser, use f
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := netclient.Options{Host: h, Browser: b, GameVersion: "render-test", Logger: log,
+	opt := network.Options{Host: h, Browser: b, GameVersion: "render-test", Logger: log,
 		Session: session.Config{CountdownTicks: 2}}
 	if use != nil {
 		use(&opt)
 	}
-	c, err := netclient.New(opt)
+	c, err := network.New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

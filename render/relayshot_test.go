@@ -10,10 +10,10 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
+	"hostfall/client"
+	"hostfall/client/network"
 	"hostfall/internal/testwait"
-	"hostfall/netclient"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -31,7 +31,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	if err := ann.Create(client.CreateOptions{Name: "Relay night", PlayerName: "Ann", MaxPlayers: 4, MapSeed: 7, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
-	lan := &netclient.Static{}
+	lan := &network.Static{}
 	lan.Add(client.Listing{ID: "lan-1", Name: "Friday LAN party", Host: "Cy", Players: 2, Max: 8, Source: client.SourceLAN}, p2p.AddrInfo{})
 	bo := relayClient(t, relay, lan)
 	testwait.For(t, "Ann's game in Bo's browser", 15*time.Second, func() bool { return len(bo.Sessions()) == 2 })
@@ -129,13 +129,13 @@ func loopbackRelay(t *testing.T) *p2p.Host {
 
 // relayClient is a network client on a loopback host that uses the relay
 // as the window does with --relay; lan, if set, lists the LAN's games.
-func relayClient(t *testing.T, relay *p2p.Host, lan netclient.Browser) *netclient.Client {
+func relayClient(t *testing.T, relay *p2p.Host, lan network.Browser) *network.Client {
 	t.Helper()
 	rc, err := p2p.NewRelayClient(relay.Addrs()[0].String(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return loopbackClientOn(t, rc.HostOptions(), lan, func(o *netclient.Options) {
-		netclient.UseRelay(t.Context(), o, netclient.RelayOptions{Relay: rc, Every: 200 * time.Millisecond})
+	return loopbackClientOn(t, rc.HostOptions(), lan, func(o *network.Options) {
+		network.UseRelay(t.Context(), o, network.RelayOptions{Relay: rc, Every: 200 * time.Millisecond})
 	})
 }

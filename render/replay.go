@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"hostfall/client"
 	"hostfall/game"
-	"hostfall/render/client"
 	"hostfall/render/ui"
 )
 

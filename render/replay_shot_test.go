@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client/fake"
+	"hostfall/client/playback"
 	"hostfall/game"
-	"hostfall/render/fake"
-	"hostfall/render/replayclient"
 	"hostfall/render/ui"
 	"hostfall/session/replay"
 )
@@ -24,7 +24,7 @@ const (
 // replayHarness records a bot game of four players on seed 7, opens it in
 // the replay viewer paused at turn replayAt, following game player follow
 // (-1: everyone).
-func replayHarness(t *testing.T, follow int, damage func(r *replay.Replay)) (*harness, *replayclient.Client) {
+func replayHarness(t *testing.T, follow int, damage func(r *replay.Replay)) (*harness, *playback.Client) {
 	t.Helper()
 	data, err := fake.Replay(7, 4, 96, replayTurns)
 	if err != nil {
@@ -37,7 +37,7 @@ func replayHarness(t *testing.T, follow int, damage func(r *replay.Replay)) (*ha
 	if damage != nil {
 		damage(r)
 	}
-	c, err := replayclient.New(r, replayclient.Options{Paused: true, Follow: follow + 1, Logger: slog.New(slog.DiscardHandler)})
+	c, err := playback.New(r, playback.Options{Paused: true, Follow: follow + 1, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,12 +182,12 @@ func TestReplayPlaysInTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := replayclient.New(r, replayclient.Options{Follow: 1, Logger: slog.New(slog.DiscardHandler)})
+	c, err := playback.New(r, playback.Options{Follow: 1, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.SetSpeed(replayclient.MaxSpeed)
+	c.SetSpeed(playback.MaxSpeed)
 	a, err := NewApp(testWindow(t), 1024, 768, c, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -202,8 +202,8 @@ func TestReplayPlaysInTheWindow(t *testing.T) {
 	if c.Replay().Turn < 40 {
 		t.Fatalf("the replay is at turn %d after 2,000 frames", c.Replay().Turn)
 	}
-	if a.game.rp.ctl.SpeedFactor() != replayclient.MaxSpeed || c.Replay().Speed != replayclient.MaxSpeed {
-		t.Errorf("speed: controls %v, client %v; want the client's %v kept", a.game.rp.ctl.SpeedFactor(), c.Replay().Speed, replayclient.MaxSpeed)
+	if a.game.rp.ctl.SpeedFactor() != playback.MaxSpeed || c.Replay().Speed != playback.MaxSpeed {
+		t.Errorf("speed: controls %v, client %v; want the client's %v kept", a.game.rp.ctl.SpeedFactor(), c.Replay().Speed, playback.MaxSpeed)
 	}
 	h.frame(func(in *ui.Input) { in.Press(ui.KeySpace) })
 	if !c.Replay().Paused {

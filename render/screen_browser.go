@@ -6,7 +6,7 @@ import (
 
 	"github.com/gopxl/pixel/v2"
 
-	"hostfall/render/client"
+	"hostfall/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 )

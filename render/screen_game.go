@@ -6,9 +6,9 @@ import (
 
 	"github.com/gopxl/pixel/v2"
 
+	"hostfall/client"
+	"hostfall/client/clock"
 	"hostfall/game"
-	"hostfall/render/client"
-	"hostfall/render/clock"
 	"hostfall/render/ui"
 )
 

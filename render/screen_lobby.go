@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"hostfall/render/client"
+	"hostfall/client"
 	"hostfall/render/ui"
 	"hostfall/session"
 )

@@ -3,11 +3,11 @@ package render
 import (
 	"time"
 
-	"hostfall/render/client"
+	"hostfall/client"
 )
 
 // Client is the seam the screens read and act through; see package
-// render/client for the interface and its values.
+// client for the interface and its values.
 type Client = client.Client
 
 // turnLength is how long a turn lasts by default (session TurnTicks 5 at

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
+	"hostfall/client/fake"
 	"hostfall/game"
 	"hostfall/internal/xvfb"
-	"hostfall/render/client"
-	"hostfall/render/fake"
 	"hostfall/render/ui"
 	"hostfall/session"
 )

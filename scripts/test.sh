@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Packages with goroutines of their own. A new concurrent package goes here.
-race_dirs=(p2p sound render match netclient)
+race_dirs=(p2p sound render match client)
 
 # can_run_386 tells whether this kernel executes 32-bit x86 binaries.
 can_run_386() {

@@ -5,7 +5,7 @@
 // transport is missing, so the lobby, countdown, turns, chat and status
 // behave as they will on a LAN.
 //
-// One goroutine owns the node: it ticks it at a fixed rate (render/clock),
+// One goroutine owns the node: it ticks it at a fixed rate (client/clock),
 // applies what the node hands over, and lets the bots think. Screens call
 // the Client's methods from the window's goroutine.
 package offline
@@ -21,10 +21,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hostfall/client"
+	"hostfall/client/clock"
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/render/client"
-	"hostfall/render/clock"
 	"hostfall/savegame"
 	"hostfall/session"
 )

@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 
 	ma "github.com/multiformats/go-multiaddr"
 
+	"hostfall/client"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 

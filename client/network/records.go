@@ -1,8 +1,8 @@
-// Package records writes what a peer keeps of its games for the player: the
-// replay file of every game it plays and the desync reports. The headless
-// commands and the window's network client share it; the directories are
-// the caller's (package main's dataDir).
-package records
+package network
+
+// What a peer keeps of its games for the player: the replay file of every
+// game it plays and the desync reports. The directories are the caller's
+// (package main's dataDir).
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ func (l *ReplayFile) Write(p []byte) (int, error) {
 		return 0, l.err
 	}
 	if l.f == nil {
-		return 0, errors.New("records: the replay file is closed")
+		return 0, errors.New("network: the replay file is closed")
 	}
 	return l.f.Write(p)
 }
@@ -85,7 +85,7 @@ func (l *ReplayFile) Close() (string, error) {
 // WriteReport writes a desync report to a new file in dir and returns its path.
 func WriteReport(dir string, r *match.Report) (string, error) {
 	if r == nil {
-		return "", errors.New("records: empty desync report")
+		return "", errors.New("network: empty desync report")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err

@@ -1,12 +1,12 @@
-// Package replayclient plays a replay file back in the window: a
+// Package playback plays a replay file back in the window: a
 // client.Client (and client.Replayer) that steps the recorded turns at the
 // recorded rate, or faster or slower, and checks every recorded state hash
 // on the way. It is a spectator: it hosts, joins and proposes nothing.
 //
-// One goroutine steps the game on a fixed-rate clock (render/clock), the
+// One goroutine steps the game on a fixed-rate clock (client/clock), the
 // way the offline client ticks its session; the screens read the world
 // through View from the window's goroutine.
-package replayclient
+package playback
 
 import (
 	"context"
@@ -18,10 +18,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hostfall/client"
+	"hostfall/client/clock"
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/render/client"
-	"hostfall/render/clock"
 	"hostfall/session"
 	"hostfall/session/replay"
 )

@@ -1,10 +1,10 @@
-package netclient
+package network
 
 import (
 	"time"
 
+	"hostfall/client"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 

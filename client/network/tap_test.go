@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"os"
@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
 	"hostfall/internal/testwait"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 

@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
 	"hostfall/game"
 	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/session/replay"

@@ -1,9 +1,8 @@
-package netclient
+package network
 
 import (
-	"hostfall/internal/records"
+	"hostfall/client"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 
@@ -83,7 +82,7 @@ func (c *Client) report(ev p2p.Event) {
 	if c.opt.ReportDir == "" {
 		return
 	}
-	path, err := records.WriteReport(c.opt.ReportDir, ev.Report)
+	path, err := WriteReport(c.opt.ReportDir, ev.Report)
 	text := "A desync report was written to " + path + "."
 	if err != nil {
 		c.log.Error("desync report not written", "err", err)

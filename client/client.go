@@ -14,9 +14,9 @@ import (
 )
 
 // Client is everything the screens read and act on: the seam between the
-// window and whatever runs the session (the offline client in
-// render/offline today, the LAN/relay peer of package p2p later, and the
-// scripted fake in render/fake for tests).
+// window and whatever runs the session (client/network over the LAN or a
+// relay, client/offline alone with bots, client/playback for replays, and
+// the scripted client/fake for tests).
 //
 // Every method is called from the window's goroutine while the client's own
 // goroutines run the session and step the world, so implementations guard

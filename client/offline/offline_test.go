@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
 	"hostfall/game"
 	"hostfall/internal/testwait"
 	"hostfall/match"
-	"hostfall/render/client"
 	"hostfall/savegame"
 	"hostfall/session"
 )

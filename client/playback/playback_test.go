@@ -1,4 +1,4 @@
-package replayclient
+package playback
 
 import (
 	"bytes"
@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
+	"hostfall/client/fake"
 	"hostfall/game"
-	"hostfall/render/client"
-	"hostfall/render/fake"
 	"hostfall/session"
 	"hostfall/session/replay"
 )

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"hostfall/client"
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/match"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 

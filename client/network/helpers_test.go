@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"log/slog"
@@ -11,13 +11,13 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
+	"hostfall/client"
 	"hostfall/game"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 
-const testVersion = "netclient-test"
+const testVersion = "network-test"
 
 func init() {
 	if os.Getenv("HOSTFALL_TEST_LOG") == "" {

@@ -1,4 +1,4 @@
-// Package netclient is the window's client.Client over the real network: one
+// Package network is the window's client.Client over the real network: one
 // p2p.Host for the process and, for each session the player creates or
 // joins, a p2p.Peer that runs the session engine and the game against the
 // other peers. It imports no graphics, so tests drive it without a window.
@@ -14,7 +14,7 @@
 // Sessions to join come from a Browser (the LAN's mDNS browser, a relay's
 // directory, or Static for tests); invite codes from a CodeResolver. Both
 // are optional, and joining without them is refused in a sentence.
-package netclient
+package network
 
 import (
 	"context"
@@ -27,11 +27,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hostfall/client"
 	"hostfall/game"
-	"hostfall/internal/records"
 	"hostfall/match"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -122,7 +121,7 @@ type netSession struct {
 	peer   *p2p.Peer
 	cancel context.CancelFunc // ends the peer's loop and OnSession's ctx
 	done   chan struct{}      // closed when the pump has finished
-	replay *records.ReplayFile
+	replay *ReplayFile
 
 	// Guarded by Client.mu.
 	players []client.Player
@@ -133,7 +132,7 @@ type netSession struct {
 // New returns a client on host opt.Host; Close ends its session.
 func New(opt Options) (*Client, error) {
 	if opt.Host == nil {
-		return nil, errors.New("netclient: Options.Host is required")
+		return nil, errors.New("network: Options.Host is required")
 	}
 	if opt.TickMillis <= 0 {
 		opt.TickMillis = session.DefaultTickMillis
@@ -178,7 +177,7 @@ func (c *Client) begin(name, password string, spectate bool) (*netSession, error
 	}
 	s := &netSession{done: make(chan struct{})}
 	if c.opt.ReplayDir != "" {
-		s.replay = records.NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
+		s.replay = NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
 	}
 	mo := match.Options{OnStep: c.onStep, ScreenLoads: c.opt.WaitScreen,
 		OnReplayError: func(err error) { c.log.Error("replay not saved", "err", err) }}

@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"hostfall/client"
 	"hostfall/internal/testwait"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 

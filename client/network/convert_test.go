@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/client"
 	"hostfall/p2p"
-	"hostfall/render/client"
 	"hostfall/session"
 )
 

@@ -1,4 +1,4 @@
-package netclient
+package network
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sync"
 
+	"hostfall/client"
 	"hostfall/p2p"
-	"hostfall/render/client"
 )
 
 // Browser is where the lobby browser's sessions come from: the LAN (mDNS),
