@@ -12,7 +12,6 @@ import (
 	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/p2p"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -116,8 +115,8 @@ func hostWindow(ctx context.Context, hf *hostFlags) error {
 			}
 			return err
 		},
-		onEvent: func(p *p2p.Peer, ev p2p.Event) {
-			if ev.Kind != p2p.EvLobby || ev.Lobby == nil || started || ev.Lobby.State != session.StateLobby || humans(*ev.Lobby) < hf.players {
+		onEvent: func(p *network.Peer, ev network.Event) {
+			if ev.Kind != network.EvLobby || ev.Lobby == nil || started || ev.Lobby.State != session.StateLobby || humans(*ev.Lobby) < hf.players {
 				return
 			}
 			err := p.Start()

@@ -114,8 +114,8 @@ func joinWindow(ctx context.Context, nf *netFlags, res p2p.Resolver) error {
 		begin: func(c *network.Client) error {
 			return c.JoinVia(res, client.JoinOptions{PlayerName: nf.player, Password: nf.password})
 		},
-		onEvent: func(p *p2p.Peer, ev p2p.Event) {
-			if ev.Kind == p2p.EvJoined {
+		onEvent: func(p *network.Peer, ev network.Event) {
+			if ev.Kind == network.EvJoined {
 				if err := p.EditSlot(session.SlotEdit{Name: nf.player, Ready: true}); err != nil {
 					slog.Warn("cannot say ready", "err", err)
 				}
@@ -133,7 +133,7 @@ func joinError(err error) error {
 
 // joinWithRetry dials the host until it answers (a host started a moment
 // later is fine) or ctx ends.
-func joinWithRetry(ctx context.Context, p *p2p.Peer, target p2p.AddrInfo) error {
+func joinWithRetry(ctx context.Context, p *network.Peer, target p2p.AddrInfo) error {
 	var err error
 	for delay := 100 * time.Millisecond; ; delay = min(2*delay, 2*time.Second) {
 		if err = p.Join(ctx, target); err == nil {

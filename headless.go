@@ -114,7 +114,7 @@ type netGame struct {
 	status *statusLine
 	ps     *peerStatus // the contract's lines of the peer's events
 	host   *p2p.Host
-	peer   *p2p.Peer
+	peer   *network.Peer
 	replay *network.ReplayFile
 	isHost bool
 	stop   context.CancelFunc // ends the peer loop
@@ -141,7 +141,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	}
 	g.host = h
 	g.replay = network.NewReplayFile(replayDir(), h.ID().String(), func() string { return g.peer.Lobby().Name })
-	po := p2p.PeerOptions{
+	po := network.PeerOptions{
 		Name: nf.player, GameVersion: gameVersion, Password: nf.password,
 		Match: match.Options{
 			SelfBot: nf.level != idleLevel, SelfLevel: nf.botLevel(), Replay: g.replay,
@@ -152,7 +152,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 	if os.Getenv("HOSTFALL_TRACE") != "" && nf.json {
 		g.traceCommands(&po)
 	}
-	peer, err := p2p.NewPeer(h, po)
+	peer, err := network.NewPeer(h, po)
 	if err != nil {
 		h.Close()
 		return nil, err
@@ -171,7 +171,7 @@ func newNetGame(ctx context.Context, nf *netFlags, saveAt uint64) (*netGame, err
 // 20 turns (HOSTFALL_TRACE=1 with
 // --status-json): the network benchmark matches them up by slot and seq
 // across processes to measure command latency.
-func (g *netGame) traceCommands(po *p2p.PeerOptions) {
+func (g *netGame) traceCommands(po *network.PeerOptions) {
 	po.OnPropose = func(slot int, seq uint64, at time.Time) {
 		g.status.emit("cmd_proposed", "", kv("slot", slot), kv("seq", seq), kv("us", at.UnixMicro()))
 	}
@@ -230,31 +230,31 @@ func (g *netGame) run(ctx context.Context) error {
 
 // event shows one event (the status lines are peerStatus's); it reports
 // whether the game has ended, and an error when this peer cannot go on.
-func (g *netGame) event(ev p2p.Event) (bool, error) {
+func (g *netGame) event(ev network.Event) (bool, error) {
 	done := g.ps.event(g.peer, ev)
 	switch ev.Kind {
-	case p2p.EvJoined:
+	case network.EvJoined:
 		if !g.isHost {
 			if err := g.peer.EditSlot(session.SlotEdit{Name: g.nf.player, Ready: true}); err != nil {
 				g.log.Warn("cannot say ready", "err", err)
 			}
 		}
-	case p2p.EvRefused, p2p.EvLeft:
+	case network.EvRefused, network.EvLeft:
 		return false, errors.New(ev.Text)
-	case p2p.EvLobby:
+	case network.EvLobby:
 		if ev.Lobby != nil && g.onLobby != nil {
 			g.onLobby(*ev.Lobby)
 		}
-	case p2p.EvDesyncReport:
+	case network.EvDesyncReport:
 		g.report(ev)
-	case p2p.EvSaved:
+	case network.EvSaved:
 		g.saved(ev)
 	}
 	return done, nil
 }
 
 // report writes a desync report and says where it is.
-func (g *netGame) report(ev p2p.Event) {
+func (g *netGame) report(ev network.Event) {
 	path, err := network.WriteReport(reportDir(), ev.Report)
 	if err != nil {
 		g.log.Error("desync report not written", "err", err)
@@ -267,7 +267,7 @@ func (g *netGame) report(ev p2p.Event) {
 }
 
 // saved writes the save the peer made and says where it is.
-func (g *netGame) saved(ev p2p.Event) {
+func (g *netGame) saved(ev network.Event) {
 	if ev.Saved == nil {
 		g.log.Error("game not saved", "turn", ev.Turn, "why", ev.Text)
 		g.status.emit("save_failed", ev.Text, kv("turn", ev.Turn), kv("error", ev.Text))

@@ -35,13 +35,13 @@ func (g *netGame) hostOptions() (p2p.Options, error) {
 func (g *netGame) announceOnLAN() {
 	nf := g.nf
 	ctx, cancel := context.WithCancel(context.Background())
-	stops := []func(){p2p.AnnounceLobby(ctx, g.peer, nf.auto, p2p.AdvertiseOptions{Logger: g.log})}
+	stops := []func(){p2p.AnnounceLobby(ctx, g.host, g.peer, nf.auto, p2p.AdvertiseOptions{Logger: g.log})}
 	if rc := g.relay; rc != nil {
 		rc.OnPath(func(p peer.ID, k p2p.PathKind) {
 			g.status.emit("path", fmt.Sprintf("%s is reached %s", p, k), kv("peer", p.String()), kv("path", k.String()))
 		})
 		rc.Start(ctx, g.host)
-		stops = append(stops, p2p.RegisterLobby(ctx, g.peer, rc.Relay(), g.log))
+		stops = append(stops, p2p.RegisterLobby(ctx, g.host, g.peer, rc.Relay(), g.log))
 	}
 	g.unlan = func() {
 		for _, stop := range stops {

@@ -39,8 +39,8 @@ func lanBrowser(ctx context.Context, _ *p2p.Host, log *slog.Logger) (b network.B
 
 // lanAnnounce announces the session p is in on the LAN while ctx lasts,
 // whenever p hosts it (from the start, or after a migration).
-func lanAnnounce(ctx context.Context, p *p2p.Peer, log *slog.Logger) {
-	stop := p2p.AnnounceLobby(ctx, p, false, p2p.AdvertiseOptions{Logger: log})
+func lanAnnounce(ctx context.Context, p *network.Peer, log *slog.Logger) {
+	stop := p2p.AnnounceLobby(ctx, p.P2P(), p, false, p2p.AdvertiseOptions{Logger: log})
 	context.AfterFunc(ctx, stop)
 }
 
@@ -70,7 +70,7 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*network.
 	browser, stopBrowser := lanBrowser(ctx, h, log)
 	opt := network.Options{Host: h, Browser: browser, ResolveCode: inviteResolver(h), GameVersion: gameVersion,
 		ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(), Logger: log, WaitScreen: true,
-		OnSession: func(ctx context.Context, p *p2p.Peer) { lanAnnounce(ctx, p, log) }}
+		OnSession: func(ctx context.Context, p *network.Peer) { lanAnnounce(ctx, p, log) }}
 	relay.use(&opt)
 	if tweak != nil {
 		tweak(&opt)
@@ -97,7 +97,7 @@ type windowPeer struct {
 	// tweak adjusts the client's options; onEvent sees the peer's events
 	// after their status lines (on the client's pump: quick, no waiting).
 	tweak   func(*network.Options)
-	onEvent func(p *p2p.Peer, ev p2p.Event)
+	onEvent func(p *network.Peer, ev network.Event)
 	// begin creates or joins the session once the client is up.
 	begin func(c *network.Client) error
 }
@@ -116,7 +116,7 @@ func (wp windowPeer) run(ctx context.Context) error {
 	nf := wp.nf
 	ps := &peerStatus{line: &statusLine{json: nf.json, out: os.Stdout, human: os.Stderr, stamp: true}}
 	c, stop, err := startNetClient(ctx, netWindowFlags{identity: nf.identity, listen: nf.listen, relay: nf.relay}, func(o *network.Options) {
-		o.OnEvent = func(p *p2p.Peer, ev p2p.Event) {
+		o.OnEvent = func(p *network.Peer, ev network.Event) {
 			if ps.event(p, ev) && nf.exitAtEnd {
 				time.AfterFunc(endLinger, cancel)
 			}

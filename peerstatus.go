@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"hostfall/game"
-	"hostfall/p2p"
+	"hostfall/client/network"
 )
 
 // peerStatus turns a network peer's events into the status lines of the
@@ -19,37 +19,37 @@ type peerStatus struct {
 
 // event prints ev's line, if it has one, and reports whether ev ended the
 // game. p is the peer that reported it.
-func (ps *peerStatus) event(p *p2p.Peer, ev p2p.Event) bool {
+func (ps *peerStatus) event(p *network.Peer, ev network.Event) bool {
 	if ps.ended {
 		return false
 	}
 	s := ps.line
 	switch ev.Kind {
-	case p2p.EvJoined:
+	case network.EvJoined:
 		s.emit("joined", fmt.Sprintf("joined the session in slot %d", ev.Slot), kv("slot", ev.Slot))
-	case p2p.EvCountdown:
+	case network.EvCountdown:
 		s.emit("countdown", fmt.Sprintf("starting in %d…", ev.Count), kv("count", ev.Count))
-	case p2p.EvGameStarted:
+	case network.EvGameStarted:
 		st := p.Status()
 		s.emit("start", fmt.Sprintf("the game starts; this peer plays slot %d", st.Slot), kv("slot", st.Slot), kv("host", st.Host.String()))
-	case p2p.EvTurn:
+	case network.EvTurn:
 		s.turn(ev.Turn, ev.Epoch, ev.Host.String(), ev.Hash)
 		if ev.Turn%1000 == 0 && !s.json {
 			fmt.Fprintf(os.Stderr, "turn %d (%s of game time)\n", ev.Turn, gameTime(int(ev.Turn)))
 		}
-	case p2p.EvHostChanged:
+	case network.EvHostChanged:
 		s.emit("host_changed", fmt.Sprintf("the host left; %s hosts now (epoch %d, turn %d, %v)", ev.Host, ev.Epoch, ev.Turn, ev.Took.Round(time.Millisecond)),
 			kv("old", ev.OldHost.String()), kv("new", ev.Host.String()), kv("epoch", ev.Epoch), kv("turn", ev.Turn),
 			kv("ms", ev.Took.Milliseconds()))
-	case p2p.EvWaiting:
+	case network.EvWaiting:
 		s.emit("waiting", fmt.Sprintf("waiting for %s; dropped in %.0f s", ev.Name, ev.Left.Seconds()),
 			kv("slot", ev.Slot), kv("name", ev.Name), kv("seconds_left", int(ev.Left.Seconds())))
-	case p2p.EvWaitOver:
+	case network.EvWaitOver:
 		s.emit("wait_over", "", kv("slot", ev.Slot), kv("name", ev.Name))
-	case p2p.EvPlayerLeft:
+	case network.EvPlayerLeft:
 		s.emit("player_left", fmt.Sprintf("%s (slot %d) left at turn %d: %v", ev.Name, ev.Slot, ev.Turn, ev.Reason),
 			kv("slot", ev.Slot), kv("name", ev.Name), kv("turn", ev.Turn), kv("reason", ev.Reason.String()))
-	case p2p.EvDesync:
+	case network.EvDesync:
 		hashes := map[string]string{}
 		var majority uint64
 		if ev.Desync != nil {
@@ -60,9 +60,9 @@ func (ps *peerStatus) event(p *p2p.Peer, ev p2p.Event) bool {
 		}
 		s.emit("desync", fmt.Sprintf("the peers' states differed at turn %d; repairing", ev.Turn),
 			kv("turn", ev.Turn), kv("majority", hex64(majority)), kv("hashes", hashes))
-	case p2p.EvDesyncRepaired:
+	case network.EvDesyncRepaired:
 		s.emit("desync_repaired", fmt.Sprintf("restored the majority's state of turn %d", ev.Turn), kv("turn", ev.Turn))
-	case p2p.EvEnd:
+	case network.EvEnd:
 		var win *winnerJSON
 		reason := "turn limit"
 		if ev.Winner >= 0 {

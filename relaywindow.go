@@ -55,7 +55,7 @@ func (w *windowRelay) use(opt *network.Options) {
 	}
 	network.UseRelay(w.ctx, opt, network.RelayOptions{Relay: w.rc})
 	onSession := opt.OnSession
-	opt.OnSession = func(ctx context.Context, p *p2p.Peer) {
+	opt.OnSession = func(ctx context.Context, p *network.Peer) {
 		onSession(ctx, p)
 		go w.printInvite(ctx, p, opt.Invite)
 	}
@@ -63,7 +63,7 @@ func (w *windowRelay) use(opt *network.Options) {
 
 // printInvite prints the invite code on the terminal once the window hosts
 // a lobby and holds the reservation: easier to copy than from the window.
-func (w *windowRelay) printInvite(ctx context.Context, p *p2p.Peer, invite func() string) {
+func (w *windowRelay) printInvite(ctx context.Context, p *network.Peer, invite func() string) {
 	for t := time.NewTicker(500 * time.Millisecond); ; {
 		if st := p.Status(); st.IsHost && st.Joined {
 			if code := invite(); code != "" {

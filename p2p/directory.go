@@ -263,18 +263,18 @@ func DirectoryList(ctx context.Context, h *Host, relay peer.AddrInfo) ([]Directo
 // RegisterLobby keeps p's session in the relay's directory while p hosts it
 // (from the start or after a migration), registering again every TTL/3,
 // and unregisters when p stops hosting or stop is called.
-func RegisterLobby(ctx context.Context, p *Peer, relay peer.AddrInfo, log *slog.Logger) (stop func()) {
+func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (stop func()) {
 	log = orDefault(log)
 	registered := false
 	var next time.Time
 	var last []string
 	register := func(ctx context.Context, l session.Lobby) {
-		a := LobbyAnnouncement(p.h, &l, false)
+		a := LobbyAnnouncement(h, &l, false)
 		txt := a.TXT()
 		if time.Now().Before(next) && slices.Equal(txt, last) {
 			return
 		}
-		ttl, err := DirectoryRegister(ctx, p.h, relay, a)
+		ttl, err := DirectoryRegister(ctx, h, relay, a)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("the session is not in the relay's directory", "err", err)
@@ -290,7 +290,7 @@ func RegisterLobby(ctx context.Context, p *Peer, relay peer.AddrInfo, log *slog.
 	unregister := func() {
 		if registered {
 			uctx, ucancel := context.WithTimeout(context.Background(), 2*time.Second)
-			_ = DirectoryUnregister(uctx, p.h, relay)
+			_ = DirectoryUnregister(uctx, h, relay)
 			ucancel()
 			registered = false
 		}

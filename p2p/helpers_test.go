@@ -1,11 +1,28 @@
 package p2p
 
 import (
+	"log/slog"
 	"os"
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 )
+
+func init() {
+	if os.Getenv("HOSTFALL_TEST_LOG") == "" {
+		// go-libp2p logs an error when a closing host's listener stops; quiet.
+		RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	}
+}
+
+// testLog is quiet unless HOSTFALL_TEST_LOG is set.
+func testLog() *slog.Logger {
+	level := slog.LevelError
+	if os.Getenv("HOSTFALL_TEST_LOG") != "" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
 
 func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o600) }
 

@@ -15,16 +15,24 @@ import (
 // announceEvery is how often AnnounceLobby looks at the peer's lobby.
 const announceEvery = 100 * time.Millisecond
 
+// Hosting is what announcing a session needs of the peer that runs it on
+// host h.
+type Hosting interface {
+	// Hosting returns the session's lobby and whether this peer hosts it
+	// now: joined, not left, and the game not over.
+	Hosting() (session.Lobby, bool)
+}
+
 // AnnounceLobby advertises p's session on the LAN whenever p hosts it — at
 // the start, or later after a host migration — and keeps the announcement
 // current (players, lobby or playing). It withdraws when p stops hosting,
 // the game ends, or ctx is done; the returned stop does the same and waits.
-func AnnounceLobby(ctx context.Context, p *Peer, auto bool, opt AdvertiseOptions) (stop func()) {
+func AnnounceLobby(ctx context.Context, h *Host, p Hosting, auto bool, opt AdvertiseOptions) (stop func()) {
 	log := orDefault(opt.Logger)
 	var ad *Advertiser
 	var last []string
 	announce := func(_ context.Context, l session.Lobby) {
-		a := LobbyAnnouncement(p.h, &l, auto)
+		a := LobbyAnnouncement(h, &l, auto)
 		txt := a.TXT()
 		switch {
 		case ad == nil:
@@ -55,7 +63,7 @@ func AnnounceLobby(ctx context.Context, p *Peer, auto bool, opt AdvertiseOptions
 // session (from the start, or after a migration), and off whenever it does
 // not: not yet, no longer, the game is over, or stop was called. Both run
 // on one goroutine; stop waits for it.
-func whileHosting(ctx context.Context, p *Peer, period time.Duration, on func(context.Context, session.Lobby), off func()) (stop func()) {
+func whileHosting(ctx context.Context, p Hosting, period time.Duration, on func(context.Context, session.Lobby), off func()) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -64,8 +72,8 @@ func whileHosting(ctx context.Context, p *Peer, period time.Duration, on func(co
 		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
-			if st := p.Status(); st.IsHost && st.Joined && !st.Left && !st.Over {
-				on(ctx, p.Lobby())
+			if l, ok := p.Hosting(); ok {
+				on(ctx, l)
 			} else {
 				off()
 			}

@@ -262,40 +262,46 @@ func sessionPath(h *Host, p peer.ID) string {
 }
 
 // Two peers first talk through the relay; once a direct connection opens,
-// the session stream moves onto it on both sides and the session goes on.
+// the session stream moves onto it on both sides and messages go on.
 func TestSessionMovesToDirect(t *testing.T) {
 	relay, _ := newTestRelay(t, RelayOptions{})
 	ha, rc := newNATHost(t, relay)
-	a := startPeerOn(t, ha, "a", testPeerOptions("a"))
-	b := startPeer(t, "b", testPeerOptions("b"))
-	if err := a.Host(sessionSettings("relayed", 3)); err != nil {
-		t.Fatal(err)
-	}
+	hb := newTestHost(t)
+	ta, tb := NewTransport(ha, Limits{}, testLog()), NewTransport(hb, Limits{}, testLog())
+	t.Cleanup(func() { ta.Close(0); tb.Close(0) })
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	invite := rc.Invite(ha)
-	if err := b.Join(ctx, peer.AddrInfo{ID: ha.ID(), Addrs: invite.AddrInfo().Addrs[:1]}); err != nil {
+	if err := tb.Connect(ctx, peer.AddrInfo{ID: ha.ID(), Addrs: invite.AddrInfo().Addrs[:1]}); err != nil {
 		t.Fatal(err)
 	}
-	testwait.For(t, "b joined", 10*time.Second, func() bool { return b.Status().Joined })
-	if pa, pb := sessionPath(a.host, b.ID()), sessionPath(b.host, a.ID()); pa != "relayed" || pb != "relayed" {
+	// b speaks first (as a joiner does), a answers on the stream b opened.
+	exchange := func(turn uint64) {
+		t.Helper()
+		for _, dir := range []struct {
+			from, to *Transport
+			id       peer.ID
+		}{{tb, ta, ha.ID()}, {ta, tb, hb.ID()}} {
+			dir.from.Send(dir.id, &session.Message{Kind: session.MsgPing, Turn: turn})
+			select {
+			case in := <-dir.to.Inbound():
+				if in.Msg.Turn != turn {
+					t.Fatalf("got turn %d, want %d", in.Msg.Turn, turn)
+				}
+			case <-ctx.Done():
+				t.Fatalf("message %d did not arrive", turn)
+			}
+		}
+	}
+	exchange(1)
+	if pa, pb := sessionPath(ha, hb.ID()), sessionPath(hb, ha.ID()); pa != "relayed" || pb != "relayed" {
 		t.Fatalf("session stream %q / %q, want relayed on both sides", pa, pb)
 	}
-	if _, err := b.host.LibP2P().Network().DialPeer(network.WithForceDirectDial(ctx, "test"), ha.ID()); err != nil {
+	if _, err := hb.LibP2P().Network().DialPeer(network.WithForceDirectDial(ctx, "test"), ha.ID()); err != nil {
 		t.Fatal(err)
 	}
 	testwait.For(t, "the session stream on the direct connection", 10*time.Second, func() bool {
-		return sessionPath(a.host, b.ID()) == "direct" && sessionPath(b.host, a.ID()) == "direct"
+		return sessionPath(ha, hb.ID()) == "direct" && sessionPath(hb, ha.ID()) == "direct"
 	})
-	if err := b.EditSlot(session.SlotEdit{Name: "b moved", Ready: true}); err != nil {
-		t.Fatal(err)
-	}
-	testwait.For(t, "the host to see b's edit over the direct stream", 10*time.Second, func() bool {
-		l := a.Lobby()
-		return len(l.Slots) > 1 && l.Slots[1].Name == "b moved" && l.Slots[1].Ready
-	})
-}
-
-func sessionSettings(name string, players uint32) session.Settings {
-	return session.Settings{Name: name, MapSeed: 7, MapSize: 64, MaxPlayers: players}
+	exchange(2)
 }

@@ -94,16 +94,16 @@ const (
 	maxBatch     = 64 << 10
 )
 
-// inbound is a decoded session message and the peer it came from.
-type inbound struct {
-	from peer.ID
-	msg  session.Message
+// Inbound is a decoded session message and the peer it came from.
+type Inbound struct {
+	From peer.ID
+	Msg  session.Message
 }
 
-// connChange is a change of whether this peer holds a connection to p.
-type connChange struct {
-	p  peer.ID
-	up bool
+// ConnChange is a change of whether this peer holds a connection to Peer.
+type ConnChange struct {
+	Peer peer.ID
+	Up   bool
 }
 
 // transport carries frames between this peer and others, one stream per peer
@@ -120,7 +120,7 @@ type transport struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	in      chan inbound  // readers → loop (blocking: back pressure)
+	in      chan Inbound  // readers → loop (blocking: back pressure)
 	connSig chan struct{} // notifee → loop: connection states changed
 
 	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
@@ -148,7 +148,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 	t := &transport{
 		h: h, self: h.ID(), log: log, lim: lim.filled(), start: time.Now(),
 		ctx: ctx, cancel: cancel,
-		in:      make(chan inbound, 256),
+		in:      make(chan Inbound, 256),
 		connSig: make(chan struct{}, 1),
 		links:   map[peer.ID]*link{}, conns: map[peer.ID]int{}, reported: map[peer.ID]bool{},
 		changed:  map[peer.ID]bool{},
@@ -295,14 +295,14 @@ func (t *transport) signal() {
 
 // connChanges returns the connection changes the loop has not seen. A
 // connection that went down and up again in between is no change.
-func (t *transport) connChanges() []connChange {
+func (t *transport) connChanges() []ConnChange {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var out []connChange
+	var out []ConnChange
 	for p := range t.changed {
 		up := t.conns[p] > 0
 		if up != t.reported[p] {
-			out = append(out, connChange{p: p, up: up})
+			out = append(out, ConnChange{Peer: p, Up: up})
 		}
 		if up {
 			t.reported[p] = true
@@ -694,7 +694,7 @@ func (t *transport) frame(l *link, kind frameKind, body []byte) error {
 		}
 		m.From = l.sid
 		select {
-		case t.in <- inbound{from: l.p, msg: m}:
+		case t.in <- Inbound{From: l.p, Msg: m}:
 		case <-t.ctx.Done():
 		}
 	case framePeers:
@@ -727,24 +727,24 @@ func (t *transport) frame(l *link, kind frameKind, body []byte) error {
 	return nil
 }
 
-// linkStats is one link's counters for the network status.
-type linkStats struct {
-	p         peer.ID
-	up        bool
-	rtt       time.Duration
-	sent      uint64
-	recv      uint64
-	dropped   uint64
-	connected bool
+// LinkStats is one link's counters for the network status.
+type LinkStats struct {
+	Peer      peer.ID
+	Stream    bool // the session stream is up
+	RTT       time.Duration
+	Sent      uint64 // bytes
+	Recv      uint64
+	Dropped   uint64 // frames dropped because the queue was full
+	Connected bool   // a libp2p connection is open
 }
 
-func (t *transport) stats() []linkStats {
+func (t *transport) stats() []LinkStats {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]linkStats, 0, len(t.links))
+	out := make([]LinkStats, 0, len(t.links))
 	for p, l := range t.links {
-		out = append(out, linkStats{p: p, up: l.up.Load(), rtt: time.Duration(l.rtt.Load()),
-			sent: l.sent.Load(), recv: l.recv.Load(), dropped: l.dropped.Load(), connected: t.conns[p] > 0})
+		out = append(out, LinkStats{Peer: p, Stream: l.up.Load(), RTT: time.Duration(l.rtt.Load()),
+			Sent: l.sent.Load(), Recv: l.recv.Load(), Dropped: l.dropped.Load(), Connected: t.conns[p] > 0})
 	}
 	return out
 }

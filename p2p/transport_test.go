@@ -112,7 +112,7 @@ func TestSimultaneousOpen(t *testing.T) {
 				dir.from.send(dir.to.self, &m)
 				select {
 				case in := <-dir.to.in:
-					got = in.msg.Turn == 1000 || in.msg.Kind == session.MsgPing
+					got = in.Msg.Turn == 1000 || in.Msg.Kind == session.MsgPing
 				case <-time.After(100 * time.Millisecond):
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"hostfall/client"
-	"hostfall/p2p"
 	"hostfall/session"
 )
 
@@ -13,28 +12,28 @@ import (
 // way whichever client runs the session; names come from lobby (the lobby
 // the game started with, once it has). Events the screens do not show, and
 // those the client handles itself (reports, the end), give ok false.
-func convert(ev p2p.Event, lobby *session.Lobby, tick time.Duration) (client.Event, bool) {
+func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, bool) {
 	var se session.Event
 	switch ev.Kind {
-	case p2p.EvRefused:
+	case EvRefused:
 		se = session.Event{Kind: session.EvRefused, Text: ev.Text}
-	case p2p.EvChat:
+	case EvChat:
 		se = session.Event{Kind: session.EvChat, Chat: ev.Chat}
-	case p2p.EvCountdown:
+	case EvCountdown:
 		se = session.Event{Kind: session.EvCountdown, Count: ev.Count}
-	case p2p.EvWaiting:
+	case EvWaiting:
 		se = session.Event{Kind: session.EvWaiting, Slot: ev.Slot, Name: ev.Name, TicksLeft: int(ev.Left / tick)}
-	case p2p.EvWaitOver:
+	case EvWaitOver:
 		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot}
-	case p2p.EvPlayerLeft:
+	case EvPlayerLeft:
 		se = session.Event{Kind: session.EvPlayerLeft, Slot: ev.Slot, Turn: ev.Turn, Reason: ev.Reason}
-	case p2p.EvDesync:
+	case EvDesync:
 		se = session.Event{Kind: session.EvDesync, Turn: ev.Turn, Desync: ev.Desync}
-	case p2p.EvDesyncRepaired:
+	case EvDesyncRepaired:
 		se = session.Event{Kind: session.EvDesyncRepaired, Turn: ev.Turn}
-	case p2p.EvLeft:
+	case EvLeft:
 		se = session.Event{Kind: session.EvLeft, Text: ev.Text}
-	case p2p.EvHostChanged:
+	case EvHostChanged:
 		se = session.Event{Kind: session.EvHostChanged, OldHost: session.PeerID(ev.OldHost.String()),
 			NewHost: session.PeerID(ev.Host.String()), Epoch: ev.Epoch}
 		out, ok := client.SessionEvent(se, lobby, tickMillis(tick))
@@ -53,7 +52,7 @@ func convert(ev p2p.Event, lobby *session.Lobby, tick time.Duration) (client.Eve
 // netStatus maps a peer's status to the network panel: the session's
 // players in slot order (this one marked Self, the host Host), then its
 // spectators, with the round trip to each.
-func netStatus(st p2p.Status, l *session.Lobby, tick time.Duration) client.NetStatus {
+func netStatus(st Status, l *session.Lobby, tick time.Duration) client.NetStatus {
 	turn := time.Duration(max(l.TurnTicks, 1)) * tick
 	ns := client.NetStatus{
 		Online: true, Host: hostName(l, st.Host.String()), Epoch: session.EpochGeneration(st.Epoch), Turn: st.Turn,
@@ -63,7 +62,7 @@ func netStatus(st p2p.Status, l *session.Lobby, tick time.Duration) client.NetSt
 	if !st.Joined {
 		ns.Host = ""
 	}
-	byID := map[string]p2p.PeerStatus{}
+	byID := map[string]PeerStatus{}
 	for _, ps := range st.Peers {
 		byID[ps.ID.String()] = ps
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/client"
-	"hostfall/p2p"
 	"hostfall/session"
 )
 
@@ -38,36 +37,36 @@ func TestConvert(t *testing.T) {
 	}}
 	const tick = 10 * time.Millisecond
 	tests := []struct {
-		in   p2p.Event
+		in   Event
 		want client.Event
 		ok   bool
 	}{
-		{p2p.Event{Kind: p2p.EvHostChanged, OldHost: ann, Host: bo, Epoch: 3, Took: 137 * time.Millisecond},
+		{Event{Kind: EvHostChanged, OldHost: ann, Host: bo, Epoch: 3, Took: 137 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 137}, true},
-		{p2p.Event{Kind: p2p.EvHostChanged, Host: stranger, Took: 5 * time.Millisecond},
+		{Event{Kind: EvHostChanged, Host: stranger, Took: 5 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: shortID(stranger.String()), Millis: 5}, true},
-		{p2p.Event{Kind: p2p.EvWaiting, Slot: 1, Name: "Bo", Left: 2500 * time.Millisecond},
+		{Event{Kind: EvWaiting, Slot: 1, Name: "Bo", Left: 2500 * time.Millisecond},
 			client.Event{Kind: client.EvWaiting, Name: "Bo", Seconds: 3}, true},
-		{p2p.Event{Kind: p2p.EvWaiting, Slot: 1, Left: 900 * time.Millisecond},
+		{Event{Kind: EvWaiting, Slot: 1, Left: 900 * time.Millisecond},
 			client.Event{Kind: client.EvWaiting, Name: "Bo", Seconds: 1}, true},
-		{p2p.Event{Kind: p2p.EvWaitOver, Slot: 1}, client.Event{Kind: client.EvWaitOver, Name: "Bo"}, true},
-		{p2p.Event{Kind: p2p.EvPlayerLeft, Slot: 0, Turn: 80, Reason: session.DepartLeft},
+		{Event{Kind: EvWaitOver, Slot: 1}, client.Event{Kind: client.EvWaitOver, Name: "Bo"}, true},
+		{Event{Kind: EvPlayerLeft, Slot: 0, Turn: 80, Reason: session.DepartLeft},
 			client.Event{Kind: client.EvPlayerLeft, Name: "Ann", Turn: 80, Text: session.DepartLeft.String()}, true},
-		{p2p.Event{Kind: p2p.EvDesync, Turn: 40, Desync: &session.DesyncInfo{Turn: 40}},
+		{Event{Kind: EvDesync, Turn: 40, Desync: &session.DesyncInfo{Turn: 40}},
 			client.Event{Kind: client.EvDesync, Turn: 40}, true},
-		{p2p.Event{Kind: p2p.EvDesyncRepaired, Turn: 40}, client.Event{Kind: client.EvDesyncRepaired, Turn: 40}, true},
-		{p2p.Event{Kind: p2p.EvChat, Chat: &session.Chat{FromName: "Bo", Team: 2, Text: "go"}},
+		{Event{Kind: EvDesyncRepaired, Turn: 40}, client.Event{Kind: client.EvDesyncRepaired, Turn: 40}, true},
+		{Event{Kind: EvChat, Chat: &session.Chat{FromName: "Bo", Team: 2, Text: "go"}},
 			client.Event{Kind: client.EvChat, Name: "Bo", Team: 2, Text: "go"}, true},
-		{p2p.Event{Kind: p2p.EvChat}, client.Event{}, false},
-		{p2p.Event{Kind: p2p.EvRefused, Text: "The game is full."}, client.Event{Kind: client.EvRefused, Text: "The game is full."}, true},
-		{p2p.Event{Kind: p2p.EvCountdown, Count: 2}, client.Event{Kind: client.EvCountdown, Count: 2}, true},
-		{p2p.Event{Kind: p2p.EvLeft, Text: "You left the session."}, client.Event{Kind: client.EvLeft, Text: "You left the session."}, true},
-		{p2p.Event{Kind: p2p.EvTurn, Turn: 20}, client.Event{}, false},
-		{p2p.Event{Kind: p2p.EvLobby, Lobby: l}, client.Event{}, false},
-		{p2p.Event{Kind: p2p.EvJoined}, client.Event{}, false},
-		{p2p.Event{Kind: p2p.EvGameStarted}, client.Event{}, false},
-		{p2p.Event{Kind: p2p.EvEnd}, client.Event{}, false},
-		{p2p.Event{Kind: p2p.EvDesyncReport}, client.Event{}, false},
+		{Event{Kind: EvChat}, client.Event{}, false},
+		{Event{Kind: EvRefused, Text: "The game is full."}, client.Event{Kind: client.EvRefused, Text: "The game is full."}, true},
+		{Event{Kind: EvCountdown, Count: 2}, client.Event{Kind: client.EvCountdown, Count: 2}, true},
+		{Event{Kind: EvLeft, Text: "You left the session."}, client.Event{Kind: client.EvLeft, Text: "You left the session."}, true},
+		{Event{Kind: EvTurn, Turn: 20}, client.Event{}, false},
+		{Event{Kind: EvLobby, Lobby: l}, client.Event{}, false},
+		{Event{Kind: EvJoined}, client.Event{}, false},
+		{Event{Kind: EvGameStarted}, client.Event{}, false},
+		{Event{Kind: EvEnd}, client.Event{}, false},
+		{Event{Kind: EvDesyncReport}, client.Event{}, false},
 	}
 	for _, tt := range tests {
 		got, ok := convert(tt.in, l, tick)
@@ -90,14 +89,14 @@ func TestNetStatus(t *testing.T) {
 	const tick = 10 * time.Millisecond
 	tests := []struct {
 		name string
-		in   p2p.Status
+		in   Status
 		want client.NetStatus
 	}{
-		{"browsing", p2p.Status{Self: bo}, client.NetStatus{Online: true, TurnMillis: 50,
+		{"browsing", Status{Self: bo}, client.NetStatus{Online: true, TurnMillis: 50,
 			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
 				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
-		{"a follower in a game", p2p.Status{Self: bo, Host: ann, Joined: true, Epoch: 2<<4 | 1, Turn: 300, Delay: 100 * time.Millisecond,
-			InRate: 2048, OutRate: 512, Peers: []p2p.PeerStatus{
+		{"a follower in a game", Status{Self: bo, Host: ann, Joined: true, Epoch: 2<<4 | 1, Turn: 300, Delay: 100 * time.Millisecond,
+			InRate: 2048, OutRate: 512, Peers: []PeerStatus{
 				{ID: ann, Slot: 0, Connected: true, RTT: 1500 * time.Microsecond},
 				{ID: cy, Slot: 3, Connected: false, RTT: 9 * time.Millisecond}, // lost: no ping shown
 				{ID: spec, Slot: -1, Connected: true},                          // not measured yet
@@ -105,11 +104,11 @@ func TestNetStatus(t *testing.T) {
 			client.NetStatus{Online: true, Host: "Ann", Epoch: 2, Turn: 300, InputDelay: 2, TurnMillis: 50, BytesIn: 2048, BytesOut: 512,
 				Peers: []client.Peer{{Name: "Ann", Host: true, PingMillis: 1.5}, {Name: "Bo", Slot: 2, Self: true},
 					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
-		{"hosting after a migration", p2p.Status{Self: bo, Host: bo, IsHost: true, Joined: true, Epoch: 3<<4 | 2, Turn: 9, Delay: 49 * time.Millisecond},
+		{"hosting after a migration", Status{Self: bo, Host: bo, IsHost: true, Joined: true, Epoch: 3<<4 | 2, Turn: 9, Delay: 49 * time.Millisecond},
 			client.NetStatus{Online: true, Host: "Bo", Epoch: 3, Turn: 9, InputDelay: 1, TurnMillis: 50,
 				Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true, Host: true},
 					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
-		{"a host not in the lobby", p2p.Status{Self: bo, Host: spec, Joined: true}, client.NetStatus{Online: true, Host: shortID(spec.String()), TurnMillis: 50,
+		{"a host not in the lobby", Status{Self: bo, Host: spec, Joined: true}, client.NetStatus{Online: true, Host: shortID(spec.String()), TurnMillis: 50,
 			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
 				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1, Host: true}}}},
 	}

@@ -1,9 +1,9 @@
 // Package network is the window's client.Client over the real network: one
 // p2p.Host for the process and, for each session the player creates or
-// joins, a p2p.Peer that runs the session engine and the game against the
+// joins, a Peer that runs the session engine and the game against the
 // other peers. It imports no graphics, so tests drive it without a window.
 //
-// Goroutines: each session has the peer's loop (p2p.Peer.Run) and a pump
+// Goroutines: each session has the peer's loop (Peer.Run) and a pump
 // that turns the peer's events into the screens' (client.Event), writes the
 // replay and desync reports and tells the player where they went. The
 // window calls the Client's methods from its own goroutine; they return at
@@ -47,7 +47,7 @@ type Options struct {
 	// OnSession, when set, is called as each session's peer starts (hosting
 	// or joining); ctx ends when the session does. It must return quickly:
 	// this is where the LAN announcement of a hosted lobby plugs in.
-	OnSession func(ctx context.Context, p *p2p.Peer)
+	OnSession func(ctx context.Context, p *Peer)
 	// Invite, when set, returns the invite code of this machine's host
 	// ("" while it has none); the status offers it while this peer hosts.
 	// UseRelay sets it.
@@ -55,7 +55,7 @@ type Options struct {
 	// OnEvent, when set, sees every event of each session's peer, from the
 	// session's pump, before the screens do: where a window peer's status
 	// lines come from. It must return quickly and not wait for the peer.
-	OnEvent func(p *p2p.Peer, ev p2p.Event)
+	OnEvent func(p *Peer, ev Event)
 	// OnReplay, when set, is told where each game's replay was saved.
 	OnReplay func(path string)
 	// GameVersion must match the other peers'.
@@ -118,7 +118,7 @@ var (
 
 // netSession is one session: its peer, and what the pump learnt.
 type netSession struct {
-	peer   *p2p.Peer
+	peer   *Peer
 	cancel context.CancelFunc // ends the peer's loop and OnSession's ctx
 	done   chan struct{}      // closed when the pump has finished
 	replay *ReplayFile
@@ -184,7 +184,7 @@ func (c *Client) begin(name, password string, spectate bool) (*netSession, error
 	if s.replay != nil {
 		mo.Replay = s.replay
 	}
-	peer, err := p2p.NewPeer(c.opt.Host, p2p.PeerOptions{
+	peer, err := NewPeer(c.opt.Host, PeerOptions{
 		Name: name, GameVersion: c.opt.GameVersion, Password: password, Spectate: spectate,
 		Match: mo, Session: c.opt.Session, TickMillis: c.opt.TickMillis, Logger: c.log,
 	})
@@ -340,7 +340,7 @@ func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Con
 	}
 	for delay := 100 * time.Millisecond; ; delay = min(2*delay, time.Second) {
 		err = s.peer.Join(ctx, addr)
-		if err == nil || errors.Is(err, p2p.ErrClosed) {
+		if err == nil || errors.Is(err, ErrClosed) {
 			break
 		}
 		select {
@@ -412,13 +412,13 @@ func (c *Client) Slot() int {
 	return -1
 }
 
-func (c *Client) act(fn func(p *p2p.Peer) error) error {
+func (c *Client) act(fn func(p *Peer) error) error {
 	s := c.current()
 	if s == nil {
 		return ErrNotInGame
 	}
 	err := fn(s.peer)
-	if errors.Is(err, p2p.ErrClosed) {
+	if errors.Is(err, ErrClosed) {
 		return ErrNotInGame
 	}
 	return err
@@ -426,22 +426,22 @@ func (c *Client) act(fn func(p *p2p.Peer) error) error {
 
 // SetSlot opens, closes or puts a bot in a slot (host only).
 func (c *Client) SetSlot(slot int, kind session.SlotKind, botLevel uint8) error {
-	return c.act(func(p *p2p.Peer) error { return p.SetSlot(slot, kind, botLevel) })
+	return c.act(func(p *Peer) error { return p.SetSlot(slot, kind, botLevel) })
 }
 
 // EditSlot changes the local player's slot.
 func (c *Client) EditSlot(e session.SlotEdit) error {
-	return c.act(func(p *p2p.Peer) error { return p.EditSlot(e) })
+	return c.act(func(p *Peer) error { return p.EditSlot(e) })
 }
 
 // Say sends a chat line to everyone (team 0) or to a team.
 func (c *Client) Say(team uint8, text string) error {
-	return c.act(func(p *p2p.Peer) error { return p.Say(team, text) })
+	return c.act(func(p *Peer) error { return p.Say(team, text) })
 }
 
 // Start begins the countdown (host only); a game needs two players.
 func (c *Client) Start() error {
-	return c.act(func(p *p2p.Peer) error {
+	return c.act(func(p *Peer) error {
 		if err := match.CheckStart(p.Lobby()); err != nil {
 			return err
 		}
@@ -494,7 +494,7 @@ func (c *Client) Me() (game.PlayerID, bool) {
 
 // Propose sends an order of the local player.
 func (c *Client) Propose(cmd game.Command) error {
-	return c.act(func(p *p2p.Peer) error { return p.Propose(cmd) })
+	return c.act(func(p *Peer) error { return p.Propose(cmd) })
 }
 
 // WorldEvents drains the world's events of the turns applied since the last call.
@@ -582,7 +582,7 @@ func (c *Client) Save() (string, error) {
 		return "", errors.New("this Hostfall has no place to keep saves")
 	}
 	sv, _, err := s.peer.SaveGame()
-	if errors.Is(err, p2p.ErrNotHost) {
+	if errors.Is(err, ErrNotHost) {
 		return "", errors.New("only the host can save the game")
 	}
 	if err != nil {

@@ -191,7 +191,7 @@ func TestHostLeavesMidGame(t *testing.T) {
 	lan := &Static{}
 	sessions := make(chan context.Context, 4)
 	ann := newClient(t, "Ann", func(o *Options) {
-		o.OnSession = func(ctx context.Context, p *p2p.Peer) { sessions <- ctx }
+		o.OnSession = func(ctx context.Context, p *Peer) { sessions <- ctx }
 	})
 	bo := newClient(t, "Bo", func(o *Options) { o.Browser = lan })
 	if err := ann.Skirmish(client.CreateOptions{Name: "migrate", PlayerName: "Ann", MaxPlayers: 3, MapSeed: 7, MapSize: 64}, []uint8{0}, true); err != nil {
@@ -348,7 +348,7 @@ func TestDesyncReportNotice(t *testing.T) {
 	c := newClient(t, "Ann", nil)
 	r := &match.Report{Desync: session.DesyncInfo{Turn: 60, Majority: 1,
 		Hashes: []session.PeerHash{{Peer: "a", Hash: 1}, {Peer: "b", Hash: 2}}}}
-	c.handle(&netSession{}, p2p.Event{Kind: p2p.EvDesyncReport, Turn: 60, Report: r})
+	c.handle(&netSession{}, Event{Kind: EvDesyncReport, Turn: 60, Report: r})
 	e, ok := c.find(client.EvNotice, nil)
 	if !ok || !strings.HasPrefix(e.Text, "A desync report was written to ") {
 		t.Fatalf("notice %+v %v", e, ok)
@@ -360,7 +360,7 @@ func TestDesyncReportNotice(t *testing.T) {
 	}
 
 	quiet := newClient(t, "Bo", func(o *Options) { o.ReportDir = "" })
-	quiet.handle(&netSession{}, p2p.Event{Kind: p2p.EvDesyncReport, Turn: 60, Report: r})
+	quiet.handle(&netSession{}, Event{Kind: EvDesyncReport, Turn: 60, Report: r})
 	if e, ok := quiet.find(client.EvNotice, nil); ok {
 		t.Errorf("without a report directory: %+v", e)
 	}

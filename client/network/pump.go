@@ -2,7 +2,6 @@ package network
 
 import (
 	"hostfall/client"
-	"hostfall/p2p"
 	"hostfall/session"
 )
 
@@ -36,35 +35,35 @@ func (c *Client) pump(s *netSession) {
 }
 
 // handle takes in one event of the session's peer.
-func (c *Client) handle(s *netSession, ev p2p.Event) {
+func (c *Client) handle(s *netSession, ev Event) {
 	if c.opt.OnEvent != nil {
 		c.opt.OnEvent(s.peer, ev)
 	}
 	switch ev.Kind {
-	case p2p.EvDesyncReport:
+	case EvDesyncReport:
 		c.report(ev)
 		return
-	case p2p.EvEnd:
+	case EvEnd:
 		c.saveReplay(s)
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch ev.Kind {
-	case p2p.EvLobby:
+	case EvLobby:
 		if ev.Lobby != nil && ev.Lobby.State >= session.StateLoading && s.started == nil {
 			l := ev.Lobby.Clone()
 			s.started = &l
 			s.players = client.SessionPlayers(&l)
 		}
 		return
-	case p2p.EvRefused:
+	case EvRefused:
 		s.refusal = ev.Text
-	case p2p.EvLeft:
+	case EvLeft:
 		if s.refusal != "" && ev.Text == s.refusal {
 			return // the refusal said it already
 		}
-	case p2p.EvDesync:
+	case EvDesync:
 		c.log.Warn("desync", "turn", ev.Turn)
 	}
 	names := s.started
@@ -78,7 +77,7 @@ func (c *Client) handle(s *netSession, ev p2p.Event) {
 }
 
 // report writes a desync report and tells the player where it is.
-func (c *Client) report(ev p2p.Event) {
+func (c *Client) report(ev Event) {
 	if c.opt.ReportDir == "" {
 		return
 	}

@@ -202,11 +202,11 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		opt.Browser = dir
 	}
 	prev := opt.OnSession
-	opt.OnSession = func(ctx context.Context, p *p2p.Peer) {
+	opt.OnSession = func(ctx context.Context, p *Peer) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := p2p.RegisterLobby(ctx, p, rc.Relay(), log)
+		stop := p2p.RegisterLobby(ctx, h, p, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
 	}
 	opt.Invite = func() string { return inviteCode(rc, h, log) }

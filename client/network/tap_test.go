@@ -16,12 +16,12 @@ import (
 // tap records what Options.OnEvent and Options.OnReplay report.
 type tap struct {
 	mu      sync.Mutex
-	kinds   []p2p.EventKind
+	kinds   []EventKind
 	replays []string
 }
 
 func (tp *tap) options(o *Options) {
-	o.OnEvent = func(p *p2p.Peer, ev p2p.Event) {
+	o.OnEvent = func(p *Peer, ev Event) {
 		if p == nil {
 			panic("OnEvent without its peer")
 		}
@@ -36,7 +36,7 @@ func (tp *tap) options(o *Options) {
 	}
 }
 
-func (tp *tap) saw(k p2p.EventKind) bool {
+func (tp *tap) saw(k EventKind) bool {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
 	return slices.Contains(tp.kinds, k)
@@ -78,7 +78,7 @@ func TestEventTapAndJoinVia(t *testing.T) {
 		name string
 		tp   *tap
 	}{{"Ann", &ta}, {"Bo", &tb}} {
-		for _, k := range []p2p.EventKind{p2p.EvJoined, p2p.EvLobby, p2p.EvGameStarted, p2p.EvTurn, p2p.EvEnd} {
+		for _, k := range []EventKind{EvJoined, EvLobby, EvGameStarted, EvTurn, EvEnd} {
 			if !c.tp.saw(k) {
 				t.Errorf("%s's tap saw no %v", c.name, k)
 			}

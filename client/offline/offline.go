@@ -52,8 +52,9 @@ type Client struct {
 	log *slog.Logger
 
 	mu      sync.Mutex // guards everything below, and the node
-	node    *session.Node
-	match   *match.Match
+	d       *match.Driver
+	node    *session.Node // d's
+	match   *match.Match  // d's
 	clk     *clock.Clock
 	events  []client.Event
 	wevents client.WorldLog
@@ -122,48 +123,39 @@ func (c *Client) advance(now time.Time) {
 	}
 }
 
-// drain handles every Ready of the node (c.mu held).
+// drain handles every Ready of the node through the driver (c.mu held).
 func (c *Client) drain(now time.Time) {
-	for c.node != nil && c.node.HasReady() {
-		rd := c.node.Ready()
-		if err := c.apply(&rd, now); err != nil {
-			c.log.Error("offline game stopped", "err", err)
-			c.push(client.Event{Kind: client.EvLeft, Text: "The game stopped: " + err.Error()})
-			c.node.Advance()
-			c.reset()
-			return
-		}
+	if c.d == nil {
+		return
+	}
+	left := false
+	err := c.d.Handle(func(rd *session.Ready, _ []session.HashReport) {
 		c.status = rd.Status
 		c.lobby = c.node.Lobby()
 		for _, ev := range rd.Events {
 			c.onEvent(ev)
 		}
-		c.node.Advance()
-		if rd.Status.Left {
-			c.reset()
+		if len(rd.Committed) > 0 {
+			c.stepped.Store(now.UnixNano())
 		}
+		left = left || rd.Status.Left
+	})
+	if err != nil {
+		c.log.Error("offline game stopped", "err", err)
+		c.push(client.Event{Kind: client.EvLeft, Text: "The game stopped: " + err.Error()})
+	}
+	if err != nil || left {
+		c.reset()
 	}
 }
 
-// apply hands the Ready to the match one turn at a time, so the world's
-// events of every turn are kept, not only the last one's.
-func (c *Client) apply(rd *session.Ready, now time.Time) error {
-	first := session.Ready{Events: rd.Events, Restore: rd.Restore, Status: rd.Status}
-	if err := c.match.Apply(&first, c.node); err != nil {
-		return err
-	}
-	for i := range rd.Committed {
-		one := session.Ready{Committed: rd.Committed[i : i+1], Status: rd.Status}
-		if err := c.match.Apply(&one, c.node); err != nil {
-			return err
-		}
-		c.wevents.Add(c.match.World().Events())
-		c.stepped.Store(now.UnixNano())
-	}
-	if rd.SnapshotAt != 0 {
-		return c.match.Apply(&session.Ready{SnapshotAt: rd.SnapshotAt, Status: rd.Status}, c.node)
-	}
-	return nil
+// begin drives node with a new match (c.mu held). The match keeps every
+// turn's world events, not only the last one's (it may step several at once).
+func (c *Client) begin(n *session.Node) {
+	c.match = match.New(match.Options{OnStep: func(_ uint64, evs []game.Event) { c.wevents.Add(evs) }})
+	c.node, c.d = n, match.NewDriver(n, c.match)
+	c.clk.Reset(time.Now())
+	c.drain(time.Now())
 }
 
 func (c *Client) onEvent(ev session.Event) {
@@ -190,7 +182,7 @@ func (c *Client) push(e client.Event) {
 
 // reset forgets the session (c.mu held): the browser shows again.
 func (c *Client) reset() {
-	c.node, c.match = nil, nil
+	c.d, c.node, c.match = nil, nil, nil
 	c.players, c.hasMe = nil, false
 	c.status, c.lobby = session.Status{}, session.Lobby{}
 	c.wevents.Reset()
@@ -227,9 +219,7 @@ func (c *Client) Create(o client.CreateOptions) error {
 		MaxPlayers: uint32(maxP), Password: o.Password}); err != nil {
 		return fmt.Errorf("cannot create the game: %w", err)
 	}
-	c.node, c.match = n, match.New(match.Options{})
-	c.clk.Reset(time.Now())
-	c.drain(time.Now())
+	c.begin(n)
 	return nil
 }
 
@@ -280,9 +270,7 @@ func (c *Client) Load(path string) error {
 		c.mu.Unlock()
 		return fmt.Errorf("cannot load the game: %w", err)
 	}
-	c.node, c.match = n, match.New(match.Options{})
-	c.clk.Reset(time.Now())
-	c.drain(time.Now())
+	c.begin(n)
 	c.mu.Unlock()
 	l, _ := c.Lobby()
 	for i, sl := range l.Slots {
@@ -400,7 +388,7 @@ func (c *Client) Propose(cmd game.Command) error {
 	if err != nil {
 		return err
 	}
-	return c.do(func(n *session.Node) error { return n.Propose(c.status.Slot, b) })
+	return c.do(func(*session.Node) error { return c.d.Propose(c.status.Slot, b) })
 }
 
 // WorldEvents drains the world's events.

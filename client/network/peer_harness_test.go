@@ -1,10 +1,9 @@
-package p2p
+package network
 
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"os"
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"sync"
 	"testing"
 	"time"
@@ -12,30 +11,14 @@ import (
 	"hostfall/game/ai"
 	"hostfall/internal/testwait"
 	"hostfall/match"
+	"hostfall/p2p"
 	"hostfall/session"
 )
-
-const testVersion = "test-1"
-
-func init() {
-	if os.Getenv("HOSTFALL_TEST_LOG") == "" {
-		// go-libp2p logs an error when a closing host's listener stops; quiet.
-		RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
-	}
-}
-
-// testLog is quiet unless HOSTFALL_TEST_LOG is set.
-func testLog() *slog.Logger {
-	if os.Getenv("HOSTFALL_TEST_LOG") != "" {
-		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-}
 
 // tpeer is one in-process peer with its event log.
 type tpeer struct {
 	*Peer
-	host   *Host
+	host   *p2p.Host
 	name   string
 	cancel context.CancelFunc
 
@@ -69,7 +52,7 @@ func startPeer(t testing.TB, name string, opt PeerOptions) *tpeer {
 }
 
 // startPeerOn starts a peer on host h.
-func startPeerOn(t testing.TB, h *Host, name string, opt PeerOptions) *tpeer {
+func startPeerOn(t testing.TB, h *p2p.Host, name string, opt PeerOptions) *tpeer {
 	t.Helper()
 	p, err := NewPeer(h, opt)
 	if err != nil {
@@ -200,6 +183,21 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 // client). The hook returns whether to send the message.
 func (tp *tpeer) tamperOnce(fn func(*session.Message) bool) {
 	done := make(chan struct{})
-	tp.reqs <- func() { tp.t.tamper = fn; close(done) }
+	tp.reqs <- func() { tp.tamper = fn; close(done) }
 	<-done
+}
+
+// newTestHost starts a host on loopback TCP and QUIC with a fresh identity.
+func newTestHost(t testing.TB) *p2p.Host {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
 }

@@ -1,4 +1,4 @@
-package p2p
+package network
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"hostfall/game"
 	"hostfall/match"
+	"hostfall/p2p"
 	"hostfall/session"
 )
 
@@ -30,7 +30,7 @@ type PeerOptions struct {
 	// Session tunes the session engine (durations in ticks). Self, Name,
 	// GameVersion, Password, Spectate and Rand are filled in by the Peer.
 	Session session.Config
-	Limits  Limits
+	Limits  p2p.Limits
 	// TickMillis is the session tick (default session.DefaultTickMillis).
 	TickMillis int
 	// TurnEvery: an EvTurn with the state hash every this many turns
@@ -51,23 +51,24 @@ type PeerOptions struct {
 
 // Errors callers branch on.
 var (
-	ErrClosed    = errors.New("p2p: the peer has stopped")
-	ErrNoSession = errors.New("p2p: not in a session")
-	ErrNotHost   = errors.New("only the host can save the game")
+	ErrClosed  = errors.New("network: the peer has stopped")
+	ErrNotHost = errors.New("only the host can save the game")
 )
 
-// Peer runs one session.Node and its match.Match in one loop goroutine
-// (Run) against the real network. Its other methods are safe from any
-// goroutine: they hand requests to the loop, or read what it published.
+// Peer runs one session.Node and its match.Match (a match.Driver) in one
+// loop goroutine (Run) against the real network (a p2p.Transport). Its
+// other methods are safe from any goroutine: they hand requests to the
+// loop, or read what it published.
 type Peer struct {
-	h    *Host
-	t    *transport
+	h    *p2p.Host
+	t    *p2p.Transport
 	opt  PeerOptions
 	log  *slog.Logger
 	tick time.Duration
 
-	node *session.Node // loop only
-	m    *match.Match
+	d    *match.Driver // loop only
+	node *session.Node // d's
+	m    *match.Match  // d's; View, Over and Stats are safe from any goroutine
 
 	reqs    chan func()
 	events  chan Event
@@ -82,26 +83,24 @@ type Peer struct {
 	ids          map[session.PeerID]peer.ID
 	st           session.Status
 	lob          session.Lobby
-	hashes       []session.HashReport // reported during the last Apply
 	lostAt       map[peer.ID]time.Time
 	hostMove     *Event    // host change waiting for the first turn of its epoch
 	lastTurn     time.Time // when the last turn was applied
 	ended        bool
-	dirSig       string
 	lastRates    time.Time
 	lastBytes    map[peer.ID][2]uint64
 	rates        map[peer.ID][2]float64
 	msgs         uint64
 	ticks        int
-	ownSeq       uint64    // own-slot commands proposed; the session numbers them 1, 2, 3, …
 	saveDone     bool      // the SaveAt save was made (or refused)
 	screenLoaded bool      // the window said it shows the game (Loaded)
 	lastTick     time.Time // when the loop last ticked
 	stall        time.Duration
+	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
-func NewPeer(h *Host, opt PeerOptions) (*Peer, error) {
+func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	if opt.TickMillis <= 0 {
 		opt.TickMillis = session.DefaultTickMillis
 	}
@@ -110,7 +109,7 @@ func NewPeer(h *Host, opt PeerOptions) (*Peer, error) {
 	}
 	log := opt.Logger
 	if log == nil {
-		log = h.log
+		log = slog.Default()
 	}
 	cfg := opt.Session
 	cfg.Self = session.PeerID(h.ID().String())
@@ -118,7 +117,7 @@ func NewPeer(h *Host, opt PeerOptions) (*Peer, error) {
 	cfg.Rand = cryptoRand{}
 	node, err := session.NewNode(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: %w", err)
+		return nil, fmt.Errorf("network: %w", err)
 	}
 	p := &Peer{
 		h: h, opt: opt, log: log, tick: time.Duration(opt.TickMillis) * time.Millisecond,
@@ -132,8 +131,10 @@ func NewPeer(h *Host, opt PeerOptions) (*Peer, error) {
 	mo := opt.Match
 	mo.OnDesyncReport = func(r match.Report) { p.emit(Event{Kind: EvDesyncReport, Turn: r.Desync.Turn, Report: &r}) }
 	p.m = match.New(mo)
+	p.d = match.NewDriver(node, p.m)
+	p.d.OnPropose = p.proposed
 	p.st = session.Status{Self: cfg.Self, Slot: -1}
-	p.t = newTransport(h, opt.Limits, log)
+	p.t = p2p.NewTransport(h, opt.Limits, log)
 	p.publishStatus()
 	return p, nil
 }
@@ -149,6 +150,9 @@ func (cryptoRand) Uint64() uint64 {
 
 // ID is this peer's ID.
 func (p *Peer) ID() peer.ID { return p.h.ID() }
+
+// P2P is the libp2p host the peer runs on.
+func (p *Peer) P2P() *p2p.Host { return p.h }
 
 // Events delivers what happens, in order. The loop never waits for a slow
 // reader: when 1,024 events are unread, newer ones are dropped.
@@ -176,6 +180,13 @@ func (p *Peer) View(fn func(*game.World)) bool { return p.m.View(fn) }
 // Over reports whether the game has ended.
 func (p *Peer) Over() bool { return p.m.Over() }
 
+// Hosting returns the lobby and whether this peer hosts the session now,
+// for announcing it (p2p.AnnounceLobby, p2p.RegisterLobby).
+func (p *Peer) Hosting() (session.Lobby, bool) {
+	st := p.Status()
+	return p.Lobby(), st.IsHost && st.Joined && !st.Left && !st.Over
+}
+
 // Host opens a session with this peer as host in slot 0 (or, resuming a
 // saved game with s.Resume, in the slot the save has for this peer).
 func (p *Peer) Host(s session.Settings) error {
@@ -188,9 +199,8 @@ func (p *Peer) Join(ctx context.Context, host peer.AddrInfo) error {
 	if host.ID == p.h.ID() {
 		return fmt.Errorf("p2p: that address is this peer's own")
 	}
-	p.t.learn(host.ID, host.Addrs, true)
-	if err := p.h.h.Connect(ctx, host); err != nil {
-		return fmt.Errorf("cannot reach the host %s: %w", host.ID, err)
+	if err := p.t.Connect(ctx, host); err != nil {
+		return err
 	}
 	return p.call(func() error { return p.node.Join(session.PeerID(host.ID.String())) })
 }
@@ -292,26 +302,19 @@ func (p *Peer) Propose(c game.Command) error {
 	if err != nil {
 		return err
 	}
-	return p.call(func() error { return p.propose(p.st.Slot, data) })
+	return p.call(func() error { return p.d.Propose(p.st.Slot, data) })
 }
 
-// propose proposes on the loop goroutine and traces own-slot commands.
-func (p *Peer) propose(slot int, data []byte) error {
-	if err := p.node.Propose(slot, data); err != nil {
-		return err
+// proposed traces own-slot commands (the driver numbers each slot's 1, 2, 3, …).
+func (p *Peer) proposed(slot int, seq uint64) {
+	if slot == p.st.Slot && p.opt.OnPropose != nil {
+		p.opt.OnPropose(slot, seq, time.Now())
 	}
-	if slot == p.st.Slot && slot >= 0 {
-		p.ownSeq++
-		if p.opt.OnPropose != nil {
-			p.opt.OnPropose(slot, p.ownSeq, time.Now())
-		}
-	}
-	return nil
 }
 
 // proposeRaw proposes bytes for a slot (tests: forged commands).
 func (p *Peer) proposeRaw(slot int, data []byte) error {
-	return p.call(func() error { return p.propose(slot, data) })
+	return p.call(func() error { return p.d.Propose(slot, data) })
 }
 
 // call runs fn on the loop goroutine and returns its error.
@@ -349,7 +352,7 @@ func (p *Peer) Run(ctx context.Context) error {
 		return errors.New("p2p: Run called twice")
 	}
 	defer close(p.done)
-	defer p.t.close(300 * time.Millisecond)
+	defer p.t.Close(300 * time.Millisecond)
 	defer p.closeReplay()
 	ticker := time.NewTicker(p.tick)
 	defer ticker.Stop()
@@ -359,15 +362,15 @@ func (p *Peer) Run(ctx context.Context) error {
 			p.node.Leave()
 			p.ready()
 			return nil
-		case in := <-p.t.in:
+		case in := <-p.t.Inbound():
 			p.msgs++
-			if migrationKind(in.msg.Kind) {
-				p.log.Debug("session in", "kind", in.msg.Kind.String(), "from", in.msg.From, "epoch", in.msg.Epoch, "turn", in.msg.Turn, "tick", p.ticks)
+			if migrationKind(in.Msg.Kind) {
+				p.log.Debug("session in", "kind", in.Msg.Kind.String(), "from", in.Msg.From, "epoch", in.Msg.Epoch, "turn", in.Msg.Turn, "tick", p.ticks)
 			}
-			if err := p.node.Step(in.msg); err != nil {
-				p.log.Debug("message refused", "from", in.from, "err", err)
+			if err := p.node.Step(in.Msg); err != nil {
+				p.log.Debug("message refused", "from", in.From, "err", err)
 			}
-		case <-p.t.connSig:
+		case <-p.t.Changed():
 			p.connChanges()
 		case <-ticker.C:
 			p.noteTick(time.Now())
@@ -396,46 +399,47 @@ func (p *Peer) noteTick(now time.Time) {
 }
 
 func (p *Peer) connChanges() {
-	for _, c := range p.t.connChanges() {
-		from := session.PeerID(c.p.String())
-		p.ids[from] = c.p
+	for _, c := range p.t.ConnChanges() {
+		from := session.PeerID(c.Peer.String())
+		p.ids[from] = c.Peer
 		kind := session.MsgConnected
-		if !c.up {
+		if !c.Up {
 			kind = session.MsgDisconnected
-			p.lostAt[c.p] = time.Now()
+			p.lostAt[c.Peer] = time.Now()
 		}
-		p.log.Debug("connection", "peer", c.p, "up", c.up)
+		p.log.Debug("connection", "peer", c.Peer, "up", c.Up)
 		_ = p.node.Step(session.Message{Kind: kind, From: from})
 	}
 }
 
-// nodeHook is the session node as match sees it, noting the hashes.
-type nodeHook struct{ p *Peer }
-
-func (h nodeHook) Loaded() { h.p.node.Loaded() }
-func (h nodeHook) ReportHash(turn, hash uint64) {
-	h.p.node.ReportHash(turn, hash)
-	h.p.hashes = append(h.p.hashes, session.HashReport{Turn: turn, Hash: hash})
-}
-func (h nodeHook) Snapshot(turn uint64, data []byte) error { return h.p.node.Snapshot(turn, data) }
-func (h nodeHook) Propose(slot int, data []byte) error     { return h.p.propose(slot, data) }
-
-// ready handles the node's Ready in the documented order: the game (load,
-// restore, turns, hashes, snapshot, bots), then messages, then events.
+// ready hands the node's Readys to the driver, which applies the game side
+// first; the loop's side follows for each (messages, then events), and
+// the SaveAt save once the game has reached that turn.
 func (p *Peer) ready() {
 	if !p.node.HasReady() {
 		return
 	}
-	rd := p.node.Ready()
-	p.st = rd.Status
-	p.hashes = p.hashes[:0]
-	if err := p.m.Apply(&rd, nodeHook{p}); err != nil {
+	turned := false
+	handled := func(rd *session.Ready, hashes []session.HashReport) {
+		turned = turned || len(rd.Committed) > 0
+		p.handled(rd, hashes)
+	}
+	if err := p.d.Handle(handled); err != nil {
 		p.log.Error("game cannot follow the session", "err", err)
 		p.emit(Event{Kind: EvLeft, Text: fmt.Sprintf("The game could not go on here: %v.", err)})
 		p.node.Leave()
-	} else if len(rd.Committed) > 0 {
+		_ = p.d.Handle(handled) // the goodbyes
+		turned = false
+	}
+	if turned {
 		p.saveAt()
 	}
+	p.publishStatus()
+}
+
+// handled does the loop's side of one Ready: send, then tell.
+func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
+	p.st = rd.Status
 	for i := range rd.Messages {
 		m := &rd.Messages[i]
 		if migrationKind(m.Kind) {
@@ -446,7 +450,9 @@ func (p *Peer) ready() {
 			p.log.Error("message to a peer that is not a libp2p peer", "to", m.To, "err", err)
 			continue
 		}
-		p.t.send(to, m)
+		if p.tamper == nil || p.tamper(m) {
+			p.t.Send(to, m)
+		}
 	}
 	now := time.Now()
 	if p.opt.OnTurn != nil {
@@ -463,7 +469,7 @@ func (p *Peer) ready() {
 			p.hostChanged(ev)
 		}
 	}
-	p.turnEvents(rd)
+	p.turnEvents(rd, hashes)
 	for _, ev := range rd.Events {
 		p.event(ev)
 	}
@@ -472,8 +478,6 @@ func (p *Peer) ready() {
 		p.closeReplay()
 		p.endEvent()
 	}
-	p.node.Advance()
-	p.publishStatus()
 }
 
 func (p *Peer) peerID(s session.PeerID) (peer.ID, error) {
@@ -488,9 +492,9 @@ func (p *Peer) peerID(s session.PeerID) (peer.ID, error) {
 	return id, nil
 }
 
-func (p *Peer) turnEvents(rd session.Ready) {
+func (p *Peer) turnEvents(rd *session.Ready, hashes []session.HashReport) {
 	host, _ := p.peerID(rd.Status.Host)
-	for _, h := range p.hashes {
+	for _, h := range hashes {
 		if h.Turn%uint64(p.opt.TurnEvery) == 0 && !p.ended {
 			p.emit(Event{Kind: EvTurn, Turn: h.Turn, Epoch: rd.Status.Epoch, Host: host, Hash: h.Hash})
 		}
@@ -610,20 +614,10 @@ func (p *Peer) housekeeping() {
 		}
 	}
 	if p.lob.State >= session.StateLoading {
-		for _, id := range members {
-			p.t.ensureConnected(id)
-		}
+		p.t.Mesh(members)
 	}
 	if p.st.IsHost {
-		dir := p.t.directory(members)
-		sig := fmt.Sprint(dir)
-		if sig != p.dirSig {
-			p.dirSig = sig
-			frame := appendFrame(nil, framePeers, encodePeers(dir))
-			for _, id := range members {
-				p.t.sendFrame(id, frame)
-			}
-		}
+		p.t.ShareDirectory(members)
 	}
 }
 
@@ -643,19 +637,19 @@ func (p *Peer) publishStatus() {
 
 func (p *Peer) peerStatuses(st *Status) {
 	now := time.Now()
-	links := p.t.stats()
+	links := p.t.Links()
 	if dt := now.Sub(p.lastRates).Seconds(); dt >= 1 {
 		for _, l := range links {
-			last := p.lastBytes[l.p]
-			p.rates[l.p] = [2]float64{float64(l.recv-last[0]) / dt, float64(l.sent-last[1]) / dt}
-			p.lastBytes[l.p] = [2]uint64{l.recv, l.sent}
+			last := p.lastBytes[l.Peer]
+			p.rates[l.Peer] = [2]float64{float64(l.Recv-last[0]) / dt, float64(l.Sent-last[1]) / dt}
+			p.lastBytes[l.Peer] = [2]uint64{l.Recv, l.Sent}
 		}
 		p.lastRates = now
 	}
-	byID := map[peer.ID]linkStats{}
+	byID := map[peer.ID]p2p.LinkStats{}
 	for _, l := range links {
-		byID[l.p] = l
-		st.Dropped += l.dropped
+		byID[l.Peer] = l
+		st.Dropped += l.Dropped
 	}
 	seen := map[peer.ID]bool{p.h.ID(): true}
 	add := func(id peer.ID, name string, slot int) {
@@ -668,7 +662,7 @@ func (p *Peer) peerStatuses(st *Status) {
 		st.InRate += r[0]
 		st.OutRate += r[1]
 		st.Peers = append(st.Peers, PeerStatus{ID: id, Name: name, Slot: slot,
-			Connected: p.t.isConnected(id), Stream: l.up, RTT: l.rtt, InRate: r[0], OutRate: r[1]})
+			Connected: p.t.IsConnected(id), Stream: l.Stream, RTT: l.RTT, InRate: r[0], OutRate: r[1]})
 	}
 	for i, s := range p.lob.Slots {
 		if s.Kind == session.SlotHuman {
@@ -677,12 +671,7 @@ func (p *Peer) peerStatuses(st *Status) {
 			}
 		}
 	}
-	ids := make([]peer.ID, 0, len(byID))
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		add(id, "", -1)
+	for _, l := range links { // ordered by peer
+		add(l.Peer, "", -1)
 	}
 }

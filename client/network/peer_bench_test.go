@@ -1,4 +1,4 @@
-package p2p
+package network
 
 import (
 	"slices"
@@ -143,9 +143,9 @@ func BenchmarkNetIdleBytes(b *testing.B) {
 // frameBytes is what the peer's links received and sent so far.
 func (tp *tpeer) frameBytes() [2]uint64 {
 	var in, out uint64
-	for _, l := range tp.t.stats() {
-		in += l.recv
-		out += l.sent
+	for _, l := range tp.t.Links() {
+		in += l.Recv
+		out += l.Sent
 	}
 	return [2]uint64{in, out}
 }

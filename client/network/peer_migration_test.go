@@ -1,4 +1,4 @@
-package p2p
+package network
 
 import (
 	"testing"
@@ -60,7 +60,7 @@ func TestHostClosedMidGame(t *testing.T) {
 func TestHostStreamsResetMidGame(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 3, bots: 1, turnLimit: 240})
 	testwait.For(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
-	peers[0].t.cut()
+	peers[0].t.Cut()
 	survivorsAgree(t, peers[1:], 240, 1)
 	peers[0].stop()
 }
