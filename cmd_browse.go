@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
+	"hostfall/client/network"
 	"hostfall/client/offline"
+	"hostfall/p2p"
 	"hostfall/render"
 	"hostfall/sound"
 )
@@ -72,12 +75,46 @@ func runBrowse(ctx context.Context, args []string) error {
 		defer c.Close()
 		return openWindow(ctx, c, w)
 	}
-	c, stop, err := startNetClient(ctx, nf, nil)
+	c, err := startNetClient(ctx, nf, nil)
 	if err != nil {
 		return err
 	}
-	defer stop()
+	defer c.Close()
 	return openWindow(ctx, c, w)
+}
+
+// netWindowFlags are the network flags of the commands that open the window
+// on a network session (play, browse).
+type netWindowFlags struct {
+	identity string
+	listen   listFlag
+	offline  bool
+	relay    string
+}
+
+func (nf *netWindowFlags) add(fs *flag.FlagSet, offline string) {
+	fs.StringVar(&nf.identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
+	fs.Var(&nf.listen, "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
+	fs.BoolVar(&nf.offline, "offline", false, offline)
+	fs.StringVar(&nf.relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): list its directory, be reachable through it, offer invite codes")
+}
+
+// startNetClient starts the window's network client: this machine's host,
+// the LAN browser and announcements, the relay if named (tweak, if set,
+// adjusts the client's options). Close stops it all.
+func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*network.Options)) (*network.Client, error) {
+	opt := network.Options{GameVersion: gameVersion, ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(),
+		Logger: quietWindowLog(), WaitScreen: true}
+	if tweak != nil {
+		tweak(&opt)
+	}
+	su := network.Setup{IdentityPath: nf.identity, Listen: nf.listen, Relay: nf.relay, Browse: true,
+		OnInvite: func(code, _ string) { fmt.Fprintf(os.Stdout, "Friends join your game with the invite code %s\n", code) }}
+	c, err := network.Start(ctx, su, opt)
+	if errors.Is(err, network.ErrBadRelay) {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return c, err
 }
 
 // parseFlags parses a command line that takes flags only.

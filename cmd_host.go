@@ -2,18 +2,20 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/match"
+	"hostfall/p2p"
 	"hostfall/savegame"
 	"hostfall/session"
+	"hostfall/status"
 )
 
 func init() {
@@ -70,62 +72,54 @@ func runHost(ctx context.Context, args []string) error {
 	case hf.turns < 1:
 		return fmt.Errorf("%w: --turns must be at least 1", errUsage)
 	}
-	if !hf.headless {
-		return hostWindow(ctx, &hf)
-	}
-	g, err := newHostGame(ctx, &hf, func(l session.Lobby) bool { return humans(l) >= hf.players })
+	np, err := startNetPeer(ctx, &hf.netFlags, func(o *network.Options) {
+		o.TurnLimit, o.StartWith, o.SaveAt = hf.turns, hf.players, hf.saveAt
+	})
 	if err != nil {
 		return err
 	}
 	if hf.auto {
-		g.isHost = false // until the peers agree
-		hosts, err := g.meetAuto(ctx)
+		hosts, err := meetAuto(ctx, np)
 		if err != nil || !hosts {
 			return err
 		}
-		g.isHost = true
-		hf.name = autoSessionName(hf.player)
+		hf.name = hf.player + "'s game"
 	}
-	g.offerInvite(ctx)
 	total := hf.players + hf.bots
-	err = g.peer.Host(session.Settings{Name: hf.name, MapSeed: hf.seed, MapSize: uint32(hf.size),
-		MaxPlayers: uint32(total), Password: hf.password, TurnLimit: hf.turns})
+	err = np.c.Create(client.CreateOptions{Name: hf.name, PlayerName: hf.player, Password: hf.password,
+		MaxPlayers: total, MapSeed: hf.seed, MapSize: hf.size})
 	for i := hf.players; i < total && err == nil; i++ {
-		err = g.peer.SetSlot(i, session.SlotBot, uint8(hf.botLevel()))
+		err = np.c.SetSlot(i, session.SlotBot, uint8(hf.botLevel()))
 	}
 	if err != nil {
-		g.close()
+		np.c.Close()
 		return err
 	}
-	return g.run(ctx)
+	return np.run(ctx)
 }
 
-// hostWindow hosts the lobby in the window: the game starts when the
-// player presses Start or, as headless, when --players have joined.
-func hostWindow(ctx context.Context, hf *hostFlags) error {
-	started := false // the client's pump calls onEvent, one event at a time
-	return windowPeer{nf: &hf.netFlags,
-		tweak: func(o *network.Options) { o.TurnLimit = hf.turns },
-		begin: func(c *network.Client) error {
-			total := hf.players + hf.bots
-			err := c.Create(client.CreateOptions{Name: hf.name, PlayerName: hf.player, Password: hf.password,
-				MaxPlayers: total, MapSeed: hf.seed, MapSize: hf.size})
-			for i := hf.players; i < total && err == nil; i++ {
-				err = c.SetSlot(i, session.SlotBot, uint8(hf.botLevel()))
-			}
-			return err
-		},
-		onEvent: func(p *network.Peer, ev network.Event) {
-			if ev.Kind != network.EvLobby || ev.Lobby == nil || started || ev.Lobby.State != session.StateLobby || humans(*ev.Lobby) < hf.players {
-				return
-			}
-			err := p.Start()
-			started = err == nil
-			if err != nil && !errors.Is(err, session.ErrNotReady) {
-				slog.Warn("cannot start", "err", err)
-			}
-		},
-	}.run(ctx)
+// meetAuto finds the other --auto peers on the LAN and agrees with them on
+// a host. It reports whether this peer hosts; when another does, it joins
+// that lobby and plays the game to its end here.
+func meetAuto(ctx context.Context, np *netPeer) (bool, error) {
+	actx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	h := np.c.P2P()
+	c, err := p2p.FindAuto(actx, h, p2p.AutoOptions{GameVersion: gameVersion, Advertise: p2p.AdvertiseOptions{Logger: slog.Default()}})
+	if err != nil {
+		np.c.Close()
+		return false, err
+	}
+	if c.Host {
+		np.line.Emit("auto", "no --auto lobby on the LAN: this peer hosts one", status.KV("role", "host"), status.KV("host", h.ID().String()))
+		return true, nil
+	}
+	np.line.Emit("auto", "joining the --auto lobby of "+c.Target.ID.String(), status.KV("role", "join"), status.KV("host", c.Target.ID.String()))
+	if err := np.c.JoinVia(p2p.Known(c.Target), client.JoinOptions{PlayerName: np.nf.player, Password: np.nf.password}); err != nil {
+		np.c.Close()
+		return false, err
+	}
+	return false, np.run(ctx)
 }
 
 // hostSaved hosts a saved game: the save decides the map, the slots and the
@@ -144,44 +138,22 @@ func hostSaved(ctx context.Context, hf *hostFlags, set map[string]bool) error {
 	if err != nil {
 		return fmt.Errorf("%s cannot be resumed: %w", hf.load, err)
 	}
-	s := session.Settings{Name: hf.name, Password: hf.password, Resume: &sv.Saved}
+	var limit uint64
 	if set["turns"] {
-		s.TurnLimit = hf.turns
+		limit = hf.turns
 	}
 	// The session refuses to start until every player of the save is back and ready.
-	g, err := newHostGame(ctx, hf, func(session.Lobby) bool { return true })
+	np, err := startNetPeer(ctx, &hf.netFlags, func(o *network.Options) { o.StartWith, o.SaveAt = 1, hf.saveAt })
 	if err != nil {
 		return err
 	}
-	if err := g.peer.Host(s); err != nil {
-		g.close()
+	if err := np.c.Resume(&sv.Saved, client.CreateOptions{Name: hf.name, PlayerName: hf.player, Password: hf.password}, limit); err != nil {
+		np.c.Close()
 		return fmt.Errorf("%s cannot be resumed here: %w", hf.load, err)
 	}
-	g.status.emit("resume", fmt.Sprintf("resuming %s after turn %d; waiting for %s", hf.load, sv.Turn(), savedPlayers(sv.Lobby)),
-		kv("path", hf.load), kv("turn", sv.Turn()), kv("hash", hex64(hash)), kv("players", savedPlayers(sv.Lobby)))
-	return g.run(ctx)
-}
-
-// newHostGame starts a hosting peer whose game starts once ready says the
-// lobby is (the session has the last word: it refuses while someone is not).
-func newHostGame(ctx context.Context, hf *hostFlags, ready func(session.Lobby) bool) (*netGame, error) {
-	g, err := newNetGame(ctx, &hf.netFlags, hf.saveAt)
-	if err != nil {
-		return nil, err
-	}
-	g.isHost = true
-	started := false
-	g.onLobby = func(l session.Lobby) {
-		if started || l.State != session.StateLobby || !ready(l) {
-			return
-		}
-		err := g.peer.Start()
-		started = err == nil
-		if err != nil && !errors.Is(err, session.ErrNotReady) {
-			g.log.Warn("cannot start", "err", err)
-		}
-	}
-	return g, nil
+	np.line.Emit("resume", fmt.Sprintf("resuming %s after turn %d; waiting for %s", hf.load, sv.Turn(), savedPlayers(sv.Lobby)),
+		status.KV("path", hf.load), status.KV("turn", sv.Turn()), status.KV("hash", status.Hex64(hash)), status.KV("players", savedPlayers(sv.Lobby)))
+	return np.run(ctx)
 }
 
 // setFlags lists the flags given on the command line.
@@ -199,15 +171,4 @@ func savedPlayers(l session.Lobby) string {
 		}
 	}
 	return strings.Join(names, ", ")
-}
-
-// humans counts the ready human players of a lobby (the host is always ready).
-func humans(l session.Lobby) int {
-	n := 0
-	for i, s := range l.Slots {
-		if s.Kind == session.SlotHuman && (s.Ready || i == 0) {
-			n++
-		}
-	}
-	return n
 }

@@ -2,16 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
-	"time"
 
 	"hostfall/client"
-	"hostfall/client/network"
 	"hostfall/p2p"
-	"hostfall/session"
 )
 
 func init() {
@@ -73,76 +68,27 @@ func runJoin(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !jf.headless {
-		return joinWindow(ctx, &jf.netFlags, res)
-	}
-	g, err := newNetGame(ctx, &jf.netFlags, 0)
+	np, err := startNetPeer(ctx, &jf.netFlags, nil)
 	if err != nil {
 		return err
 	}
-	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
-	defer cancel()
-	began := time.Now()
-	g.awaitRelay(rctx)
-	target, err := res.Resolve(rctx, g.host)
+	if err := np.c.JoinVia(res, client.JoinOptions{PlayerName: jf.player, Password: jf.password}); err != nil {
+		np.c.Close()
+		return err
+	}
+	return np.run(ctx)
+}
+
+// inviteResolver decodes --invite; unless --relay names another relay, this
+// peer also holds a reservation on the invite's relay, so the other players
+// can reach it too.
+func (jf *joinFlags) inviteResolver() (p2p.Resolver, error) {
+	inv, err := p2p.DecodeInvite(jf.invite)
 	if err != nil {
-		g.close()
-		return joinError(err)
+		return nil, fmt.Errorf("%w: --invite: %v", errUsage, err)
 	}
-	g.status.emit("found", "found the host "+target.ID.String(), kv("host", target.ID.String()), kv("ms", time.Since(began).Milliseconds()))
-	return g.joinAndRun(ctx, target)
-}
-
-// joinTimeout bounds finding and joining the host.
-const joinTimeout = 30 * time.Second
-
-// joinAndRun joins target's session and plays until the game ends.
-func (g *netGame) joinAndRun(ctx context.Context, target p2p.AddrInfo) error {
-	rctx, cancel := context.WithTimeout(ctx, joinTimeout)
-	defer cancel()
-	if err := joinWithRetry(rctx, g.peer, target); err != nil {
-		g.close()
-		return joinError(err)
+	if jf.relay == "" && inv.Relay != nil {
+		jf.relay = inv.Relay.String()
 	}
-	return g.run(ctx)
-}
-
-// joinWindow joins in the window: the player is in the lobby, ready, and
-// plays once the host starts.
-func joinWindow(ctx context.Context, nf *netFlags, res p2p.Resolver) error {
-	return windowPeer{nf: nf,
-		begin: func(c *network.Client) error {
-			return c.JoinVia(res, client.JoinOptions{PlayerName: nf.player, Password: nf.password})
-		},
-		onEvent: func(p *network.Peer, ev network.Event) {
-			if ev.Kind == network.EvJoined {
-				if err := p.EditSlot(session.SlotEdit{Name: nf.player, Ready: true}); err != nil {
-					slog.Warn("cannot say ready", "err", err)
-				}
-			}
-		},
-	}.run(ctx)
-}
-
-func joinError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("could not join within %v: %w", joinTimeout, err)
-	}
-	return err
-}
-
-// joinWithRetry dials the host until it answers (a host started a moment
-// later is fine) or ctx ends.
-func joinWithRetry(ctx context.Context, p *network.Peer, target p2p.AddrInfo) error {
-	var err error
-	for delay := 100 * time.Millisecond; ; delay = min(2*delay, 2*time.Second) {
-		if err = p.Join(ctx, target); err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(delay):
-		}
-	}
+	return p2p.InviteResolver(jf.invite), nil
 }

@@ -15,6 +15,7 @@ import (
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/render"
+	"hostfall/status"
 )
 
 // play is what `make play` starts: the window on a new network session
@@ -81,7 +82,7 @@ func runPlay(ctx context.Context, args []string) error {
 		}
 		return openWindow(ctx, c, w)
 	}
-	c, stop, err := startNetClient(ctx, nf, func(o *network.Options) {
+	c, err := startNetClient(ctx, nf, func(o *network.Options) {
 		if !*lobby {
 			o.Session.CountdownTicks = 1 // the game is under way when the window opens
 		}
@@ -89,7 +90,7 @@ func runPlay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer stop()
+	defer c.Close()
 	if *lobby {
 		opt.MaxPlayers = game.MaxPlayers
 	}
@@ -167,7 +168,7 @@ func (r *minuteReport) Write(p []byte) (int, error) {
 		}
 		parts = append(parts, fmt.Sprintf("p%d %3d units %4d gold", pl, pi.Units, pi.Gold))
 	}
-	fmt.Fprintf(r.out, "%6s  %s\n", gameTime(w.Turn()), strings.Join(parts, " | "))
+	fmt.Fprintf(r.out, "%6s  %s\n", status.GameTime(w.Turn()), strings.Join(parts, " | "))
 	return len(p), nil
 }
 
@@ -182,7 +183,7 @@ func printSummary(out io.Writer, m *ai.Match) {
 		pi := w.Player(game.PlayerID(p))
 		result := fmt.Sprintf("%d units, %d buildings", pi.Units, pi.Buildings)
 		if pi.Out {
-			result = "out at " + gameTime(pi.OutTurn)
+			result = "out at " + status.GameTime(pi.OutTurn)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%d\t%d\n", p, m.Bots[p].Level(), pi.Team, result,
 			pi.Mined, pi.Trained, pi.Killed, pi.Lost)

@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/p2p"
+	"hostfall/status"
 )
 
 func init() {
@@ -61,13 +62,13 @@ func runRelay(ctx context.Context, args []string) error {
 		return err
 	}
 	defer rs.Close()
-	status := &statusLine{json: *asJSON, out: os.Stdout, human: os.Stderr, stamp: true}
+	line := &status.Line{JSON: *asJSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}
 	var addrs []string
 	for _, a := range h.Addrs() {
 		addrs = append(addrs, a.String())
 	}
-	status.emit("listening", fmt.Sprintf("relay %s listening on:\n  %s\nhosts behind NAT: hostfall host --headless --relay <one of these> …",
-		h.ID(), strings.Join(addrs, "\n  ")), kv("peer", h.ID().String()), kv("addrs", addrs), kv("allow", len(allowed)))
+	line.Emit("listening", fmt.Sprintf("relay %s listening on:\n  %s\nhosts behind NAT: hostfall host --headless --relay <one of these> …",
+		h.ID(), strings.Join(addrs, "\n  ")), status.KV("peer", h.ID().String()), status.KV("addrs", addrs), status.KV("allow", len(allowed)))
 	<-ctx.Done()
 	return nil
 }

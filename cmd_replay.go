@@ -12,6 +12,7 @@ import (
 	"hostfall/match"
 	"hostfall/render"
 	"hostfall/session/replay"
+	"hostfall/status"
 )
 
 func init() {
@@ -53,8 +54,8 @@ func runReplay(ctx context.Context, args []string) error {
 	case rf.headless && !rf.verify:
 		return fmt.Errorf("%w: with --headless, say --verify", errUsage)
 	case rf.headless:
-		status := &statusLine{json: rf.json, out: os.Stdout, human: os.Stderr}
-		return verifyReplay(ctx, path, status, os.Stdout)
+		line := &status.Line{JSON: rf.json, Out: os.Stdout, Human: os.Stderr}
+		return verifyReplay(ctx, path, line, os.Stdout)
 	case rf.json:
 		return fmt.Errorf("%w: --status-json goes with --headless --verify", errUsage)
 	case rf.speed < playback.MinSpeed || rf.speed > playback.MaxSpeed:
@@ -97,14 +98,14 @@ func readReplay(path string) (*replay.Replay, error) {
 const verifyEvery = 2000
 
 // verifyReplay plays a replay back without a window and checks every
-// recorded state hash. Progress and the result go to status (JSON lines
+// recorded state hash. Progress and the result go to line (JSON lines
 // with --status-json: "progress" every verifyEvery turns, then one "end"
 // with "ok" and a "result" of ok, mismatch or damaged); the summary of a
 // good replay goes to out.
-func verifyReplay(ctx context.Context, path string, status *statusLine, out io.Writer) error {
+func verifyReplay(ctx context.Context, path string, line *status.Line, out io.Writer) error {
 	r, err := readReplay(path)
 	if err != nil {
-		status.emit("end", "", kv("ok", false), kv("result", "damaged"), kv("error", err.Error()))
+		line.Emit("end", "", status.KV("ok", false), status.KV("result", "damaged"), status.KV("error", err.Error()))
 		return err
 	}
 	total := len(r.Turns)
@@ -114,7 +115,7 @@ func verifyReplay(ctx context.Context, path string, status *statusLine, out io.W
 	}
 	turns, checked, err := match.Verify(r, func(turn uint64) {
 		if turn%verifyEvery == 0 {
-			status.emit("progress", fmt.Sprintf("turn %d/%d", turn, last), kv("turn", turn), kv("turns", last))
+			line.Emit("progress", fmt.Sprintf("turn %d/%d", turn, last), status.KV("turn", turn), status.KV("turns", last))
 		}
 	})
 	if err != nil {
@@ -126,14 +127,14 @@ func verifyReplay(ctx context.Context, path string, status *statusLine, out io.W
 		if turns > 0 {
 			at = r.Turns[turns-1].Number
 		}
-		status.emit("end", "", kv("ok", false), kv("result", result), kv("turn", at), kv("checked", checked), kv("error", err.Error()))
+		line.Emit("end", "", status.KV("ok", false), status.KV("result", result), status.KV("turn", at), status.KV("checked", checked), status.KV("error", err.Error()))
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	status.emit("end", "", kv("ok", true), kv("result", "ok"), kv("turn", last), kv("turns", turns), kv("checked", checked))
-	if !status.json {
+	line.Emit("end", "", status.KV("ok", true), status.KV("result", "ok"), status.KV("turn", last), status.KV("turns", turns), status.KV("checked", checked))
+	if !line.JSON {
 		fmt.Fprintf(out, "%s: %d turns replayed, %d state hashes match the recording\n", path, turns, checked)
 	}
 	return nil

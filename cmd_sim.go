@@ -11,6 +11,7 @@ import (
 
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/status"
 )
 
 func init() {
@@ -96,26 +97,26 @@ func runSim(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	var progress io.Writer = os.Stderr
-	var status *statusLine
+	var line *status.Line
 	if o.json {
 		progress = nil
-		status = &statusLine{json: true, out: os.Stdout}
+		line = &status.Line{JSON: true, Out: os.Stdout}
 	}
-	if err := playMatch(ctx, m, o.turns, status, progress); err != nil {
+	if err := playMatch(ctx, m, o.turns, line, progress); err != nil {
 		return err
 	}
 	if o.json {
-		win, reason := worldEnd(m.World)
-		status.end(uint64(m.World.Turn()), m.World.Hash(), win, reason)
+		win, reason := status.WorldEnd(m.World)
+		line.End(uint64(m.World.Turn()), m.World.Hash(), win, reason)
 		return nil
 	}
 	printResult(os.Stdout, m)
 	return nil
 }
 
-// playMatch runs the match until a team wins or turns run out. With status
+// playMatch runs the match until a team wins or turns run out. With line
 // it prints a turn line every 20 turns; with progress a line every 1,000.
-func playMatch(ctx context.Context, m *ai.Match, turns int, status *statusLine, progress io.Writer) error {
+func playMatch(ctx context.Context, m *ai.Match, turns int, line *status.Line, progress io.Writer) error {
 	w := m.World
 	for w.Turn() < turns && !w.Over() {
 		if err := ctx.Err(); err != nil {
@@ -125,64 +126,27 @@ func playMatch(ctx context.Context, m *ai.Match, turns int, status *statusLine, 
 			return err
 		}
 		t := w.Turn()
-		if status != nil && t%20 == 0 {
-			status.turn(uint64(t), 0, "local", w.Hash())
+		if line != nil && t%20 == 0 {
+			line.Turn(uint64(t), 0, "local", w.Hash())
 		}
 		if progress != nil && t%1000 == 0 {
-			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, gameTime(t))
+			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, status.GameTime(t))
 		}
 	}
 	return nil
 }
 
-func gameTime(turns int) string {
-	s := turns / 20
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-type winnerJSON struct {
-	Team    game.Team `json:"team"`
-	Players []int     `json:"players"` // game player numbers (not a byte slice: JSON would print base64)
-}
-
-func winners(w *game.World) *winnerJSON {
-	t, ok := w.Winner()
-	if !ok {
-		return nil
-	}
-	return winnerOf(t, w.Winners())
-}
-
-// winnerOf is the winner of a status line: the team and its players.
-func winnerOf(t game.Team, players []game.PlayerID) *winnerJSON {
-	win := &winnerJSON{Team: t, Players: []int{}}
-	for _, p := range players {
-		win.Players = append(win.Players, int(p))
-	}
-	return win
-}
-
-func endReason(w *game.World) string {
-	switch _, ok := w.Winner(); {
-	case ok:
-		return "victory"
-	case w.Over():
-		return "draw"
-	}
-	return "turn limit"
-}
-
 func printResult(out io.Writer, m *ai.Match) {
 	w := m.World
-	if win := winners(w); win != nil {
+	if win, reason := status.WorldEnd(w); win != nil {
 		names := make([]string, len(win.Players))
 		for j, p := range win.Players {
 			names[j] = fmt.Sprintf("player %d (%s)", p, m.Bots[p].Level())
 		}
 		fmt.Fprintf(out, "winner: team %d: %s\n", win.Team, strings.Join(names, ", "))
 	} else {
-		fmt.Fprintf(out, "winner: none (%s)\n", endReason(w))
+		fmt.Fprintf(out, "winner: none (%s)\n", reason)
 	}
-	fmt.Fprintf(out, "last turn: %d (%s of game time)\n", w.Turn(), gameTime(w.Turn()))
+	fmt.Fprintf(out, "last turn: %d (%s of game time)\n", w.Turn(), status.GameTime(w.Turn()))
 	fmt.Fprintf(out, "hash: %016x\n", w.Hash())
 }

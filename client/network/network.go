@@ -29,6 +29,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game"
+	"hostfall/game/ai"
 	"hostfall/match"
 	"hostfall/p2p"
 	"hostfall/savegame"
@@ -56,8 +57,12 @@ type Options struct {
 	// session's pump, before the screens do: where a window peer's status
 	// lines come from. It must return quickly and not wait for the peer.
 	OnEvent func(p *Peer, ev Event)
-	// OnReplay, when set, is told where each game's replay was saved.
-	OnReplay func(path string)
+	// OnFound, when set, is told the host a join found and how long
+	// finding it took (mDNS, an invite, a relay's directory).
+	OnFound func(host p2p.AddrInfo, took time.Duration)
+	// OnFile, when set, is told of each file the client wrote for the
+	// player (a replay, a desync report, a save), or failed to.
+	OnFile func(File)
 	// GameVersion must match the other peers'.
 	GameVersion string
 	// ReplayDir receives a replay of every game played; "" saves none.
@@ -80,6 +85,40 @@ type Options struct {
 	// JoinTimeout bounds reaching a host and hearing its answer (default 15 s).
 	JoinTimeout time.Duration
 	Logger      *slog.Logger
+
+	// What a peer without a player does (headless peers, `host` with
+	// --players): a bot of SelfLevel plays this peer's own slot when
+	// SelfBot is set; a joiner says it is ready as soon as it is in
+	// (ReadyOnJoin); a host starts the game once StartWith players (itself
+	// included) are in and ready (0: only when asked).
+	SelfBot     bool
+	SelfLevel   ai.Level
+	ReadyOnJoin bool
+	StartWith   int
+	// SaveAt: a host saves the game once, after the first turn at or past
+	// it, into SaveDir (0: never).
+	SaveAt uint64
+	// PeerOptions, when set, adjusts each session peer's options (traces).
+	PeerOptions func(*PeerOptions)
+}
+
+// FileKind says what a File is.
+type FileKind uint8
+
+const (
+	FileReplay FileKind = iota + 1
+	FileReport          // a desync report
+	FileSave
+)
+
+// File is a file the client wrote for the player, or Err says why it did
+// not (a sentence).
+type File struct {
+	Kind FileKind
+	Path string
+	Turn uint64
+	Hash uint64 // a save's state hash
+	Err  error
 }
 
 // Refusals a person reads.
@@ -105,6 +144,9 @@ type Client struct {
 	ending *netSession // left, its peer still stopping
 	events []client.Event
 
+	stops      []func()        // what Start built, stopped by Close
+	relayReady <-chan struct{} // Setup.AwaitRelay
+
 	wmu     sync.Mutex // guards wevents; taken by the peer's loop
 	wevents client.WorldLog
 	stepped atomic.Int64 // unix nanos of the last applied turn
@@ -122,6 +164,9 @@ type netSession struct {
 	cancel context.CancelFunc // ends the peer's loop and OnSession's ctx
 	done   chan struct{}      // closed when the pump has finished
 	replay *ReplayFile
+
+	name        string // the player's
+	autoStarted bool   // pump only: Options.StartWith started the game
 
 	// Guarded by Client.mu.
 	players []client.Player
@@ -151,8 +196,15 @@ func New(opt Options) (*Client, error) {
 func (c *Client) Close() error {
 	c.Leave()
 	c.waitEnding(5 * time.Second)
+	for i := len(c.stops) - 1; i >= 0; i-- {
+		c.stops[i]()
+	}
+	c.stops = nil
 	return nil
 }
+
+// P2P is this machine's libp2p host.
+func (c *Client) P2P() *p2p.Host { return c.opt.Host }
 
 // Addr is this machine's host with its addresses: what another peer dials.
 func (c *Client) Addr() p2p.AddrInfo {
@@ -166,7 +218,7 @@ func (c *Client) current() *netSession {
 }
 
 // begin starts a peer for a new session; the caller hosts or joins with it.
-func (c *Client) begin(name, password string, spectate bool) (*netSession, error) {
+func (c *Client) begin(name, password string, spectate, hosting bool) (*netSession, error) {
 	if !c.waitEnding(3 * time.Second) {
 		return nil, errors.New("the last game is still closing; try again in a moment")
 	}
@@ -175,19 +227,27 @@ func (c *Client) begin(name, password string, spectate bool) (*netSession, error
 	if c.sess != nil {
 		return nil, ErrBusy
 	}
-	s := &netSession{done: make(chan struct{})}
+	s := &netSession{done: make(chan struct{}), name: name}
 	if c.opt.ReplayDir != "" {
 		s.replay = NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
 	}
 	mo := match.Options{OnStep: c.onStep, ScreenLoads: c.opt.WaitScreen,
+		SelfBot: c.opt.SelfBot, SelfLevel: c.opt.SelfLevel,
 		OnReplayError: func(err error) { c.log.Error("replay not saved", "err", err) }}
 	if s.replay != nil {
 		mo.Replay = s.replay
 	}
-	peer, err := NewPeer(c.opt.Host, PeerOptions{
+	po := PeerOptions{
 		Name: name, GameVersion: c.opt.GameVersion, Password: password, Spectate: spectate,
 		Match: mo, Session: c.opt.Session, TickMillis: c.opt.TickMillis, Logger: c.log,
-	})
+	}
+	if hosting {
+		po.SaveAt = c.opt.SaveAt
+	}
+	if c.opt.PeerOptions != nil {
+		c.opt.PeerOptions(&po)
+	}
+	peer, err := NewPeer(c.opt.Host, po)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +327,7 @@ func (c *Client) Create(o client.CreateOptions) error {
 	if seed == 0 {
 		seed = cryptoUint64()
 	}
-	s, err := c.begin(o.PlayerName, "", false)
+	s, err := c.begin(o.PlayerName, "", false, true)
 	if err != nil {
 		return err
 	}
@@ -281,6 +341,22 @@ func (c *Client) Create(o client.CreateOptions) error {
 	// so the lobby shows from the next frame on.
 	for deadline := time.Now().Add(2 * time.Second); !s.peer.Status().Joined && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+// Resume hosts a saved game: the save decides the map, the slots and the
+// bots; the session starts it once every player of the save is back and
+// ready. o gives the player's and the session's name (empty: the save's)
+// and the password; turnLimit 0 keeps the save's.
+func (c *Client) Resume(sv *session.Saved, o client.CreateOptions, turnLimit uint64) error {
+	s, err := c.begin(o.PlayerName, "", false, true)
+	if err != nil {
+		return err
+	}
+	if err := s.peer.Host(session.Settings{Name: o.Name, Password: o.Password, Resume: sv, TurnLimit: turnLimit}); err != nil {
+		c.drop(s, "")
+		return err
 	}
 	return nil
 }
@@ -317,7 +393,7 @@ func (c *Client) JoinVia(r p2p.Resolver, o client.JoinOptions) error {
 // join starts a peer and, on a goroutine, finds the host, dials it and
 // waits for its answer; a failure becomes a refusal the browser shows.
 func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.AddrInfo, error)) error {
-	s, err := c.begin(o.PlayerName, o.Password, o.Spectate)
+	s, err := c.begin(o.PlayerName, o.Password, o.Spectate, false)
 	if err != nil {
 		return err
 	}
@@ -333,10 +409,15 @@ func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.Addr
 
 // reach joins through s's peer; it returns the refusal to show, or "".
 func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Context) (p2p.AddrInfo, error)) string {
+	began := time.Now()
+	c.awaitRelay(ctx)
 	addr, err := find(ctx)
 	if err != nil {
 		c.log.Warn("cannot find the game's host", "err", err)
 		return capitalize(err.Error()) + "."
+	}
+	if c.opt.OnFound != nil {
+		c.opt.OnFound(addr, time.Since(began))
 	}
 	for delay := 100 * time.Millisecond; ; delay = min(2*delay, time.Second) {
 		err = s.peer.Join(ctx, addr)

@@ -1,7 +1,12 @@
 package network
 
 import (
+	"errors"
+	"fmt"
+	"time"
+
 	"hostfall/client"
+	"hostfall/savegame"
 	"hostfall/session"
 )
 
@@ -39,9 +44,13 @@ func (c *Client) handle(s *netSession, ev Event) {
 	if c.opt.OnEvent != nil {
 		c.opt.OnEvent(s.peer, ev)
 	}
+	c.auto(s, ev)
 	switch ev.Kind {
 	case EvDesyncReport:
 		c.report(ev)
+		return
+	case EvSaved:
+		c.saved(ev)
 		return
 	case EvEnd:
 		c.saveReplay(s)
@@ -76,6 +85,35 @@ func (c *Client) handle(s *netSession, ev Event) {
 	}
 }
 
+// auto does what Options ask of a peer without a player: say ready once
+// in, start once enough players are.
+func (c *Client) auto(s *netSession, ev Event) {
+	switch {
+	case ev.Kind == EvJoined && c.opt.ReadyOnJoin && !s.peer.Status().IsHost:
+		if err := s.peer.EditSlot(session.SlotEdit{Name: s.name, Ready: true}); err != nil {
+			c.log.Warn("cannot say ready", "err", err)
+		}
+	case ev.Kind == EvLobby && c.opt.StartWith > 0 && !s.autoStarted && ev.Lobby != nil &&
+		ev.Lobby.State == session.StateLobby && readyHumans(ev.Lobby) >= c.opt.StartWith && s.peer.Status().IsHost:
+		err := s.peer.Start()
+		s.autoStarted = err == nil
+		if err != nil && !errors.Is(err, session.ErrNotReady) {
+			c.log.Warn("cannot start", "err", err)
+		}
+	}
+}
+
+// readyHumans counts the ready human players of a lobby (the host is always ready).
+func readyHumans(l *session.Lobby) int {
+	n := 0
+	for i, s := range l.Slots {
+		if s.Kind == session.SlotHuman && (s.Ready || i == 0) {
+			n++
+		}
+	}
+	return n
+}
+
 // report writes a desync report and tells the player where it is.
 func (c *Client) report(ev Event) {
 	if c.opt.ReportDir == "" {
@@ -88,6 +126,36 @@ func (c *Client) report(ev Event) {
 		text = "The desync report could not be written: " + err.Error() + "."
 	}
 	c.notice(text)
+	c.file(File{Kind: FileReport, Path: path, Turn: ev.Turn, Err: err})
+}
+
+// saved writes the save the peer made (Options.SaveAt) into SaveDir.
+func (c *Client) saved(ev Event) {
+	f := File{Kind: FileSave, Turn: ev.Turn, Hash: ev.Hash}
+	switch {
+	case ev.Saved == nil:
+		f.Err = errors.New(ev.Text)
+	case c.opt.SaveDir == "":
+		f.Err = errors.New("The game was not saved: this Hostfall has no place to keep saves.")
+	default:
+		var err error
+		if f.Path, err = savegame.WriteFile(c.opt.SaveDir, &savegame.Save{Saved: *ev.Saved, At: time.Now()}); err != nil {
+			f.Err = fmt.Errorf("The game was not saved: %w.", err)
+		}
+	}
+	if f.Err != nil {
+		c.log.Error("game not saved", "turn", ev.Turn, "err", f.Err)
+		c.notice(f.Err.Error())
+	} else {
+		c.notice(fmt.Sprintf("Game saved to %s.", f.Path))
+	}
+	c.file(f)
+}
+
+func (c *Client) file(f File) {
+	if c.opt.OnFile != nil {
+		c.opt.OnFile(f)
+	}
 }
 
 // saveReplay closes the replay file, once, and says where it is.
@@ -102,9 +170,7 @@ func (c *Client) saveReplay(s *netSession) {
 		c.notice("The replay could not be saved: " + err.Error() + ".")
 	case path != "":
 		c.notice("Replay saved to " + path + ".")
-		if c.opt.OnReplay != nil {
-			c.opt.OnReplay(path)
-		}
+		c.file(File{Kind: FileReplay, Path: path})
 	}
 }
 

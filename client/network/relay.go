@@ -180,6 +180,8 @@ type RelayOptions struct {
 	Relay *p2p.RelayClient
 	// Every is how often the directory is listed (default DefaultDirectoryEvery).
 	Every time.Duration
+	// NoDirectory: do not list the directory (a headless peer browses nothing).
+	NoDirectory bool
 }
 
 // UseRelay makes opt's client use a relay until ctx ends: it holds the
@@ -194,12 +196,14 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		log = slog.Default()
 	}
 	rc.Start(ctx, h)
-	dir := NewRelayDirectory(h, rc.Relay(), opt.GameVersion, ro.Every, log)
-	dir.Start(ctx)
-	if opt.Browser != nil {
-		opt.Browser = Merged{opt.Browser, dir}
-	} else {
-		opt.Browser = dir
+	if !ro.NoDirectory {
+		dir := NewRelayDirectory(h, rc.Relay(), opt.GameVersion, ro.Every, log)
+		dir.Start(ctx)
+		if opt.Browser != nil {
+			opt.Browser = Merged{opt.Browser, dir}
+		} else {
+			opt.Browser = dir
+		}
 	}
 	prev := opt.OnSession
 	opt.OnSession = func(ctx context.Context, p *Peer) {

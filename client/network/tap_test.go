@@ -1,6 +1,7 @@
 package network
 
 import (
+	"context"
 	"os"
 	"slices"
 	"sync"
@@ -13,11 +14,13 @@ import (
 	"hostfall/session"
 )
 
-// tap records what Options.OnEvent and Options.OnReplay report.
+// tap records what Options.OnEvent and Options.OnFile report.
 type tap struct {
 	mu      sync.Mutex
 	kinds   []EventKind
 	replays []string
+	files   []File
+	peer    *Peer
 }
 
 func (tp *tap) options(o *Options) {
@@ -29,9 +32,17 @@ func (tp *tap) options(o *Options) {
 		tp.kinds = append(tp.kinds, ev.Kind)
 		tp.mu.Unlock()
 	}
-	o.OnReplay = func(path string) {
+	o.OnSession = func(_ context.Context, p *Peer) {
 		tp.mu.Lock()
-		tp.replays = append(tp.replays, path)
+		tp.peer = p
+		tp.mu.Unlock()
+	}
+	o.OnFile = func(f File) {
+		tp.mu.Lock()
+		tp.files = append(tp.files, f)
+		if f.Kind == FileReplay {
+			tp.replays = append(tp.replays, f.Path)
+		}
 		tp.mu.Unlock()
 	}
 }
@@ -86,5 +97,55 @@ func TestEventTapAndJoinVia(t *testing.T) {
 		if _, err := os.Stat(c.tp.replay()); err != nil {
 			t.Errorf("%s's replay: %v", c.name, err)
 		}
+	}
+}
+
+func (tp *tap) file(k FileKind) (File, bool) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	for _, f := range tp.files {
+		if f.Kind == k {
+			return f, true
+		}
+	}
+	return File{}, false
+}
+
+// Peers without a player (headless): bots play their own slots, the joiner
+// says ready by itself, the host starts once two players are in and saves
+// the game at SaveAt; nobody touches the lobby.
+func TestUnattendedPeers(t *testing.T) {
+	var ta, tb tap
+	unattended := func(tp *tap) func(*Options) {
+		return func(o *Options) {
+			tp.options(o)
+			o.SelfBot, o.ReadyOnJoin, o.StartWith, o.SaveAt, o.TurnLimit = true, true, 2, 40, 60
+		}
+	}
+	ann := newClient(t, "Ann", unattended(&ta))
+	bo := newClient(t, "Bo", unattended(&tb))
+	if err := ann.Create(client.CreateOptions{Name: "unattended", PlayerName: "Ann", MaxPlayers: 2, MapSeed: 3, MapSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	ai := ann.Addr()
+	if err := bo.JoinVia(p2p.Known(ai), client.JoinOptions{PlayerName: "Bo"}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "the end and the replays", 30*time.Second, func() bool { return ta.replay() != "" && tb.replay() != "" })
+	sv, ok := ta.file(FileSave)
+	if !ok || sv.Err != nil || sv.Turn < 40 {
+		t.Fatalf("the host's save: %+v (reported %v)", sv, ok)
+	}
+	if _, err := os.Stat(sv.Path); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tb.file(FileSave); ok {
+		t.Error("the joiner saved; only the host does")
+	}
+	ta.mu.Lock()
+	p := ta.peer
+	ta.mu.Unlock()
+	if p == nil || p.m.Stats().BotCommands == 0 {
+		t.Error("no bot played the host's slot")
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package status
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 // slice, which JSON would print as base64) and carries stall_ms.
 func TestEndLineWinners(t *testing.T) {
 	var out bytes.Buffer
-	ps := &peerStatus{line: &statusLine{json: true, out: &out, human: &bytes.Buffer{}}}
-	ps.line.end(300, 0xabc, &winnerJSON{Team: game.Team(1), Players: []int{1, 3}}, "victory", kv("stall_ms", int64(42)))
+	line := &Line{JSON: true, Out: &out, Human: &bytes.Buffer{}}
+	line.End(300, 0xabc, &Winner{Team: game.Team(1), Players: []int{1, 3}}, "victory", KV("stall_ms", int64(42)))
 	var got struct {
 		Ev     string
 		Winner struct {

@@ -1,0 +1,157 @@
+package network
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/p2p"
+)
+
+// Setup is what Start builds around a Client: this machine's libp2p host,
+// the LAN (mDNS browsing and announcing), and a relay when one is named.
+type Setup struct {
+	IdentityPath string   // "" means $HOSTFALL_IDENTITY or the user's config dir
+	Listen       []string // multiaddrs; none means every interface
+	// Relay is a Hostfall relay's multiaddr ("" for none): the host is built
+	// to be reachable through it (reservation, hole punching), a hosted
+	// lobby is kept in its directory, and invite codes name it.
+	Relay string
+	// Browse lists the LAN's sessions (and the relay's directory) for the
+	// lobby browser; a headless peer browses nothing.
+	Browse bool
+	// Auto announces hosted lobbies as `--auto` lobbies, which other --auto
+	// peers join without a name.
+	Auto bool
+	// AwaitRelay: before dialing a host, a joiner waits (8 s at most) for
+	// its relay reservation, so hole punching can take the connection direct.
+	AwaitRelay bool
+	// OnInvite is told the invite code once this peer hosts and holds the
+	// relay reservation; OnPath how each peer is reached (relayed, direct).
+	OnInvite func(code, relay string)
+	OnPath   func(peer.ID, p2p.PathKind)
+}
+
+// ErrBadRelay wraps a relay address that does not parse: a command line to
+// correct.
+var ErrBadRelay = errors.New("--relay")
+
+// relayReadyWait bounds how long a joiner with a relay waits for its
+// reservation and hole punching before it dials the host anyway.
+const relayReadyWait = 8 * time.Second
+
+// Start builds the host and what Setup asks for around a new Client
+// (opt.Host, Browser, ResolveCode and OnSession are filled in). Close stops
+// it all.
+func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
+	log := opt.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var rc *p2p.RelayClient
+	hopt := p2p.Options{}
+	if su.Relay != "" {
+		var err error
+		if rc, err = p2p.NewRelayClient(su.Relay, log); err != nil {
+			cancel()
+			return nil, fmt.Errorf("%w: %v", ErrBadRelay, err)
+		}
+		hopt = rc.HostOptions()
+		p2p.TrustOneObserver() // before this process's first host starts
+	}
+	hopt.IdentityPath, hopt.Listen, hopt.Logger = su.IdentityPath, su.Listen, log
+	h, err := p2p.NewHost(ctx, hopt)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	stops := []func(){func() { h.Close() }, cancel} // stopped last to first
+	opt.Host = h
+	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
+		return p2p.InviteResolver(code).Resolve(ctx, h)
+	}
+	if su.Browse {
+		mb := p2p.Browse(ctx, p2p.BrowseOptions{Logger: log})
+		opt.Browser = LAN{B: mb, GameVersion: opt.GameVersion}
+		stops = append(stops, mb.Close)
+	}
+	prev := opt.OnSession
+	opt.OnSession = func(ctx context.Context, p *Peer) {
+		if prev != nil {
+			prev(ctx, p)
+		}
+		stop := p2p.AnnounceLobby(ctx, h, p, su.Auto, p2p.AdvertiseOptions{Logger: log})
+		context.AfterFunc(ctx, stop)
+	}
+	if rc != nil {
+		su.useRelay(ctx, rc, &opt)
+	}
+	c, err := New(opt)
+	if err != nil {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+		return nil, err
+	}
+	c.stops = stops
+	if rc != nil && su.AwaitRelay {
+		c.relayReady = rc.Ready()
+	}
+	return c, nil
+}
+
+// useRelay puts the relay into opt: reservation, directory, invite codes.
+func (su Setup) useRelay(ctx context.Context, rc *p2p.RelayClient, opt *Options) {
+	if su.OnPath != nil {
+		rc.OnPath(su.OnPath)
+	}
+	UseRelay(ctx, opt, RelayOptions{Relay: rc, NoDirectory: !su.Browse})
+	if su.OnInvite == nil {
+		return
+	}
+	invite, prev := opt.Invite, opt.OnSession
+	opt.OnSession = func(ctx context.Context, p *Peer) {
+		prev(ctx, p)
+		go offerInvite(ctx, p, invite, func(code string) { su.OnInvite(code, rc.RelayAddr().String()) })
+	}
+}
+
+// offerInvite tells the invite code once p hosts and the reservation is held.
+func offerInvite(ctx context.Context, p *Peer, invite func() string, tell func(string)) {
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if st := p.Status(); st.IsHost && st.Joined {
+			if code := invite(); code != "" {
+				tell(code)
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// awaitRelay waits, before a joiner dials, for the relay reservation (see
+// Setup.AwaitRelay); without one it returns at once.
+func (c *Client) awaitRelay(ctx context.Context) {
+	if c.relayReady == nil {
+		return
+	}
+	began := time.Now()
+	select {
+	case <-c.relayReady:
+		c.log.Debug("relay ready; joining", "after", time.Since(began))
+	case <-time.After(relayReadyWait):
+		c.log.Warn("no relay reservation yet; joining anyway (this connection will not go direct)", "waited", relayReadyWait)
+	case <-ctx.Done():
+	}
+}
