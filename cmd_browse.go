@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -64,7 +63,7 @@ func runBrowse(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("browse", flag.ContinueOnError)
 	w.add(fs)
 	nf.add(fs, "no network: create games against bots on this machine only")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	if err := render.CheckDisplay(); err != nil {
@@ -109,26 +108,8 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*network.
 		tweak(&opt)
 	}
 	su := network.Setup{IdentityPath: nf.identity, Listen: nf.listen, Relay: nf.relay, Browse: true,
-		OnInvite: func(code, _ string) { fmt.Fprintf(os.Stdout, "Friends join your game with the invite code %s\n", code) }}
-	c, err := network.Start(ctx, su, opt)
-	if errors.Is(err, network.ErrBadRelay) {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	return c, err
-}
-
-// parseFlags parses a command line that takes flags only.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	return nil
+		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
+	return startClient(ctx, su, opt)
 }
 
 // openWindow runs the window on the main thread until it closes.

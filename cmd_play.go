@@ -45,7 +45,7 @@ func runPlay(ctx context.Context, args []string) error {
 	lobby := fs.Bool("lobby", false, "stay in the lobby, with every free slot open, so players on the LAN can join")
 	fs.Bool("headless", false, "no window: watch four bots play in text (takes the flags of sim)")
 	load := fs.String("load", "", "resume a saved game (bots take over the other players)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
 	var bots []uint8

@@ -8,18 +8,12 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/peer"
-
-	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/game/ai"
 	"hostfall/p2p"
 	"hostfall/render"
-	"hostfall/session"
 	"hostfall/status"
 )
 
@@ -111,13 +105,11 @@ func (nf *netFlags) botLevel() ai.Level {
 }
 
 // netPeer is a host or join command's peer: the network client, headless
-// or under the window, and the contract's status lines of its events.
+// or under the window, printing the contract's status lines.
 type netPeer struct {
-	nf    *netFlags
-	c     *network.Client
-	line  *status.Line
-	ended chan struct{} // closed when the end line is out
-	peer  atomic.Pointer[network.Peer]
+	nf   *netFlags
+	c    *network.Client
+	line *status.Line
 }
 
 // startNetPeer starts the network client for host or join; tweak adjusts
@@ -126,51 +118,39 @@ func startNetPeer(ctx context.Context, nf *netFlags, tweak func(*network.Options
 	if nf.auto && !nf.headless {
 		return nil, fmt.Errorf("%w: --auto goes with --headless; the window's lobby browser lists the LAN's sessions", errUsage)
 	}
-	if !nf.headless {
+	np := &netPeer{nf: nf, line: &status.Line{JSON: nf.json, Out: os.Stdout, Human: os.Stderr, Stamp: true}}
+	opt := network.Options{GameVersion: gameVersion, ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(),
+		JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default()}
+	su := network.Setup{IdentityPath: nf.identity, Listen: nf.listen, Relay: nf.relay, Auto: nf.auto, AwaitRelay: nf.headless}
+	(&status.Peer{Line: np.line}).Hook(&opt, &su, nf.headless && nf.json && os.Getenv("HOSTFALL_TRACE") != "")
+	if nf.headless {
+		opt.SelfBot, opt.SelfLevel = nf.level != idleLevel, nf.botLevel()
+	} else {
 		if err := render.CheckDisplay(); err != nil {
 			return nil, err
 		}
-	}
-	np := &netPeer{nf: nf, ended: make(chan struct{}),
-		line: &status.Line{JSON: nf.json, Out: os.Stdout, Human: os.Stderr, Stamp: true}}
-	ps := &status.Peer{Line: np.line}
-	var once sync.Once
-	opt := network.Options{GameVersion: gameVersion, ReplayDir: replayDir(), ReportDir: reportDir(), SaveDir: saveDir(),
-		JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default(),
-		OnEvent: func(p *network.Peer, ev network.Event) {
-			if ps.Event(p, ev) {
-				once.Do(func() { close(np.ended) })
-			}
-		},
-		OnFile:    ps.File,
-		OnSession: func(_ context.Context, p *network.Peer) { np.peer.Store(p) },
-		OnFound: func(h p2p.AddrInfo, took time.Duration) {
-			np.line.Emit("found", "found the host "+h.ID.String(), status.KV("host", h.ID.String()), status.KV("ms", took.Milliseconds()))
-		},
-	}
-	su := network.Setup{IdentityPath: nf.identity, Listen: nf.listen, Relay: nf.relay, Auto: nf.auto, OnInvite: np.invite}
-	if nf.headless {
-		opt.SelfBot, opt.SelfLevel = nf.level != idleLevel, nf.botLevel()
-		su.AwaitRelay, su.OnPath = true, np.path
-		if os.Getenv("HOSTFALL_TRACE") != "" && nf.json {
-			opt.PeerOptions = np.trace
-		}
-	} else {
 		opt.Logger, opt.WaitScreen = quietWindowLog(), true
 	}
 	if tweak != nil {
 		tweak(&opt)
 	}
-	c, err := network.Start(ctx, su, opt)
-	if errors.Is(err, network.ErrBadRelay) {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
+	c, err := startClient(ctx, su, opt)
 	if err != nil {
 		return nil, err
 	}
 	np.c = c
-	ps.Listening(c.Addr())
+	status.Listening(np.line, c.Addr())
 	return np, nil
+}
+
+// startClient starts the network client; a relay address that does not
+// parse is a command line to correct.
+func startClient(ctx context.Context, su network.Setup, opt network.Options) (*network.Client, error) {
+	c, err := network.Start(ctx, su, opt)
+	if errors.Is(err, network.ErrBadRelay) {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return c, err
 }
 
 // quietWindowLog is the window's logger: the window is the player's
@@ -181,53 +161,21 @@ func quietWindowLog() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
-func (np *netPeer) invite(code, relay string) {
-	if !np.nf.headless {
-		fmt.Fprintf(os.Stdout, "Friends join your game with the invite code %s\n", code)
-		return
-	}
-	np.line.Emit("invite", "friends join with: hostfall join --headless --invite "+code,
-		status.KV("code", code), status.KV("relay", relay))
-}
-
-func (np *netPeer) path(p peer.ID, k p2p.PathKind) {
-	np.line.Emit("path", fmt.Sprintf("%s is reached %s", p, k), status.KV("peer", p.String()), status.KV("path", k.String()))
-}
-
-// trace prints a line when this peer proposes a command for its own slot,
-// one for every command applied, and the session's byte rates every 20
-// turns (HOSTFALL_TRACE=1 with --status-json): the network benchmark
-// matches them up by slot and seq across processes to measure latency.
-func (np *netPeer) trace(po *network.PeerOptions) {
-	s := np.line
-	po.OnPropose = func(slot int, seq uint64, at time.Time) {
-		s.Emit("cmd_proposed", "", status.KV("slot", slot), status.KV("seq", seq), status.KV("us", at.UnixMicro()))
-	}
-	po.OnTurn = func(t session.Turn, at time.Time) {
-		for _, c := range t.Commands {
-			s.Emit("cmd_applied", "", status.KV("slot", c.Slot), status.KV("seq", c.Seq), status.KV("turn", t.Number), status.KV("us", at.UnixMicro()))
-		}
-		if p := np.peer.Load(); p != nil && t.Number%20 == 0 { // session frame bytes a second, in and out, all peers
-			st := p.Status()
-			s.Emit("traffic", "", status.KV("turn", t.Number), status.KV("in", int64(st.InRate)), status.KV("out", int64(st.OutRate)))
-		}
-	}
-}
-
-// run plays the session the peer created or joined: in the window until
-// the player closes it (with --exit-at-end: until the game ended and the
-// others had its last turns), headless until the game ends.
+// run plays the session the peer created or joined: headless until the
+// game ends, in the window until the player closes it (with --exit-at-end:
+// until the game ended and the others had its last turns).
 func (np *netPeer) run(ctx context.Context) error {
 	defer np.c.Close()
+	if np.nf.headless {
+		return np.c.PlayOut(ctx, endLinger)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if np.nf.headless {
-		return np.playOut(ctx)
-	}
 	if np.nf.exitAtEnd {
+		ended := np.c.Ended()
 		go func() {
 			select {
-			case <-np.ended:
+			case <-ended:
 				time.AfterFunc(endLinger, cancel)
 			case <-ctx.Done():
 			}
@@ -236,44 +184,4 @@ func (np *netPeer) run(ctx context.Context) error {
 	w := np.nf.window
 	w.name = np.nf.player
 	return openWindow(ctx, np.c, w)
-}
-
-// playOut waits until the game has ended and lingered, or this peer cannot
-// go on (refused, or out of the session: the reason is the error).
-func (np *netPeer) playOut(ctx context.Context) error {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	var evs []client.Event
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-np.ended:
-			select {
-			case <-time.After(endLinger):
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		case <-tick.C:
-		}
-		if np.over() {
-			continue // what the session says after the end is not the game's
-		}
-		evs = np.c.Events(evs[:0])
-		for _, e := range evs {
-			if e.Kind == client.EvRefused || e.Kind == client.EvLeft {
-				return errors.New(e.Text)
-			}
-		}
-	}
-}
-
-func (np *netPeer) over() bool {
-	select {
-	case <-np.ended:
-		return true
-	default:
-		return false
-	}
 }

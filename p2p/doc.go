@@ -1,7 +1,9 @@
-// Package p2p runs Hostfall's session between real processes: one go-libp2p
-// host per process (TCP and QUIC, TLS or Noise, yamux), the session transport
-// on /hostfall/session/1, and the peer loop that owns a session.Node and its
-// match.Match. Discovery (mDNS), the relay and invite codes build on Host.
+// Package p2p carries Hostfall's session between real processes: one
+// go-libp2p host per process (TCP and QUIC, TLS or Noise, yamux) and the
+// session transport on /hostfall/session/1. It moves bytes and reports
+// connectivity; what the messages mean is the session's, and the loop that
+// runs a session.Node with its game lives above (client/network.Peer).
+// Discovery (mDNS), the relay and invite codes build on Host.
 //
 // # Host
 //
@@ -46,19 +48,11 @@
 // failures (a network that drops packets, streams that die under a live
 // connection) are the session's heartbeats' to catch.
 //
-// # Peer
+// # What the loop sees
 //
-// Peer.Run is the loop: one select over inbound messages, connection
-// changes, a 10 ms ticker, requests from other goroutines and ctx. Each
-// Ready is handled in the order session documents: match.Apply (load,
-// restore, turns and hashes, snapshot, bots), then the messages, then the
-// events. The loop never waits for a reader of the world: View reads a copy
-// the match publishes (see package match), so a window building its game
-// screen cannot hold up the session. With Match.ScreenLoads the session hears
-// Loaded only from Peer.Loaded, once the window shows the game. Status.Stall
-// is the longest the loop went without ticking. The rest of Peer's API is safe from any goroutine: Host, Join,
-// Leave, the lobby actions (EditSlot, SetSlot, Kick, Configure, Say, Start),
-// Propose, View, Lobby, Status and the Events channel (EvHostChanged with the
-// time the game stood still, EvWaiting with the time left, desync detected
-// and repaired with a report, player left, chat, refusals, the end).
+// Transport is the loop's side: Inbound delivers decoded session messages
+// with their sender, Changed and ConnChanges the connection changes, Send
+// queues a message, Mesh dials the members this peer holds no connection to,
+// ShareDirectory sends them the addresses the host knows, and Links counts
+// bytes, drops and round trips for the network panel.
 package p2p

@@ -74,14 +74,17 @@ type Status struct {
 //     turn Restore.Turn).
 //  2. Committed: apply these turns in order (numbers are consecutive). After a
 //     Restore they start at Restore.Turn+1 and may repeat turns applied before;
-//     apply them again. For each turn with WantHash, call ReportHash.
-//  3. SnapshotAt: if non-zero, after applying Committed call
-//     Snapshot(SnapshotAt, state) with the state after that turn.
+//     apply them again. Keep the state hash of each turn with WantHash.
+//  3. SnapshotAt: if non-zero, keep the state after that turn (after
+//     applying Committed).
 //  4. Messages: send each to its To peer (in order per peer). Sending may
 //     happen before or after applying turns.
 //  5. Events: show them.
 //
-// Then call Advance.
+// Then call Advance, and then hand the node what the game produced, as
+// inputs like any other: ReportHash for each kept hash, Snapshot for the
+// kept state, Loaded once the game has loaded (EvLoad). match.Driver does
+// all of this for a game; simnet for its toy state.
 type Ready struct {
 	Messages   []Message
 	Committed  []Turn

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/p2p"
+	"hostfall/session"
 )
 
 // Peer turns a network peer's events, and the files its client wrote, into
@@ -16,16 +20,61 @@ import (
 type Peer struct {
 	Line  *Line
 	Ended bool // the end line is out: the lines after it are not the game's
+	peer  atomic.Pointer[network.Peer]
 }
 
-// Listening says where this peer listens (what `join --addr` takes).
-func (ps *Peer) Listening(ai p2p.AddrInfo) {
+// Hook makes the client's reports print: events, files, the host found,
+// and with a relay how peers are reached and the invite code. With trace,
+// also the command and traffic lines the network benchmark matches up
+// across processes.
+func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
+	o.OnEvent = func(p *network.Peer, ev network.Event) {
+		ps.peer.Store(p)
+		ps.Event(p, ev)
+	}
+	o.OnFile = ps.File
+	o.OnFound = func(h p2p.AddrInfo, took time.Duration) {
+		ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
+	}
+	su.OnPath = func(p peer.ID, k p2p.PathKind) {
+		ps.Line.Emit("path", fmt.Sprintf("%s is reached %s", p, k), KV("peer", p.String()), KV("path", k.String()))
+	}
+	su.OnInvite = func(code, relay string) {
+		ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
+	}
+	if trace {
+		o.PeerOptions = ps.trace
+	}
+}
+
+// trace prints a line when this peer proposes a command for its own slot,
+// one for every command applied, and the session's byte rates every 20
+// turns: the network benchmark matches them up by slot and seq across
+// processes to measure command latency.
+func (ps *Peer) trace(po *network.PeerOptions) {
+	s := ps.Line
+	po.OnPropose = func(slot int, seq uint64, at time.Time) {
+		s.Emit("cmd_proposed", "", KV("slot", slot), KV("seq", seq), KV("us", at.UnixMicro()))
+	}
+	po.OnTurn = func(t session.Turn, at time.Time) {
+		for _, c := range t.Commands {
+			s.Emit("cmd_applied", "", KV("slot", c.Slot), KV("seq", c.Seq), KV("turn", t.Number), KV("us", at.UnixMicro()))
+		}
+		if p := ps.peer.Load(); p != nil && t.Number%20 == 0 { // session frame bytes a second, in and out, all peers
+			st := p.Status()
+			s.Emit("traffic", "", KV("turn", t.Number), KV("in", int64(st.InRate)), KV("out", int64(st.OutRate)))
+		}
+	}
+}
+
+// Listening says where a peer listens (what `join --addr` takes).
+func Listening(s *Line, ai p2p.AddrInfo) {
 	var addrs []string
 	for _, a := range ai.Addrs {
 		addrs = append(addrs, a.String())
 	}
 	text := fmt.Sprintf("peer %s listening on:\n  %s", ai.ID, strings.Join(addrs, "\n  "))
-	ps.Line.Emit("listening", text, KV("peer", ai.ID.String()), KV("addrs", addrs))
+	s.Emit("listening", text, KV("peer", ai.ID.String()), KV("addrs", addrs))
 }
 
 // Event prints ev's line, if it has one, and reports whether ev ended the

@@ -1,15 +1,28 @@
-// Package network is the window's client.Client over the real network: one
-// p2p.Host for the process and, for each session the player creates or
-// joins, a Peer that runs the session engine and the game against the
-// other peers. It imports no graphics, so tests drive it without a window.
+// Package network is Hostfall's network client, the same for the window
+// and for headless peers: one p2p.Host for the process (Start builds it
+// with the LAN and a relay around a Client) and, for each session the
+// player creates, joins or resumes, a Peer that runs the session engine and
+// the game against the other peers. It imports no graphics, so tests drive
+// it without a window.
 //
-// Goroutines: each session has the peer's loop (Peer.Run) and a pump
-// that turns the peer's events into the screens' (client.Event), writes the
-// replay and desync reports and tells the player where they went. The
-// window calls the Client's methods from its own goroutine; they return at
-// once (a join's outcome arrives as events). A Client's lock is never held
-// while it waits for the peer's loop, and the loop's callbacks (world
-// events) take only a lock of their own, so neither waits for the other.
+// Peer.Run is the loop: one select over the transport's inbound messages
+// and connection changes, a 10 ms ticker, requests from other goroutines
+// and ctx, around a match.Driver that handles each Ready in one order (the
+// game, then the messages and events, then Advance, then what the game
+// hands the node). The loop never waits for a reader of the world: View
+// reads a copy the match publishes, so a window building its game screen
+// cannot hold up the session. With Match.ScreenLoads the session hears
+// Loaded only from Peer.Loaded, once the window shows the game.
+//
+// Goroutines: each session has the peer's loop and a pump that turns the
+// peer's events into the screens' (client.Event), writes the replay, desync
+// reports and saves and tells the player where they went, and does what a
+// peer without a player does (Options.ReadyOnJoin, StartWith). The window
+// calls the Client's methods from its own goroutine; they return at once (a
+// join's outcome arrives as events); a headless peer waits in PlayOut. A
+// Client's lock is never held while it waits for the peer's loop, and the
+// loop's callbacks (world events) take only a lock of their own, so neither
+// waits for the other.
 //
 // Sessions to join come from a Browser (the LAN's mDNS browser, a relay's
 // directory, or Static for tests); invite codes from a CodeResolver. Both
@@ -165,8 +178,9 @@ type netSession struct {
 	done   chan struct{}      // closed when the pump has finished
 	replay *ReplayFile
 
-	name        string // the player's
-	autoStarted bool   // pump only: Options.StartWith started the game
+	name        string        // the player's
+	autoStarted bool          // pump only: Options.StartWith started the game
+	ended       chan struct{} // closed by the pump at the game's end
 
 	// Guarded by Client.mu.
 	players []client.Player
@@ -227,7 +241,7 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 	if c.sess != nil {
 		return nil, ErrBusy
 	}
-	s := &netSession{done: make(chan struct{}), name: name}
+	s := &netSession{done: make(chan struct{}), ended: make(chan struct{}), name: name}
 	if c.opt.ReplayDir != "" {
 		s.replay = NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
 	}

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -54,6 +55,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 		return
 	case EvEnd:
 		c.saveReplay(s)
+		close(s.ended)
 		return
 	}
 	c.mu.Lock()
@@ -178,4 +180,58 @@ func (c *Client) notice(text string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.push(client.Event{Kind: client.EvNotice, Text: text})
+}
+
+// Ended is closed when the game of the current session has ended (never,
+// outside a session).
+func (c *Client) Ended() <-chan struct{} {
+	if s := c.current(); s != nil {
+		return s.ended
+	}
+	return nil
+}
+
+// PlayOut waits, for a peer with no window, until the current session's
+// game has ended and linger has passed (so the others receive its last
+// turns), or until this peer cannot go on: refused, or out of the session
+// (the error says why). It reads the client's events; a window reads them
+// itself, so do not call it with one.
+func (c *Client) PlayOut(ctx context.Context, linger time.Duration) error {
+	s := c.current()
+	if s == nil { // refused at once?
+		for _, e := range c.Events(nil) {
+			if e.Kind == client.EvRefused || e.Kind == client.EvLeft {
+				return errors.New(e.Text)
+			}
+		}
+		return ErrNotInGame
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	var evs []client.Event
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.ended:
+			select {
+			case <-time.After(linger):
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		case <-tick.C:
+		}
+		select {
+		case <-s.ended:
+			continue // what the session says after the end is not the game's
+		default:
+		}
+		evs = c.Events(evs[:0])
+		for _, e := range evs {
+			if e.Kind == client.EvRefused || e.Kind == client.EvLeft {
+				return errors.New(e.Text)
+			}
+		}
+	}
 }

@@ -277,18 +277,19 @@ func (n *Net) handle(p *Peer) {
 		p.restore(rd.Restore)
 		n.Checker.restored(p, rd.Restore.Turn)
 	}
+	var hashes []session.HashReport // handed to the node after Advance
 	for _, t := range rd.Committed {
 		p.apply(t)
 		n.Checker.applied(n, p, t)
 		if t.WantHash {
-			p.Node.ReportHash(t.Number, p.State)
+			hashes = append(hashes, session.HashReport{Turn: t.Number, Hash: p.State})
 		}
 	}
+	var snap []byte
 	if rd.SnapshotAt != 0 {
-		if err := p.Node.Snapshot(rd.SnapshotAt, p.snapshot(rd.SnapshotAt)); err != nil {
-			n.Checker.violate(n.Now, "snapshot at %s: %v", p.ID, err)
-		}
+		snap = p.snapshot(rd.SnapshotAt)
 	}
+	load := false
 	for _, m := range rd.Messages {
 		n.send(p, m)
 	}
@@ -301,7 +302,7 @@ func (n *Net) handle(p *Peer) {
 				if p.LoadTicks > 0 {
 					p.loadAt = n.Now + p.LoadTicks
 				} else {
-					p.Node.Loaded()
+					load = true
 				}
 			}
 		case session.EvLeft:
@@ -310,6 +311,17 @@ func (n *Net) handle(p *Peer) {
 	}
 	p.Status = rd.Status
 	p.Node.Advance()
+	for _, h := range hashes {
+		p.Node.ReportHash(h.Turn, h.Hash)
+	}
+	if rd.SnapshotAt != 0 {
+		if err := p.Node.Snapshot(rd.SnapshotAt, snap); err != nil {
+			n.Checker.violate(n.Now, "snapshot at %s: %v", p.ID, err)
+		}
+	}
+	if load {
+		p.Node.Loaded()
+	}
 	if n.OnReady != nil {
 		n.OnReady(p, rd)
 	}
