@@ -6,6 +6,8 @@
 package client
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -314,4 +316,51 @@ func SessionPlayers(l *session.Lobby) []Player {
 		}
 	}
 	return ps
+}
+
+// CryptoRand is randomness from crypto/rand: a session's password nonces
+// (session.Config.Rand) and new map seeds.
+type CryptoRand struct{}
+
+// Uint64 returns 8 random bytes.
+func (CryptoRand) Uint64() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails on supported platforms
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Skirmish creates a game on c with bots of the given levels (0 easy, 1
+// hard) in the slots after the player's, and starts it when start is set
+// (otherwise the lobby stays open for players to join). o.MaxPlayers 0
+// means the player and the bots.
+func Skirmish(c Client, o CreateOptions, bots []uint8, start bool) error {
+	if o.MaxPlayers == 0 {
+		o.MaxPlayers = len(bots) + 1
+	}
+	if err := c.Create(o); err != nil {
+		return err
+	}
+	for i, lvl := range bots {
+		if err := c.SetSlot(i+1, session.SlotBot, lvl); err != nil {
+			return err
+		}
+	}
+	if !start {
+		return nil
+	}
+	return c.Start()
+}
+
+// Settings are the session settings o asks for: 4 players when it names
+// none, a new map seed when it names none.
+func (o CreateOptions) Settings() session.Settings {
+	s := session.Settings{Name: o.Name, MapSeed: o.MapSeed, MapSize: uint32(o.MapSize),
+		MaxPlayers: uint32(o.MaxPlayers), Password: o.Password}
+	if s.MaxPlayers == 0 {
+		s.MaxPlayers = 4
+	}
+	if s.MapSeed == 0 {
+		s.MapSeed = CryptoRand{}.Uint64()
+	}
+	return s
 }

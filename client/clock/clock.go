@@ -103,17 +103,37 @@ func Fraction(now, since time.Time, length time.Duration) float64 {
 	return min(max(f, 0), 1)
 }
 
-// Loop calls fn with the time of every tick, every period, until ctx ends:
-// the goroutine of a client that steps a game on a Clock.
-func Loop(ctx context.Context, period time.Duration, fn func(now time.Time)) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			fn(now)
+// Ticker calls a function with the time of every tick, every period, on a
+// goroutine of its own: the loop of a client that steps a game on a Clock.
+type Ticker struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Go starts calling fn every period until Close.
+func Go(period time.Duration, fn func(now time.Time)) *Ticker {
+	ctx, cancel := context.WithCancel(context.Background())
+	tk := &Ticker{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(tk.done)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				fn(now)
+			}
 		}
-	}
+	}()
+	return tk
+}
+
+// Close ends the calls and waits for the last one to return. A client
+// that embeds its Ticker closes with it.
+func (tk *Ticker) Close() error {
+	tk.cancel()
+	<-tk.done
+	return nil
 }

@@ -1,7 +1,7 @@
 package clock
 
 import (
-	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -93,15 +93,23 @@ func TestAlpha(t *testing.T) {
 	}
 }
 
-func TestLoopCallsUntilCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	n := 0
-	Loop(ctx, time.Millisecond, func(time.Time) {
-		if n++; n == 3 {
-			cancel()
+func TestTickerCallsUntilClosed(t *testing.T) {
+	var n atomic.Int32
+	reached := make(chan struct{})
+	tk := Go(time.Millisecond, func(time.Time) {
+		if n.Add(1) == 3 {
+			close(reached)
 		}
 	})
-	if n != 3 {
-		t.Fatalf("fn called %d times, want 3 (until the cancel)", n)
+	select {
+	case <-reached:
+	case <-time.After(5 * time.Second):
+		t.Fatal("fewer than 3 calls in 5 s")
+	}
+	tk.Close()
+	after := n.Load()
+	time.Sleep(5 * time.Millisecond)
+	if n.Load() != after {
+		t.Fatalf("called after Close returned: %d, then %d", after, n.Load())
 	}
 }

@@ -25,11 +25,9 @@ type Client struct {
 	slot     int
 	world    *game.World
 	stepped  time.Time
-	players  []client.Player
-	me       game.PlayerID
-	hasMe    bool
+	roster   client.Roster
 	status   client.NetStatus
-	events   []client.Event
+	events   client.EventLog
 	wevents  client.WorldLog
 	refuse   string
 
@@ -62,7 +60,8 @@ func (c *Client) SetLobby(l session.Lobby, slot int) {
 func (c *Client) SetGame(w *game.World, stepped time.Time, players []client.Player, me game.PlayerID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.world, c.stepped, c.players, c.me, c.hasMe = w, stepped, players, me, true
+	c.world, c.stepped = w, stepped
+	c.roster.Set(players, me, true)
 }
 
 // SetStatus sets the network panel's content.
@@ -80,18 +79,10 @@ func (c *Client) RefuseJoins(text string) {
 }
 
 // Push queues events for the screens.
-func (c *Client) Push(evs ...client.Event) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.events = append(c.events, evs...)
-}
+func (c *Client) Push(evs ...client.Event) { c.events.Push(evs...) }
 
 // PushWorld queues world events for the screens.
-func (c *Client) PushWorld(evs ...game.Event) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.wevents.Add(evs)
-}
+func (c *Client) PushWorld(evs ...game.Event) { c.wevents.Add(evs) }
 
 // Proposed returns the orders the screens proposed.
 func (c *Client) Proposed() []game.Command {
@@ -136,7 +127,7 @@ func (c *Client) join(what string) error {
 	defer c.mu.Unlock()
 	c.call("%s", what)
 	if c.refuse != "" {
-		c.events = append(c.events, client.Event{Kind: client.EvRefused, Text: c.refuse})
+		c.events.Push(client.Event{Kind: client.EvRefused, Text: c.refuse})
 	}
 	return nil
 }
@@ -154,7 +145,8 @@ func (c *Client) Leave() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.call("leave")
-	c.lobby, c.slot, c.world, c.hasMe = nil, -1, nil, false
+	c.lobby, c.slot, c.world = nil, -1, nil
+	c.roster.Set(nil, 0, false)
 }
 
 // Lobby returns the scripted lobby.
@@ -215,7 +207,7 @@ func (c *Client) Say(team uint8, text string) error {
 	if c.lobby != nil && c.slot >= 0 && c.slot < len(c.lobby.Slots) {
 		name = c.lobby.Slots[c.slot].Name
 	}
-	c.events = append(c.events, client.Event{Kind: client.EvChat, Name: name, Team: team, Text: text})
+	c.events.Push(client.Event{Kind: client.EvChat, Name: name, Team: team, Text: text})
 	return nil
 }
 
@@ -239,18 +231,10 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 }
 
 // Players returns the scripted players.
-func (c *Client) Players() []client.Player {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]client.Player(nil), c.players...)
-}
+func (c *Client) Players() []client.Player { return c.roster.Players() }
 
 // Me returns the scripted local player.
-func (c *Client) Me() (game.PlayerID, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.me, c.hasMe
-}
+func (c *Client) Me() (game.PlayerID, bool) { return c.roster.Me() }
 
 // Propose records the order.
 func (c *Client) Propose(cmd game.Command) error {
@@ -265,11 +249,7 @@ func (c *Client) Propose(cmd game.Command) error {
 }
 
 // WorldEvents drains the scripted world events.
-func (c *Client) WorldEvents(dst []game.Event) []game.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.wevents.Drain(dst)
-}
+func (c *Client) WorldEvents(dst []game.Event) []game.Event { return c.wevents.Drain(dst) }
 
 // Status returns the scripted status.
 func (c *Client) Status() client.NetStatus {
@@ -281,13 +261,7 @@ func (c *Client) Status() client.NetStatus {
 }
 
 // Events drains the scripted events.
-func (c *Client) Events(dst []client.Event) []client.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	dst = append(dst, c.events...)
-	c.events = c.events[:0]
-	return dst
-}
+func (c *Client) Events(dst []client.Event) []client.Event { return c.events.Drain(dst) }
 
 // Lobby returns a lobby named name with n open slots, colors in slot order.
 func Lobby(name string, n int) session.Lobby {

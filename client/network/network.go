@@ -31,8 +31,6 @@ package network
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -142,10 +140,6 @@ var (
 	ErrBusy      = errors.New("leave this game before you create or join another one")
 )
 
-// maxEvents bounds the screens' events kept for a window that does not
-// drain them (client.WorldLog bounds the world's).
-const maxEvents = 256
-
 // Client is the network client.Client.
 type Client struct {
 	opt  Options
@@ -155,14 +149,14 @@ type Client struct {
 	mu     sync.Mutex // guards the fields below
 	sess   *netSession
 	ending *netSession // left, its peer still stopping
-	events []client.Event
+
+	events client.EventLog
 
 	stops      []func()        // what Start built, stopped by Close
 	relayReady <-chan struct{} // Setup.AwaitRelay
 
-	wmu     sync.Mutex // guards wevents; taken by the peer's loop
-	wevents client.WorldLog
-	stepped atomic.Int64 // unix nanos of the last applied turn
+	wevents client.WorldLog // added to by the peer's loop
+	stepped atomic.Int64    // unix nanos of the last applied turn
 }
 
 var (
@@ -269,9 +263,7 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	c.sess = s
-	c.wmu.Lock()
 	c.wevents.Reset()
-	c.wmu.Unlock()
 	go func() {
 		if err := peer.Run(ctx); err != nil {
 			c.log.Error("peer loop", "err", err)
@@ -286,9 +278,7 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 
 // onStep keeps a turn's world events for WorldEvents (on the peer's loop).
 func (c *Client) onStep(_ uint64, evs []game.Event) {
-	c.wmu.Lock()
 	c.wevents.Add(evs)
-	c.wmu.Unlock()
 	c.stepped.Store(time.Now().UnixNano())
 }
 
@@ -333,21 +323,13 @@ func (c *Client) Sessions() []client.Listing {
 
 // Create hosts a new session on this machine's host.
 func (c *Client) Create(o client.CreateOptions) error {
-	maxP := o.MaxPlayers
-	if maxP == 0 {
-		maxP = 4
-	}
-	seed := o.MapSeed
-	if seed == 0 {
-		seed = cryptoUint64()
-	}
 	s, err := c.begin(o.PlayerName, "", false, true)
 	if err != nil {
 		return err
 	}
-	err = s.peer.Host(session.Settings{Name: o.Name, MapSeed: seed, MapSize: uint32(o.MapSize),
-		MaxPlayers: uint32(maxP), Password: o.Password, TurnLimit: c.opt.TurnLimit})
-	if err != nil {
+	settings := o.Settings()
+	settings.TurnLimit = c.opt.TurnLimit
+	if err := s.peer.Host(settings); err != nil {
 		c.drop(s, "")
 		return fmt.Errorf("cannot create the game: %w", err)
 	}
@@ -593,11 +575,7 @@ func (c *Client) Propose(cmd game.Command) error {
 }
 
 // WorldEvents drains the world's events of the turns applied since the last call.
-func (c *Client) WorldEvents(dst []game.Event) []game.Event {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	return c.wevents.Drain(dst)
-}
+func (c *Client) WorldEvents(dst []game.Event) []game.Event { return c.wevents.Drain(dst) }
 
 // Status is the network panel's content.
 func (c *Client) Status() client.NetStatus {
@@ -615,48 +593,16 @@ func (c *Client) Status() client.NetStatus {
 }
 
 // Events drains what happened since the last call.
-func (c *Client) Events(dst []client.Event) []client.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	dst = append(dst, c.events...)
-	c.events = c.events[:0]
-	return dst
-}
+func (c *Client) Events(dst []client.Event) []client.Event { return c.events.Drain(dst) }
 
-// push queues an event for the screens (c.mu held).
-func (c *Client) push(e client.Event) {
-	c.events = append(c.events, e)
-	if over := len(c.events) - maxEvents; over > 0 {
-		c.events = c.events[over:]
-	}
-}
+// push queues an event for the screens.
+func (c *Client) push(e client.Event) { c.events.Push(e) }
 
 // Skirmish creates a game with bots of the given levels in the slots after
 // the player's, and starts it unless wait is set (then the lobby stays open
-// for players to join): what `hostfall play` opens on. maxPlayers 0 means
-// the player and the bots.
+// for players to join): what `hostfall play` opens on.
 func (c *Client) Skirmish(o client.CreateOptions, bots []uint8, wait bool) error {
-	if o.MaxPlayers == 0 {
-		o.MaxPlayers = len(bots) + 1
-	}
-	if err := c.Create(o); err != nil {
-		return err
-	}
-	for i, lvl := range bots {
-		if err := c.SetSlot(i+1, session.SlotBot, lvl); err != nil {
-			return err
-		}
-	}
-	if wait {
-		return nil
-	}
-	return c.Start()
-}
-
-func cryptoUint64() uint64 {
-	var b [8]byte
-	_, _ = crand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
+	return client.Skirmish(c, o, bots, !wait)
 }
 
 func capitalize(s string) string {

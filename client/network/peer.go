@@ -2,8 +2,6 @@ package network
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/client"
 	"hostfall/game"
 	"hostfall/match"
 	"hostfall/p2p"
@@ -114,7 +113,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	cfg := opt.Session
 	cfg.Self = session.PeerID(h.ID().String())
 	cfg.Name, cfg.GameVersion, cfg.Password, cfg.Spectate = opt.Name, opt.GameVersion, opt.Password, opt.Spectate
-	cfg.Rand = cryptoRand{}
+	cfg.Rand = client.CryptoRand{}
 	node, err := session.NewNode(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("network: %w", err)
@@ -137,15 +136,6 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	p.t = p2p.NewTransport(h, opt.Limits, log)
 	p.publishStatus()
 	return p, nil
-}
-
-// cryptoRand is the session's randomness (password challenge nonces).
-type cryptoRand struct{}
-
-func (cryptoRand) Uint64() uint64 {
-	var b [8]byte
-	_, _ = crand.Read(b[:]) // never fails on supported platforms
-	return binary.LittleEndian.Uint64(b[:])
 }
 
 // ID is this peer's ID.

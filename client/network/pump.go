@@ -176,11 +176,7 @@ func (c *Client) saveReplay(s *netSession) {
 	}
 }
 
-func (c *Client) notice(text string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.push(client.Event{Kind: client.EvNotice, Text: text})
-}
+func (c *Client) notice(text string) { c.push(client.Event{Kind: client.EvNotice, Text: text}) }
 
 // Ended is closed when the game of the current session has ended (never,
 // outside a session).

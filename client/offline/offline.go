@@ -11,9 +11,6 @@
 package offline
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -56,17 +53,14 @@ type Client struct {
 	node    *session.Node // d's
 	match   *match.Match  // d's
 	clk     *clock.Clock
-	events  []client.Event
+	events  client.EventLog
 	wevents client.WorldLog
-	players []client.Player
-	me      game.PlayerID
-	hasMe   bool
+	roster  client.Roster
 	status  session.Status
 	lobby   session.Lobby
 
-	stepped atomic.Int64 // unix nanos of the last applied turn
-	cancel  context.CancelFunc
-	done    chan struct{}
+	stepped       atomic.Int64 // unix nanos of the last applied turn
+	*clock.Ticker              // the loop's goroutine; Close stops it
 }
 
 var _ client.Client = (*Client)(nil)
@@ -87,22 +81,9 @@ func New(opt Options) *Client {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &Client{opt: opt, log: opt.Logger, clk: clock.New(opt.Tick, maxCatchUp), cancel: cancel, done: make(chan struct{})}
-	go c.run(ctx)
+	c := &Client{opt: opt, log: opt.Logger, clk: clock.New(opt.Tick, maxCatchUp)}
+	c.Ticker = clock.Go(opt.Tick, c.advance)
 	return c
-}
-
-// Close stops the client's goroutine and waits for it.
-func (c *Client) Close() error {
-	c.cancel()
-	<-c.done
-	return nil
-}
-
-func (c *Client) run(ctx context.Context) {
-	defer close(c.done)
-	clock.Loop(ctx, c.opt.Tick, c.advance)
 }
 
 // advance ticks the node as often as the clock says and applies the results.
@@ -162,8 +143,8 @@ func (c *Client) onEvent(ev session.Event) {
 	switch ev.Kind {
 	case session.EvLoad:
 		if ev.Lobby != nil {
-			c.players = client.SessionPlayers(ev.Lobby)
-			c.me, c.hasMe = c.match.Player(c.status.Slot)
+			me, ok := c.match.Player(c.status.Slot)
+			c.roster.Set(client.SessionPlayers(ev.Lobby), me, ok)
 		}
 	case session.EvDesync:
 		c.log.Warn("desync", "turn", ev.Turn)
@@ -173,17 +154,12 @@ func (c *Client) onEvent(ev session.Event) {
 	}
 }
 
-func (c *Client) push(e client.Event) {
-	c.events = append(c.events, e)
-	if len(c.events) > 256 {
-		c.events = c.events[len(c.events)-256:]
-	}
-}
+func (c *Client) push(e client.Event) { c.events.Push(e) }
 
 // reset forgets the session (c.mu held): the browser shows again.
 func (c *Client) reset() {
 	c.d, c.node, c.match = nil, nil, nil
-	c.players, c.hasMe = nil, false
+	c.roster.Set(nil, 0, false)
 	c.status, c.lobby = session.Status{}, session.Lobby{}
 	c.wevents.Reset()
 }
@@ -203,20 +179,11 @@ func (c *Client) Create(o client.CreateOptions) error {
 		name = c.opt.Name
 	}
 	n, err := session.NewNode(session.Config{Self: "local", Name: name, GameVersion: c.opt.GameVersion,
-		Rand: cryptoRand{}, CountdownTicks: c.opt.Countdown})
+		Rand: client.CryptoRand{}, CountdownTicks: c.opt.Countdown})
 	if err != nil {
 		return err
 	}
-	maxP := o.MaxPlayers
-	if maxP == 0 {
-		maxP = 4
-	}
-	seed := o.MapSeed
-	if seed == 0 {
-		seed = cryptoRand{}.Uint64()
-	}
-	if err := n.Host(session.Settings{Name: o.Name, MapSeed: seed, MapSize: uint32(o.MapSize),
-		MaxPlayers: uint32(maxP), Password: o.Password}); err != nil {
+	if err := n.Host(o.Settings()); err != nil {
 		return fmt.Errorf("cannot create the game: %w", err)
 	}
 	c.begin(n)
@@ -262,7 +229,7 @@ func (c *Client) Load(path string) error {
 		return errors.New("leave this session before loading a game")
 	}
 	n, err := session.NewNode(session.Config{Self: "local", Name: c.opt.Name, GameVersion: c.opt.GameVersion,
-		Rand: cryptoRand{}, CountdownTicks: c.opt.Countdown})
+		Rand: client.CryptoRand{}, CountdownTicks: c.opt.Countdown})
 	if err == nil {
 		err = n.Host(session.Settings{Resume: &s.Saved})
 	}
@@ -369,18 +336,10 @@ func (c *Client) View(fn func(w *game.World, stepped time.Time)) bool {
 }
 
 // Players returns the game's players.
-func (c *Client) Players() []client.Player {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]client.Player(nil), c.players...)
-}
+func (c *Client) Players() []client.Player { return c.roster.Players() }
 
 // Me returns the local game player.
-func (c *Client) Me() (game.PlayerID, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.me, c.hasMe
-}
+func (c *Client) Me() (game.PlayerID, bool) { return c.roster.Me() }
 
 // Propose queues an order of the local player for the next turn.
 func (c *Client) Propose(cmd game.Command) error {
@@ -392,11 +351,7 @@ func (c *Client) Propose(cmd game.Command) error {
 }
 
 // WorldEvents drains the world's events.
-func (c *Client) WorldEvents(dst []game.Event) []game.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.wevents.Drain(dst)
-}
+func (c *Client) WorldEvents(dst []game.Event) []game.Event { return c.wevents.Drain(dst) }
 
 // Status describes the (absent) network.
 func (c *Client) Status() client.NetStatus {
@@ -412,13 +367,7 @@ func (c *Client) Status() client.NetStatus {
 }
 
 // Events drains the events.
-func (c *Client) Events(dst []client.Event) []client.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	dst = append(dst, c.events...)
-	c.events = c.events[:0]
-	return dst
-}
+func (c *Client) Events(dst []client.Event) []client.Event { return c.events.Drain(dst) }
 
 // SetPaused stops or restarts the game clock.
 func (c *Client) SetPaused(p bool) {
@@ -434,25 +383,5 @@ func (c *Client) SetPaused(p bool) {
 // Skirmish creates a game of the local player against bots of the given
 // levels (0 easy, 1 hard) and starts it: what `make play` opens on.
 func (c *Client) Skirmish(o client.CreateOptions, bots []uint8) error {
-	if o.MaxPlayers == 0 {
-		o.MaxPlayers = len(bots) + 1
-	}
-	if err := c.Create(o); err != nil {
-		return err
-	}
-	for i, lvl := range bots {
-		if err := c.SetSlot(i+1, session.SlotBot, lvl); err != nil {
-			return err
-		}
-	}
-	return c.Start()
-}
-
-// cryptoRand feeds the node's nonces from crypto/rand.
-type cryptoRand struct{}
-
-func (cryptoRand) Uint64() uint64 {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
+	return client.Skirmish(c, o, bots, true)
 }

@@ -9,7 +9,6 @@
 package playback
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -76,9 +75,8 @@ type Client struct {
 	left    bool
 	wevents client.WorldLog
 
-	stepped atomic.Int64 // unix nanos of the last turn played
-	cancel  context.CancelFunc
-	done    chan struct{}
+	stepped       atomic.Int64 // unix nanos of the last turn played
+	*clock.Ticker              // the loop's goroutine; Close stops it
 }
 
 var (
@@ -103,7 +101,7 @@ func New(r *replay.Replay, opt Options) (*Client, error) {
 		tt = 5
 	}
 	c := &Client{opt: opt, log: opt.Logger, rep: r, want: map[uint64]uint64{}, turnLen: time.Duration(tt) * opt.Tick,
-		match: m, speed: 1, paused: opt.Paused, done: make(chan struct{})}
+		match: m, speed: 1, paused: opt.Paused}
 	for _, h := range r.Hashes {
 		c.want[h.Turn] = h.Hash
 	}
@@ -111,22 +109,8 @@ func New(r *replay.Replay, opt Options) (*Client, error) {
 	c.lobby.State = session.StatePlaying
 	c.players = client.SessionPlayers(&c.lobby)
 	c.setClock(time.Now())
-	ctx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
-	go c.run(ctx)
+	c.Ticker = clock.Go(pollEvery, c.advance)
 	return c, nil
-}
-
-// Close stops the playback goroutine and waits for it.
-func (c *Client) Close() error {
-	c.cancel()
-	<-c.done
-	return nil
-}
-
-func (c *Client) run(ctx context.Context) {
-	defer close(c.done)
-	clock.Loop(ctx, pollEvery, c.advance)
 }
 
 // advance plays the turns the clock says are due.
@@ -327,11 +311,7 @@ func (c *Client) Me() (game.PlayerID, bool) { return 0, false }
 func (c *Client) Propose(game.Command) error { return ErrSpectator }
 
 // WorldEvents drains the world's events of the turns played.
-func (c *Client) WorldEvents(dst []game.Event) []game.Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.wevents.Drain(dst)
-}
+func (c *Client) WorldEvents(dst []game.Event) []game.Event { return c.wevents.Drain(dst) }
 
 // Status tells the network panel there is no network, and the turn length
 // at the playback speed (drawing interpolates over it).
