@@ -4,15 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"strings"
-	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/p2p"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/status"
@@ -98,26 +97,23 @@ func runHost(ctx context.Context, args []string) error {
 	return np.run(ctx)
 }
 
-// meetAuto finds the other --auto peers on the LAN and agrees with them on
-// a host. It reports whether this peer hosts; when another does, it joins
-// that lobby and plays the game to its end here.
+// meetAuto agrees with the other --auto peers on the LAN on a host. It
+// reports whether this peer hosts; when another does, it joins that lobby
+// and plays the game to its end here.
 func meetAuto(ctx context.Context, np *netPeer) (bool, error) {
-	actx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	h := np.c.P2P()
-	c, err := p2p.FindAuto(actx, h, p2p.AutoOptions{GameVersion: gameVersion, Advertise: p2p.AdvertiseOptions{Logger: slog.Default()}})
+	hosts, err := np.c.MeetAuto(ctx, client.JoinOptions{PlayerName: np.nf.player, Password: np.nf.password}, func(host bool, id peer.ID) {
+		if host {
+			np.line.Emit("auto", "no --auto lobby on the LAN: this peer hosts one", status.KV("role", "host"), status.KV("host", id.String()))
+		} else {
+			np.line.Emit("auto", "joining the --auto lobby of "+id.String(), status.KV("role", "join"), status.KV("host", id.String()))
+		}
+	})
 	if err != nil {
 		np.c.Close()
 		return false, err
 	}
-	if c.Host {
-		np.line.Emit("auto", "no --auto lobby on the LAN: this peer hosts one", status.KV("role", "host"), status.KV("host", h.ID().String()))
+	if hosts {
 		return true, nil
-	}
-	np.line.Emit("auto", "joining the --auto lobby of "+c.Target.ID.String(), status.KV("role", "join"), status.KV("host", c.Target.ID.String()))
-	if err := np.c.JoinVia(p2p.Known(c.Target), client.JoinOptions{PlayerName: np.nf.player, Password: np.nf.password}); err != nil {
-		np.c.Close()
-		return false, err
 	}
 	return false, np.run(ctx)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/client"
 	"hostfall/p2p"
 )
 
@@ -154,4 +155,29 @@ func (c *Client) awaitRelay(ctx context.Context) {
 		c.log.Warn("no relay reservation yet; joining anyway (this connection will not go direct)", "waited", relayReadyWait)
 	case <-ctx.Done():
 	}
+}
+
+// MeetAuto finds the other `--auto` peers on the LAN (30 s at most) and
+// agrees with them on a host. It reports whether this peer is to host;
+// when another is, it has already asked to join that peer's lobby, as o's
+// player. tell, when set, hears the outcome first.
+func (c *Client) MeetAuto(ctx context.Context, o client.JoinOptions, tell func(host bool, target peer.ID)) (bool, error) {
+	actx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	h := c.opt.Host
+	m, err := p2p.FindAuto(actx, h, p2p.AutoOptions{GameVersion: c.opt.GameVersion, Advertise: p2p.AdvertiseOptions{Logger: c.log}})
+	if err != nil {
+		return false, err
+	}
+	target := m.Target.ID
+	if m.Host {
+		target = h.ID()
+	}
+	if tell != nil {
+		tell(m.Host, target)
+	}
+	if m.Host {
+		return true, nil
+	}
+	return false, c.JoinVia(p2p.Known(m.Target), o)
 }
