@@ -28,13 +28,17 @@ import (
 	"hostfall/client"
 	"hostfall/render/ui"
 	"hostfall/session"
-	"hostfall/sound"
 )
 
-// Sounds is what the screens need of the sound server (*sound.Server).
+// Sounds is what the screens need of a sound player: they name their cues
+// (ui.Cue) in plain values, so this package never imports package sound;
+// sound.NewCuer(server, names) is one.
 type Sounds interface {
-	Play(sound.Request)
-	PlayAt(r sound.Request, x, y float64)
+	// Cue plays the bank's sound name for origin (a unit id; 0 for none).
+	// selection marks a unit's selection voice; at places the sound at map
+	// point (x, y) in tiles, otherwise it plays at full volume.
+	Cue(name string, origin uint64, selection, at bool, x, y float64)
+	// SetViewPoint puts the listener at the camera's centre (tiles).
 	SetViewPoint(x, y float64)
 }
 
@@ -44,8 +48,7 @@ type Options struct {
 	Title         string // "" means Hostfall
 	MaxFPS        int    // frame cap (VSync does nothing under Xvfb); 0 means 60
 	PlayerName    string
-	Sound         Sounds      // nil plays nothing
-	Names         sound.Names // sound names → ids
+	Sound         Sounds // nil plays nothing
 	Logger        *slog.Logger
 }
 
@@ -216,22 +219,12 @@ func (a *App) pick() {
 	a.screen = next
 }
 
-// cue plays a UI sound cue.
+// cue plays a sound cue.
 func (a *App) cue(c ui.Cue) {
 	if a.opt.Sound == nil {
 		return
 	}
-	id := a.opt.Names.ForName(c.Sound)
-	if id == 0 {
-		return
-	}
-	r := sound.Request{Sound: id, Origin: sound.Origin(c.Origin), Selection: c.Selection}
-	if c.At {
-		a.opt.Sound.PlayAt(r, c.Pos.X, c.Pos.Y)
-		return
-	}
-	r.Power, r.IsVolume = 1, true
-	a.opt.Sound.Play(r)
+	a.opt.Sound.Cue(c.Sound, uint64(c.Origin), c.Selection, c.At, c.Pos.X, c.Pos.Y)
 }
 
 func (a *App) click() { a.cue(ui.Cue{Sound: ui.SoundClick}) }
