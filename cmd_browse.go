@@ -123,7 +123,7 @@ func openWindow(ctx context.Context, c render.Client, w windowFlags) error {
 			slog.Warn("playing without sound", "err", err)
 		} else {
 			defer srv.Close()
-			o.Sound, o.Names = srv, names
+			o.Sound = sound.NewCuer(srv, names)
 		}
 	}
 	return runOnMainThread(func() error { return render.Run(ctx, c, o) })

@@ -1,19 +1,3 @@
-// Package render is Hostfall's window: the lobby browser, the lobby, the game
-// with its HUD and minimap, and the network overlays, drawn with pixel v2.
-//
-// The screens read and act through a Client (client.go); they never run the
-// session or step the world. UI logic that needs no window — camera,
-// selection, control groups, orders, layout, minimap mapping — lives in
-// render/ui and is tested there; this package samples input once a frame
-// into a ui.Input, feeds it to that logic, and draws. The world is drawn
-// from a ui.Scene taken under the client's View lock, with positions
-// interpolated between the last two turns, so the frame rate never changes
-// the game.
-//
-// pixel needs the main OS thread: call Run inside opengl.Run (see
-// cmd_browse.go). Drawing batches everything of one kind into one draw call
-// (a layer): the terrain is a cached texture, units one quad each from a
-// sprite atlas drawn at start-up, off-screen units culled.
 package render
 
 import (
@@ -28,13 +12,17 @@ import (
 	"hostfall/client"
 	"hostfall/render/ui"
 	"hostfall/session"
-	"hostfall/sound"
 )
 
-// Sounds is what the screens need of the sound server (*sound.Server).
+// Sounds is what the screens need of a sound player: they name their cues
+// (ui.Cue) in plain values, so this package never imports package sound;
+// sound.NewCuer(server, names) is one.
 type Sounds interface {
-	Play(sound.Request)
-	PlayAt(r sound.Request, x, y float64)
+	// Cue plays the bank's sound name for origin (a unit id; 0 for none).
+	// selection marks a unit's selection voice; at places the sound at map
+	// point (x, y) in tiles, otherwise it plays at full volume.
+	Cue(name string, origin uint64, selection, at bool, x, y float64)
+	// SetViewPoint puts the listener at the camera's centre (tiles).
 	SetViewPoint(x, y float64)
 }
 
@@ -44,8 +32,7 @@ type Options struct {
 	Title         string // "" means Hostfall
 	MaxFPS        int    // frame cap (VSync does nothing under Xvfb); 0 means 60
 	PlayerName    string
-	Sound         Sounds      // nil plays nothing
-	Names         sound.Names // sound names → ids
+	Sound         Sounds // nil plays nothing
 	Logger        *slog.Logger
 }
 
@@ -58,8 +45,9 @@ const (
 	scrGame
 )
 
-// App is the window's content: it turns input into client calls and draws
-// the screen the client's state calls for.
+// App is the window's content: each frame its update step turns input into
+// client calls, then its draw step draws the screen the client's state
+// calls for.
 type App struct {
 	opt  Options
 	cl   Client
@@ -82,11 +70,11 @@ type App struct {
 	lobby   *lobbyScreen
 	game    *gameScreen
 
-	events   []client.Event
-	chat     []chatLine
-	banners  banners
-	showNet  bool
-	sessions []client.Listing
+	events  []client.Event
+	chat    []chatLine
+	banners banners
+	showNet bool
+	net     client.NetStatus // what the network panel shows (read while it shows)
 	// clip puts text on the system clipboard (the window's; nil in tests
 	// that draw without one).
 	clip func(string)
@@ -122,9 +110,17 @@ func (a *App) Resize(w, h float64) { a.w, a.h = w, h }
 // Quit reports whether the player chose to quit.
 func (a *App) Quit() bool { return a.quit }
 
-// Frame runs one frame: events, input, drawing. It does not present the
-// frame (Window.Update does).
+// Frame runs one frame: update, then draw. It does not present the frame
+// (Window.Update does).
 func (a *App) Frame(in ui.Input) {
+	a.update(in)
+	a.draw()
+}
+
+// update is the frame's update step: the client's events, the frame's
+// input and the client's state go in; client calls, sounds and the state
+// the draw step shows come out. It draws nothing.
+func (a *App) update(in ui.Input) {
 	a.now, a.in = in.Now, in
 	a.events = a.cl.Events(a.events[:0])
 	for _, ev := range a.events {
@@ -134,6 +130,23 @@ func (a *App) Frame(in ui.Input) {
 		a.showNet = !a.showNet
 	}
 	a.pick()
+	switch a.screen {
+	case scrBrowser:
+		a.browser.update(&in)
+	case scrLobby:
+		a.lobby.update(&in)
+	case scrGame:
+		a.game.update(&in)
+	}
+	a.banners.expire(a.now)
+	if a.netPanelShown() {
+		a.net = a.cl.Status()
+	}
+}
+
+// draw is the frame's draw step: it draws what update left, calls no
+// client and acts on no input (the pointer only lights what it is over).
+func (a *App) draw() {
 	if a.screen == scrGame {
 		a.t.Clear(pixel.RGBA{A: 1}) // unexplored land is black and not drawn
 	} else {
@@ -144,11 +157,11 @@ func (a *App) Frame(in ui.Input) {
 	}
 	switch a.screen {
 	case scrBrowser:
-		a.browser.frame(&in)
+		a.browser.draw()
 	case scrLobby:
-		a.lobby.frame(&in)
+		a.lobby.draw()
 	case scrGame:
-		a.game.frame(&in)
+		a.game.draw()
 	}
 	a.drawBanners()
 	if a.netPanelShown() {
@@ -216,22 +229,12 @@ func (a *App) pick() {
 	a.screen = next
 }
 
-// cue plays a UI sound cue.
+// cue plays a sound cue (from the update step).
 func (a *App) cue(c ui.Cue) {
 	if a.opt.Sound == nil {
 		return
 	}
-	id := a.opt.Names.ForName(c.Sound)
-	if id == 0 {
-		return
-	}
-	r := sound.Request{Sound: id, Origin: sound.Origin(c.Origin), Selection: c.Selection}
-	if c.At {
-		a.opt.Sound.PlayAt(r, c.Pos.X, c.Pos.Y)
-		return
-	}
-	r.Power, r.IsVolume = 1, true
-	a.opt.Sound.Play(r)
+	a.opt.Sound.Cue(c.Sound, uint64(c.Origin), c.Selection, c.At, c.Pos.X, c.Pos.Y)
 }
 
 func (a *App) click() { a.cue(ui.Cue{Sound: ui.SoundClick}) }

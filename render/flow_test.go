@@ -41,10 +41,10 @@ func TestOfflineFlow(t *testing.T) {
 	if h.a.screen != scrBrowser {
 		t.Fatalf("the window opened on screen %v, want the browser", h.a.screen)
 	}
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.browser.createBtn.Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.browser.lay.createBtn.Center()) })
 	until("the lobby", func() bool { return h.a.screen == scrLobby })
 	frame(nil)
-	lay := h.a.lobby.layout()
+	lay := h.a.lobby.lay
 	row1 := ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+lobbyRowH, lay.slots.W()-2, lobbyRowH)
 	kind := ui.XYWH(colX(row1, colKind), row1.Min.Y+7, 140, 32)
 	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, kind.Center()) })
@@ -54,7 +54,7 @@ func TestOfflineFlow(t *testing.T) {
 	})
 	frame(nil)
 	save(t, filepath.Join(t.ArtifactDir(), "flow-lobby.png"), Screenshot(win))
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.lobby.startBtn.Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.lobby.lay.start.Center()) })
 	until("the game", func() bool { return h.a.screen == scrGame && h.a.game.sc != nil && c.Status().Turn > 0 })
 
 	g := h.a.game

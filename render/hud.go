@@ -6,7 +6,6 @@ import (
 
 	"github.com/gopxl/pixel/v2"
 
-	"hostfall/client"
 	"hostfall/game"
 	"hostfall/render/ui"
 )
@@ -25,15 +24,120 @@ func (g *gameScreen) drawHUD() {
 	}
 	g.drawChat()
 	g.drawNotices()
+	switch g.overlay() {
+	case overMenu:
+		g.drawMenu()
+	case overReplayEnd:
+		g.drawReplayEnd()
+	case overEnd:
+		g.drawEnd()
+	}
+}
+
+// overlay is what shows over the game: the menu or an end screen.
+type overlay uint8
+
+const (
+	overNone      overlay = iota
+	overMenu              // the pause menu
+	overReplayEnd         // the end of a replay
+	overEnd               // the end of the game: victory, defeat, draw
+)
+
+// overlay says what shows over the game now.
+func (g *gameScreen) overlay() overlay {
 	switch {
 	case g.ui.MenuOpen:
-		g.drawMenu()
+		return overMenu
 	case g.rp != nil:
 		if (g.rp.st.Over || g.rp.st.Stopped) && !g.watching {
-			g.drawReplayEnd()
+			return overReplayEnd
 		}
 	case g.end != endNone && !g.watching:
-		g.drawEnd()
+		return overEnd
+	}
+	return overNone
+}
+
+// endChoice is what a button of an end screen does.
+type endChoice uint8
+
+const (
+	endKeepWatching endChoice = iota + 1 // a game: look on while the others play
+	endLeave                             // a game: back to the browser
+	endKeepLooking                       // a replay: look at where it ended
+	endWatchAgain                        // a replay: from the start
+	endCloseReplay                       // a replay: quit
+)
+
+// endButton is a button of an end screen.
+type endButton struct {
+	choice endChoice
+	label  string
+	r      ui.Rect
+}
+
+// endButtons lays out the buttons of the end screen that shows (none when
+// none does) in a row centred under the table of the game, into dst.
+func (g *gameScreen) endButtons(dst []endButton) []endButton {
+	dst = dst[:0]
+	bw := 200.0
+	switch g.overlay() {
+	case overReplayEnd:
+		bw = 190
+		dst = append(dst, endButton{choice: endKeepLooking, label: "Keep looking"},
+			endButton{choice: endWatchAgain, label: "Watch again"}, endButton{choice: endCloseReplay, label: "Close the replay"})
+	case overEnd:
+		if !g.over {
+			dst = append(dst, endButton{choice: endKeepWatching, label: "Keep watching"})
+		}
+		dst = append(dst, endButton{choice: endLeave, label: "Leave game"})
+	default:
+		return dst
+	}
+	const gap = 20.0
+	_, y := g.endTableY()
+	x := g.a.w/2 - (float64(len(dst))*(bw+gap)-gap)/2
+	for i := range dst {
+		dst[i].r = ui.XYWH(x+float64(i)*(bw+gap), y, bw, 40)
+	}
+	return dst
+}
+
+// endInput runs the end screen's buttons (update step).
+func (g *gameScreen) endInput(in *ui.Input) {
+	g.ends = g.endButtons(g.ends)
+	for _, b := range g.ends {
+		if pressed(in, b.r) {
+			g.a.click()
+			g.chooseEnd(b.choice)
+			g.ends = g.endButtons(g.ends) // what the draw step shows now
+			return
+		}
+	}
+}
+
+// chooseEnd does what a button of an end screen says.
+func (g *gameScreen) chooseEnd(c endChoice) {
+	a := g.a
+	switch c {
+	case endKeepWatching, endKeepLooking:
+		g.watching = true
+	case endLeave:
+		a.cl.Leave()
+	case endWatchAgain:
+		g.rp.cl.Seek(0)
+		g.rp.st = g.rp.cl.Replay()
+	case endCloseReplay:
+		a.cl.Leave()
+		a.quit = true
+	}
+}
+
+// drawEndButtons draws the end screen's buttons.
+func (g *gameScreen) drawEndButtons() {
+	for _, b := range g.ends {
+		g.a.drawButton(g.a.over, g.a.overTxt[fontBold], b.r, b.label, true)
 	}
 }
 
@@ -338,7 +442,7 @@ func (g *gameScreen) drawMenu() {
 	box := ui.R(lay.MenuButton(0).Min.X-30, lay.MenuButton(0).Min.Y-70, lay.MenuButton(0).Max.X+30, lay.MenuButton(len(items)-1).Max.Y+24)
 	a.panel(a.over, box)
 	title := "Menu"
-	if _, ok := a.cl.(client.Pauser); ok {
+	if g.pausable {
 		title = "Paused"
 	}
 	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+18, alignCenter, colText)
@@ -355,7 +459,6 @@ func (g *gameScreen) drawMenu() {
 }
 
 func (g *gameScreen) drawEnd() {
-	a := g.a
 	title, tc, sub := "Victory!", colAccent, "Your side holds the field."
 	switch g.end {
 	case endDefeat:
@@ -366,26 +469,20 @@ func (g *gameScreen) drawEnd() {
 	if g.end == endVictory && !g.hasMe {
 		title, sub = "Game over", "The game has a winner."
 	}
-	y := g.drawEndTable(title, tc, sub)
-	bold := a.overTxt[fontBold]
-	bw := 200.0
-	if !g.over {
-		if a.button(a.over, bold, ui.XYWH(a.w/2-bw-10, y, bw, 40), "Keep watching", true) {
-			g.watching = true
-		}
-		if a.button(a.over, bold, ui.XYWH(a.w/2+10, y, bw, 40), "Leave game", true) {
-			a.cl.Leave()
-		}
-		return
-	}
-	if a.button(a.over, bold, ui.XYWH(a.w/2-bw/2, y, bw, 40), "Leave game", true) {
-		a.cl.Leave()
-	}
+	g.drawEndTable(title, tc, sub)
+	g.drawEndButtons()
+}
+
+// endTableY returns where the end screen's table of the game starts and
+// where the buttons under it go.
+func (g *gameScreen) endTableY() (table, buttons float64) {
+	table = g.a.h*0.18 + 130
+	return table, table + 30 + float64(len(g.infos))*30 + 30
 }
 
 // drawEndTable shades the screen and draws the title, the line under it and
-// the table of the game's players; it returns where buttons go.
-func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) float64 {
+// the table of the game's players.
+func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) {
 	a := g.a
 	a.over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.72))
 	huge, t, bold, small := a.overTxt[fontHuge], a.overTxt[fontBody], a.overTxt[fontBold], a.overTxt[fontSmall]
@@ -399,7 +496,7 @@ func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) float
 	}{{"Player", 0}, {"Result", 230}, {"Units", 360}, {"Buildings", 430}, {"Gold mined", 520}, {"Trained", 620}, {"Killed", 700}, {"Lost", 770}}
 	tw := 820.0
 	x0 := a.w/2 - tw/2
-	y := cy + 130
+	y, _ := g.endTableY()
 	a.panel(a.over, ui.XYWH(x0-16, y-10, tw+32, 40+float64(len(g.infos))*30))
 	for _, c := range cols {
 		bold.text(c.t, x0+c.x, y, alignLeft, colDim)
@@ -427,5 +524,4 @@ func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) float
 		}
 		y += 30
 	}
-	return y + 30
 }

@@ -60,7 +60,7 @@ func TestNetFlowTwoWindows(t *testing.T) {
 	}
 
 	frame(ha, nil)
-	frame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, ha.a.browser.createBtn.Center()) })
+	frame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, ha.a.browser.lay.createBtn.Center()) })
 	until("Ann's lobby", func() bool { return ha.a.screen == scrLobby }, ha)
 	li, addr, ok := ann.Listing("ann-game")
 	if !ok {
@@ -70,19 +70,19 @@ func TestNetFlowTwoWindows(t *testing.T) {
 
 	// Bo: the game shows in his browser; a click selects it, "Join game" joins.
 	until("the game in Bo's browser", func() bool { return len(bo.Sessions()) == 1 }, hb)
-	bl := hb.a.browser.layout()
+	bl := hb.a.browser.lay
 	row := ui.XYWH(bl.list.Min.X+1, bl.list.Min.Y, bl.list.W()-2, bl.rowH)
 	frame(hb, func(in *ui.Input) { in.Click(ui.MouseLeft, row.Center()) })
 	shot(hb, "netflow-browser")
 	frame(hb, func(in *ui.Input) { in.Click(ui.MouseLeft, ui.XYWH(32, bl.bottom.Min.Y, 140, 34).Center()) })
 	until("Bo in Ann's lobby", func() bool { return bo.Slot() == 1 && hb.a.screen == scrLobby }, hb, ha)
-	frame(hb, func(in *ui.Input) { in.Click(ui.MouseLeft, hb.a.lobby.startBtn.Center()) }) // "Ready"
+	frame(hb, func(in *ui.Input) { in.Click(ui.MouseLeft, hb.a.lobby.lay.start.Center()) }) // "Ready"
 	until("Bo ready in Ann's lobby", func() bool {
 		l, _ := ann.Lobby()
 		return len(l.Slots) > 1 && l.Slots[1].Ready
 	}, ha, hb)
 	shot(ha, "netflow-lobby")
-	frame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, ha.a.lobby.startBtn.Center()) })
+	frame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, ha.a.lobby.lay.start.Center()) })
 
 	// Only Ann's window draws: her game screen is up, Bo's is not, so the
 	// game waits for Bo, and says so.

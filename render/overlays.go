@@ -72,9 +72,13 @@ func (b *banners) stopWaiting(name string) {
 	b.waiting = slices.DeleteFunc(b.waiting, func(w waitFor) bool { return w.name == name })
 }
 
+// expire drops the banners whose time is up at now (update step).
+func (b *banners) expire(now time.Time) {
+	b.list = slices.DeleteFunc(b.list, func(x banner) bool { return !now.Before(x.until) })
+}
+
 // lines returns the banners to show at now, oldest first.
 func (b *banners) lines(now time.Time) []banner {
-	b.list = slices.DeleteFunc(b.list, func(x banner) bool { return !now.Before(x.until) })
 	out := slices.Clone(b.list)
 	for _, w := range b.waiting {
 		secs := int(math.Ceil(w.deadline.Sub(now).Seconds()))
@@ -111,9 +115,9 @@ func (a *App) bannerCenter() float64 {
 	return a.w / 2
 }
 
-// drawNetPanel draws the network panel (F3).
+// drawNetPanel draws the network panel (F3) from the status update read.
 func (a *App) drawNetPanel() {
-	st := a.cl.Status()
+	st := &a.net
 	l := ui.NewLayout(a.w, a.h).NetPanel
 	rows := 7 + len(st.Peers)
 	l.Max.Y = l.Min.Y + 44 + float64(rows)*18

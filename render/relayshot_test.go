@@ -40,7 +40,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	h.frame(nil)
 	h.frame(nil)
 	img := h.shot("browser-relay")
-	l := h.a.browser.layout()
+	l := h.a.browser.lay
 	row := func(i int) ui.Rect {
 		return ui.XYWH(l.list.Min.X+1, l.list.Min.Y+float64(i)*l.rowH, l.list.W()-2, l.rowH)
 	}
@@ -78,15 +78,15 @@ func TestShotRelayBrowser(t *testing.T) {
 	ha.frame(nil)
 	img = ha.shot("lobby-invite")
 	ls := ha.a.lobby
-	if len(ls.invite) < 2 {
-		t.Fatalf("the invite code %q takes %d lines, want it wrapped on two or more", ann.Status().Invite, len(ls.invite))
+	if len(ls.v.invite) < 2 {
+		t.Fatalf("the invite code %q takes %d lines, want it wrapped on two or more", ann.Status().Invite, len(ls.v.invite))
 	}
-	for i := range ls.invite {
+	for i := range ls.v.invite {
 		y := 92 + inviteLineH*float64(i)
 		textIn(t, img, "invite code line", ui.R(32, y, 32+400, y+inviteLineH), 300)
 	}
-	lay := ls.layout()
-	if want := 112 + inviteLineH*float64(len(ls.invite)); lay.slots.Min.Y != want {
+	lay := ls.lay
+	if want := 112 + inviteLineH*float64(len(ls.v.invite)); lay.slots.Min.Y != want {
 		t.Errorf("slots start at %v, want %v below the invite code", lay.slots.Min.Y, want)
 	}
 	// Bo's row (slot 1) under the header of the table that made room.

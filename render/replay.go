@@ -260,9 +260,9 @@ func (g *gameScreen) drawReplayProblem() {
 }
 
 // drawReplayEnd is the end of the replay: who won, the table of the game,
-// and what next.
+// and what next (endButtons).
 func (g *gameScreen) drawReplayEnd() {
-	a, r := g.a, g.rp
+	r := g.rp
 	title, sub := "Replay over", r.outcome
 	if sub == "" {
 		sub = fmt.Sprintf("The recording ends at turn %d before anyone won.", r.st.Turn)
@@ -270,18 +270,6 @@ func (g *gameScreen) drawReplayEnd() {
 	if r.st.Stopped {
 		title, sub = "Playback stopped", "The rest of this replay cannot be played."
 	}
-	y := g.drawEndTable(title, colAccent, sub)
-	bold := a.overTxt[fontBold]
-	bw := 190.0
-	if a.button(a.over, bold, ui.XYWH(a.w/2-bw*1.5-20, y, bw, 40), "Keep looking", true) {
-		g.watching = true
-	}
-	if a.button(a.over, bold, ui.XYWH(a.w/2-bw/2, y, bw, 40), "Watch again", true) {
-		r.cl.Seek(0)
-		r.st = r.cl.Replay()
-	}
-	if a.button(a.over, bold, ui.XYWH(a.w/2+bw/2+20, y, bw, 40), "Close the replay", true) {
-		a.cl.Leave()
-		a.quit = true
-	}
+	g.drawEndTable(title, colAccent, sub)
+	g.drawEndButtons()
 }

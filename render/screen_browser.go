@@ -13,8 +13,16 @@ import (
 
 // browserScreen lists the sessions on the LAN and in the relay's directory,
 // joins one (by the list or an invite code) or creates a game.
+//
+// update reads the client's list, lays the screen out once
+// (browserLayout), runs the input on both (input: a pure step that returns
+// browserIntents) and applies the intents; draw draws the list, the fields
+// and the buttons into the layout.
 type browserScreen struct {
 	a          *App
+	list       []client.Listing // the sessions, as update read them
+	lay        browserLayout    // where: hit-tested by input, drawn into by draw
+	acts       []browserIntent  // this frame's intents
 	name       ui.TextField
 	code       ui.TextField
 	gameName   ui.TextField
@@ -27,7 +35,6 @@ type browserScreen struct {
 	msg        string
 	msgErr     bool
 	askPass    *client.Listing // a locked session waiting for its password
-	createBtn  ui.Rect         // where the last frame drew the create button
 }
 
 func newBrowserScreen(a *App) *browserScreen {
@@ -37,6 +44,7 @@ func newBrowserScreen(a *App) *browserScreen {
 		b.name.Text = "Player"
 	}
 	b.code.Max, b.gameName.Max, b.password.Max, b.joinPass.Max = 200, 32, 64, 64
+	b.lay.set(a.w, a.h, 0) // laid out before the first update (an empty list)
 	return b
 }
 
@@ -45,21 +53,55 @@ func (b *browserScreen) status(text string, isErr bool) {
 	b.msg, b.msgErr = text, isErr
 }
 
-// browser geometry.
+// browserLayout is where the browser puts things. update computes it once
+// a frame; input hit-tests it and draw draws into it.
 type browserLayout struct {
-	table, list, create, bottom ui.Rect
+	table, list, create, bottom ui.Rect // the session table, its rows' area, the create panel, under the table
 	rowH                        float64
+	rows                        []ui.Rect // one per listed session that fits in the table
+	join, code, joinCode        ui.Rect   // under the table
+	name, gameName, password    ui.Rect   // the create panel's fields
+	fewer, players, more        ui.Rect   // its number of players
+	createBtn                   ui.Rect
+	prompt                      ui.Rect // the password prompt, its field and buttons
+	promptField, promptJoin     ui.Rect
+	promptCancel                ui.Rect
 }
 
-func (b *browserScreen) layout() browserLayout {
-	a := b.a
-	var l browserLayout
-	l.table = ui.R(32, 104, a.w-360, a.h-150)
+// set lays the browser out in a w×h window for sessions listed sessions.
+func (l *browserLayout) set(w, h float64, sessions int) {
+	l.table = ui.R(32, 104, w-360, h-150)
 	l.rowH = 30
 	l.list = ui.R(l.table.Min.X, l.table.Min.Y+l.rowH, l.table.Max.X, l.table.Max.Y)
-	l.create = ui.R(a.w-328, 104, a.w-32, a.h-150)
-	l.bottom = ui.R(32, a.h-136, a.w-32, a.h-24)
-	return l
+	l.create = ui.R(w-328, 104, w-32, h-150)
+	l.bottom = ui.R(32, h-136, w-32, h-24)
+	l.rows = l.rows[:0]
+	for i := range sessions {
+		r := ui.XYWH(l.list.Min.X+1, l.list.Min.Y+float64(i)*l.rowH, l.list.W()-2, l.rowH)
+		if r.Max.Y > l.list.Max.Y {
+			break
+		}
+		l.rows = append(l.rows, r)
+	}
+	by := l.bottom.Min.Y
+	l.join = ui.XYWH(32, by, 140, 34)
+	l.code = ui.XYWH(196, by, l.table.Max.X-196-150, 34)
+	l.joinCode = ui.XYWH(l.table.Max.X-140, by, 140, 34)
+
+	x, y, fw := l.create.Min.X+16, l.create.Min.Y+14, l.create.W()-32
+	l.name = ui.XYWH(x, y+22, fw, 32)
+	l.gameName = ui.XYWH(x, y+122, fw, 32)
+	l.password = ui.XYWH(x, y+182, fw, 32)
+	l.fewer = ui.XYWH(x, y+242, 36, 32)
+	l.players = ui.XYWH(x+36, y+242, 60, 32)
+	l.more = ui.XYWH(x+96, y+242, 36, 32)
+	l.createBtn = ui.XYWH(x, y+294, fw, 38)
+
+	l.prompt = ui.XYWH(w/2-200, h/2-90, 400, 180)
+	p := l.prompt
+	l.promptField = ui.XYWH(p.Min.X+16, p.Min.Y+52, 368, 34)
+	l.promptJoin = ui.XYWH(p.Min.X+16, p.Max.Y-54, 170, 36)
+	l.promptCancel = ui.XYWH(p.Max.X-186, p.Max.Y-54, 170, 36)
 }
 
 // columns of the session table: header, x offset from the table's left.
@@ -75,91 +117,334 @@ func colX(r ui.Rect, x float64) float64 {
 	return r.Min.X + x
 }
 
-func (b *browserScreen) frame(in *ui.Input) {
-	a := b.a
-	l := b.layout()
-	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
-	a.text[fontTitle].text("HOSTFALL", 32, 28, alignLeft, colAccent)
-	t.text("Find a game on your network or through the relay, join one with an invite code, or start your own.", 32, 66, alignLeft, colDim)
+// browserAct says what a browserIntent asks for.
+type browserAct uint8
 
-	list := a.cl.Sessions()
+const (
+	browserClick    browserAct = iota + 1 // a button's click sound
+	browserJoin                           // join listing id
+	browserJoinCode                       // join by invite code
+	browserCreate                         // create a game
+)
+
+// browserIntent is one thing the browser's input asks for.
+type browserIntent struct {
+	act    browserAct
+	id     string // browserJoin: the listing
+	code   string // browserJoinCode: the invite code
+	join   client.JoinOptions
+	create client.CreateOptions
+	wait   string // the status line once the client takes it ("" clears it)
+}
+
+var browserClickIntent = browserIntent{act: browserClick}
+
+// update is the browser's update step.
+func (b *browserScreen) update(in *ui.Input) {
+	b.list = b.a.cl.Sessions()
+	b.lay.set(b.a.w, b.a.h, len(b.list))
+	b.acts = b.input(in)
+	b.apply(b.acts)
+}
+
+// input runs the frame's input on the list as b.list holds it, laid out as
+// b.lay: it changes the screen's own fields (selection, focus, the text
+// fields, the password prompt) and returns what to do. It calls no client
+// and draws nothing.
+func (b *browserScreen) input(in *ui.Input) []browserIntent {
+	acts := b.rowsInput(in, b.acts[:0])
+	acts = b.bottomInput(in, acts)
+	acts = b.createInput(in, acts)
+	if b.askPass != nil {
+		acts = b.promptInput(in, acts)
+	}
+	return b.keys(in, acts)
+}
+
+// rowsInput selects a session with a click and joins it with a double-click.
+func (b *browserScreen) rowsInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	for i, r := range b.lay.rows {
+		s := &b.list[i]
+		if b.askPass != nil || !pressed(in, r) {
+			continue
+		}
+		if b.selected == s.ID && in.Now.Sub(b.lastClick) < ui.DoubleClick {
+			acts = b.join(s, acts)
+		}
+		b.selected, b.lastClick = s.ID, in.Now
+	}
+	return acts
+}
+
+// sel returns the selected session among the rows shown, or nil.
+func (b *browserScreen) sel() *client.Listing {
+	for i := range b.lay.rows {
+		if b.list[i].ID == b.selected {
+			return &b.list[i]
+		}
+	}
+	return nil
+}
+
+// bottomInput runs what is under the table: join the selected game, or
+// one by invite code.
+func (b *browserScreen) bottomInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	lay := &b.lay
+	if sel := b.sel(); sel != nil && b.askPass == nil && pressed(in, lay.join) {
+		acts = b.join(sel, append(acts, browserClickIntent))
+	}
+	if pressed(in, lay.code) {
+		b.focus = &b.code
+	}
+	if b.code.Text != "" && pressed(in, lay.joinCode) {
+		acts = append(acts, browserClickIntent, b.joinCode())
+	}
+	return acts
+}
+
+// createInput runs the create panel: the player's name, the new game's
+// name, password and number of players, and Create game.
+func (b *browserScreen) createInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	lay := &b.lay
+	for _, f := range []struct {
+		r ui.Rect
+		f *ui.TextField
+	}{{lay.name, &b.name}, {lay.gameName, &b.gameName}, {lay.password, &b.password}} {
+		if pressed(in, f.r) {
+			b.focus = f.f
+		}
+	}
+	if b.maxPlayers > 2 && pressed(in, lay.fewer) {
+		acts = append(acts, browserClickIntent)
+		b.maxPlayers--
+	}
+	if b.maxPlayers < 8 && pressed(in, lay.more) {
+		acts = append(acts, browserClickIntent)
+		b.maxPlayers++
+	}
+	if b.askPass == nil && pressed(in, lay.createBtn) {
+		acts = append(acts, browserClickIntent, b.create())
+	}
+	return acts
+}
+
+// promptInput runs the password prompt of a locked session: Join (or
+// Enter) with the password typed, Cancel (or Escape).
+func (b *browserScreen) promptInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	lay := &b.lay
+	if pressed(in, lay.promptField) {
+		b.focus = &b.joinPass
+	}
+	canJoin := b.joinPass.Text != ""
+	clicked := canJoin && pressed(in, lay.promptJoin)
+	if clicked {
+		acts = append(acts, browserClickIntent)
+	}
+	if clicked || (canJoin && in.Hit[ui.KeyEnter]) {
+		s := b.askPass
+		b.askPass = nil
+		acts = append(acts, b.joinIntent(s, b.joinPass.Text))
+		b.joinPass.Text = ""
+		b.focus = nil
+		return acts
+	}
+	clicked = pressed(in, lay.promptCancel)
+	if clicked {
+		acts = append(acts, browserClickIntent)
+	}
+	if clicked || in.Hit[ui.KeyEscape] {
+		b.askPass = nil
+	}
+	return acts
+}
+
+// keys edits the focused field: Enter in the invite code joins by it, in
+// the new game's name or password creates it; Tab moves on, Escape leaves.
+func (b *browserScreen) keys(in *ui.Input, acts []browserIntent) []browserIntent {
+	if b.focus == nil {
+		return acts
+	}
+	if b.focus.Edit(in) {
+		switch b.focus {
+		case &b.code:
+			acts = append(acts, b.joinCode())
+		case &b.gameName, &b.password:
+			acts = append(acts, b.create())
+		}
+	}
+	if in.Hit[ui.KeyTab] {
+		order := []*ui.TextField{&b.name, &b.gameName, &b.password, &b.code}
+		for i, f := range order {
+			if f == b.focus {
+				b.focus = order[(i+1)%len(order)]
+				break
+			}
+		}
+	}
+	if in.Hit[ui.KeyEscape] {
+		b.focus = nil
+	}
+	return acts
+}
+
+func (b *browserScreen) defaultGameName() string { return b.playerName() + "'s game" }
+
+func (b *browserScreen) playerName() string {
+	if n := b.name.Text; n != "" {
+		return n
+	}
+	return "Player"
+}
+
+// create is the intent to create a game as the panel sets it up.
+func (b *browserScreen) create() browserIntent {
+	name := b.gameName.Text
+	if name == "" {
+		name = b.defaultGameName()
+	}
+	return browserIntent{act: browserCreate,
+		create: client.CreateOptions{Name: name, PlayerName: b.playerName(), Password: b.password.Text, MaxPlayers: b.maxPlayers}}
+}
+
+// join joins the listed session, asking for its password first if it has one.
+func (b *browserScreen) join(s *client.Listing, acts []browserIntent) []browserIntent {
+	if s.Locked {
+		cp := *s
+		b.askPass = &cp
+		b.joinPass.Text = ""
+		b.focus = &b.joinPass
+		return acts
+	}
+	return append(acts, b.joinIntent(s, ""))
+}
+
+// joinIntent is the intent to join session s with password; a game under
+// way takes the player as a spectator.
+func (b *browserScreen) joinIntent(s *client.Listing, password string) browserIntent {
+	who := s.Host
+	if who == "" {
+		who = "the host of \"" + s.Name + "\"" // LAN and relay listings carry no player names
+	}
+	return browserIntent{act: browserJoin, id: s.ID,
+		join: client.JoinOptions{PlayerName: b.playerName(), Password: password, Spectate: s.State >= session.StateCountdown},
+		wait: "Asking " + who + " to let you in…"}
+}
+
+// joinCode is the intent to join by the invite code typed.
+func (b *browserScreen) joinCode() browserIntent {
+	return browserIntent{act: browserJoinCode, code: b.code.Text, join: client.JoinOptions{PlayerName: b.playerName()},
+		wait: "Joining by invite code…"}
+}
+
+// apply does what the input asked for, in order, and shows how the client
+// took it.
+func (b *browserScreen) apply(acts []browserIntent) {
+	a := b.a
+	for _, x := range acts {
+		var err error
+		switch x.act {
+		case browserClick:
+			a.click()
+			continue
+		case browserJoin:
+			err = a.cl.Join(x.id, x.join)
+		case browserJoinCode:
+			err = a.cl.JoinCode(x.code, x.join)
+		case browserCreate:
+			err = a.cl.Create(x.create)
+		}
+		b.result(err, x.wait)
+	}
+}
+
+func (b *browserScreen) result(err error, ok string) {
+	if err != nil {
+		b.status(capitalize(err.Error())+".", true)
+		b.a.cue(ui.Cue{Sound: ui.SoundError})
+		return
+	}
+	b.status(ok, false)
+}
+
+// draw is the browser's draw step.
+func (b *browserScreen) draw() {
+	a := b.a
+	a.text[fontTitle].text("HOSTFALL", 32, 28, alignLeft, colAccent)
+	a.text[fontBody].text("Find a game on your network or through the relay, join one with an invite code, or start your own.", 32, 66, alignLeft, colDim)
+	b.drawTable()
+	b.drawBottom()
+	b.drawCreate()
+	if b.askPass != nil {
+		b.drawPrompt()
+	}
+}
+
+// drawTable draws the session table.
+func (b *browserScreen) drawTable() {
+	a, l := b.a, &b.lay
+	hud, t, bold := a.hud, a.text[fontBody], a.text[fontBold]
 	a.panel(hud, l.table)
 	hud.rect(ui.R(l.table.Min.X, l.table.Min.Y, l.table.Max.X, l.table.Min.Y+l.rowH), colPanelHi)
 	for _, c := range browserCols {
 		bold.text(c.title, colX(l.table, c.x), l.table.Min.Y+7, alignLeft, colDim)
 	}
-	if len(list) == 0 {
+	if len(b.list) == 0 {
 		t.inRect("No games found yet. Create one, or join with an invite code.", ui.R(l.list.Min.X, l.list.Min.Y, l.list.Max.X, l.list.Min.Y+80), colDim)
 	}
-	var sel *client.Listing
-	for i := range list {
-		s := &list[i]
-		r := ui.XYWH(l.list.Min.X+1, l.list.Min.Y+float64(i)*l.rowH, l.list.W()-2, l.rowH)
-		if r.Max.Y > l.list.Max.Y {
-			break
-		}
-		hover := r.Contains(in.Mouse)
-		switch {
-		case s.ID == b.selected:
-			hud.rect(r, colHover)
-			hud.rect(ui.XYWH(r.Min.X, r.Min.Y, 3, r.H()), colAccent)
-			sel = s
-		case hover:
-			hud.rect(r, rgb(40, 48, 64))
-		}
-		y := r.Min.Y + 7
-		if s.Locked {
-			drawLock(hud, ui.XYWH(colX(l.table, 10), y+1, 12, 14))
-		}
-		t.text(t.fit(s.Name, l.table.W()-380), colX(l.table, 34), y, alignLeft, colText)
-		t.text(t.fit(s.Host, 120), colX(l.table, -330), y, alignLeft, colText)
-		t.text(fmt.Sprintf("%d / %d", s.Players, s.Max), colX(l.table, -200), y, alignLeft, colText)
-		state, sc := "lobby", colGood
-		if s.State >= session.StateCountdown {
-			state, sc = "playing", colAccent
-		}
-		t.text(state, colX(l.table, -130), y, alignLeft, sc)
-		t.text(s.Source.String(), colX(l.table, -60), y, alignLeft, sourceColor(s.Source))
-		if hover && in.Pressed[ui.MouseLeft] && b.askPass == nil {
-			if b.selected == s.ID && in.Now.Sub(b.lastClick) < ui.DoubleClick {
-				b.join(s)
-			}
-			b.selected, b.lastClick = s.ID, in.Now
-		}
+	for i, r := range l.rows {
+		b.drawRow(&b.list[i], r)
 	}
+}
 
-	// Under the table: join the selected game, or by invite code.
-	by := l.bottom.Min.Y
+// drawRow draws session s in row r.
+func (b *browserScreen) drawRow(s *client.Listing, r ui.Rect) {
+	a, table := b.a, b.lay.table
+	hud, t := a.hud, a.text[fontBody]
+	switch {
+	case s.ID == b.selected:
+		hud.rect(r, colHover)
+		hud.rect(ui.XYWH(r.Min.X, r.Min.Y, 3, r.H()), colAccent)
+	case r.Contains(a.in.Mouse):
+		hud.rect(r, rgb(40, 48, 64))
+	}
+	y := r.Min.Y + 7
+	if s.Locked {
+		drawLock(hud, ui.XYWH(colX(table, 10), y+1, 12, 14))
+	}
+	t.text(t.fit(s.Name, table.W()-380), colX(table, 34), y, alignLeft, colText)
+	t.text(t.fit(s.Host, 120), colX(table, -330), y, alignLeft, colText)
+	t.text(fmt.Sprintf("%d / %d", s.Players, s.Max), colX(table, -200), y, alignLeft, colText)
+	state, sc := "lobby", colGood
+	if s.State >= session.StateCountdown {
+		state, sc = "playing", colAccent
+	}
+	t.text(state, colX(table, -130), y, alignLeft, sc)
+	t.text(s.Source.String(), colX(table, -60), y, alignLeft, sourceColor(s.Source))
+}
+
+// drawBottom draws what is under the table and the status line.
+func (b *browserScreen) drawBottom() {
+	a, l := b.a, &b.lay
+	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
+	sel := b.sel()
 	label := "Join game"
 	if sel != nil && sel.State >= session.StateCountdown {
 		label = "Watch game" // a game under way takes spectators
 	}
-	if a.button(hud, bold, ui.XYWH(32, by, 140, 34), label, sel != nil && b.askPass == nil) {
-		b.join(sel)
+	a.drawButton(hud, bold, l.join, label, sel != nil && b.askPass == nil)
+	small.text("Invite code", l.code.Min.X, l.code.Min.Y-16, alignLeft, colDim)
+	a.drawField(hud, t, l.code, &b.code, b.focus == &b.code, "paste an invite code", false)
+	a.drawButton(hud, bold, l.joinCode, "Join by code", b.code.Text != "")
+	if b.msg == "" {
+		return
 	}
-	small.text("Invite code", 196, by-16, alignLeft, colDim)
-	if a.field(hud, t, ui.XYWH(196, by, l.table.Max.X-196-150, 34), &b.code, b.focus == &b.code, "paste an invite code", false) {
-		b.focus = &b.code
+	c := colDim
+	if b.msgErr {
+		c = colBad
 	}
-	if a.button(hud, bold, ui.XYWH(l.table.Max.X-140, by, 140, 34), "Join by code", b.code.Text != "") {
-		b.joinCode()
+	for i, line := range t.wrap(b.msg, l.bottom.W()) {
+		t.text(line, 32, l.bottom.Min.Y+50+float64(i)*20, alignLeft, c)
 	}
-
-	b.createPanel(in, l.create)
-
-	if b.msg != "" {
-		c := colDim
-		if b.msgErr {
-			c = colBad
-		}
-		for i, line := range t.wrap(b.msg, l.bottom.W()) {
-			t.text(line, 32, by+50+float64(i)*20, alignLeft, c)
-		}
-	}
-	if b.askPass != nil {
-		b.passwordPrompt(in)
-	}
-	b.keys(in)
 }
 
 // colRelay marks what comes through the relay (the "Where" of a listing).
@@ -180,151 +465,36 @@ func drawLock(l *layer, r ui.Rect) {
 	l.outline(ui.R(r.Min.X+2, r.Min.Y, r.Max.X-2, r.Min.Y+r.H()*0.5), 2, c)
 }
 
-func (b *browserScreen) createPanel(in *ui.Input, r ui.Rect) {
-	a := b.a
+// drawCreate draws the create panel.
+func (b *browserScreen) drawCreate() {
+	a, l := b.a, &b.lay
 	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
-	a.panel(hud, r)
-	x, y, w := r.Min.X+16, r.Min.Y+14, r.W()-32
-	bold.text("Your name", x, y, alignLeft, colText)
-	y += 22
-	if a.field(hud, t, ui.XYWH(x, y, w, 32), &b.name, b.focus == &b.name, "your name", false) {
-		b.focus = &b.name
-	}
-	y += 56
-	bold.text("Create a game", x, y, alignLeft, colAccent)
-	y += 28
-	small.text("Name", x, y, alignLeft, colDim)
-	y += 16
-	if a.field(hud, t, ui.XYWH(x, y, w, 32), &b.gameName, b.focus == &b.gameName, b.defaultGameName(), false) {
-		b.focus = &b.gameName
-	}
-	y += 44
-	small.text("Password (optional)", x, y, alignLeft, colDim)
-	y += 16
-	if a.field(hud, t, ui.XYWH(x, y, w, 32), &b.password, b.focus == &b.password, "none", true) {
-		b.focus = &b.password
-	}
-	y += 44
-	small.text("Players", x, y, alignLeft, colDim)
-	y += 16
-	if a.button(hud, bold, ui.XYWH(x, y, 36, 32), "–", b.maxPlayers > 2) {
-		b.maxPlayers--
-	}
-	t.inRect(fmt.Sprintf("%d", b.maxPlayers), ui.XYWH(x+36, y, 60, 32), colText)
-	if a.button(hud, bold, ui.XYWH(x+96, y, 36, 32), "+", b.maxPlayers < 8) {
-		b.maxPlayers++
-	}
-	y += 52
-	b.createBtn = ui.XYWH(x, y, w, 38)
-	if a.button(hud, bold, b.createBtn, "Create game", b.askPass == nil) {
-		b.create()
-	}
+	a.panel(hud, l.create)
+	x := l.name.Min.X
+	bold.text("Your name", x, l.name.Min.Y-22, alignLeft, colText)
+	a.drawField(hud, t, l.name, &b.name, b.focus == &b.name, "your name", false)
+	bold.text("Create a game", x, l.gameName.Min.Y-44, alignLeft, colAccent)
+	small.text("Name", x, l.gameName.Min.Y-16, alignLeft, colDim)
+	a.drawField(hud, t, l.gameName, &b.gameName, b.focus == &b.gameName, b.defaultGameName(), false)
+	small.text("Password (optional)", x, l.password.Min.Y-16, alignLeft, colDim)
+	a.drawField(hud, t, l.password, &b.password, b.focus == &b.password, "none", true)
+	small.text("Players", x, l.fewer.Min.Y-16, alignLeft, colDim)
+	a.drawButton(hud, bold, l.fewer, "–", b.maxPlayers > 2)
+	t.inRect(fmt.Sprintf("%d", b.maxPlayers), l.players, colText)
+	a.drawButton(hud, bold, l.more, "+", b.maxPlayers < 8)
+	a.drawButton(hud, bold, l.createBtn, "Create game", b.askPass == nil)
 }
 
-func (b *browserScreen) defaultGameName() string { return b.playerName() + "'s game" }
-
-func (b *browserScreen) playerName() string {
-	if n := b.name.Text; n != "" {
-		return n
-	}
-	return "Player"
-}
-
-func (b *browserScreen) create() {
-	name := b.gameName.Text
-	if name == "" {
-		name = b.defaultGameName()
-	}
-	err := b.a.cl.Create(client.CreateOptions{Name: name, PlayerName: b.playerName(), Password: b.password.Text, MaxPlayers: b.maxPlayers})
-	b.result(err, "")
-}
-
-// join joins the listed session, asking for its password first if it has one.
-func (b *browserScreen) join(s *client.Listing) {
-	if s == nil {
-		return
-	}
-	if s.Locked {
-		cp := *s
-		b.askPass = &cp
-		b.joinPass.Text = ""
-		b.focus = &b.joinPass
-		return
-	}
-	b.send(s, "")
-}
-
-func (b *browserScreen) send(s *client.Listing, password string) {
-	err := b.a.cl.Join(s.ID, client.JoinOptions{PlayerName: b.playerName(), Password: password,
-		Spectate: s.State >= session.StateCountdown})
-	who := s.Host
-	if who == "" {
-		who = "the host of \"" + s.Name + "\"" // LAN and relay listings carry no player names
-	}
-	b.result(err, "Asking "+who+" to let you in…")
-}
-
-func (b *browserScreen) joinCode() {
-	err := b.a.cl.JoinCode(b.code.Text, client.JoinOptions{PlayerName: b.playerName()})
-	b.result(err, "Joining by invite code…")
-}
-
-func (b *browserScreen) result(err error, ok string) {
-	if err != nil {
-		b.status(capitalize(err.Error())+".", true)
-		b.a.cue(ui.Cue{Sound: ui.SoundError})
-		return
-	}
-	b.status(ok, false)
-}
-
-func (b *browserScreen) passwordPrompt(in *ui.Input) {
-	a := b.a
+// drawPrompt draws the password prompt over the browser.
+func (b *browserScreen) drawPrompt() {
+	a, l := b.a, &b.lay
 	a.over.rect(ui.R(0, 0, a.w, a.h), colShade)
-	r := ui.XYWH(a.w/2-200, a.h/2-90, 400, 180)
-	a.panel(a.over, r)
+	a.panel(a.over, l.prompt)
 	bold, t := a.overTxt[fontBold], a.overTxt[fontBody]
-	bold.text(bold.fit("“"+b.askPass.Name+"” needs a password", 368), r.Min.X+16, r.Min.Y+16, alignLeft, colText)
-	if a.field(a.over, t, ui.XYWH(r.Min.X+16, r.Min.Y+52, 368, 34), &b.joinPass, true, "password", true) {
-		b.focus = &b.joinPass
-	}
-	if a.button(a.over, bold, ui.XYWH(r.Min.X+16, r.Max.Y-54, 170, 36), "Join", b.joinPass.Text != "") || (in.Hit[ui.KeyEnter] && b.joinPass.Text != "") {
-		s := b.askPass
-		b.askPass = nil
-		b.send(s, b.joinPass.Text)
-		b.joinPass.Text = ""
-		b.focus = nil
-		return
-	}
-	if a.button(a.over, bold, ui.XYWH(r.Max.X-186, r.Max.Y-54, 170, 36), "Cancel", true) || in.Hit[ui.KeyEscape] {
-		b.askPass = nil
-	}
-}
-
-func (b *browserScreen) keys(in *ui.Input) {
-	if b.focus == nil {
-		return
-	}
-	if b.focus.Edit(in) {
-		switch b.focus {
-		case &b.code:
-			b.joinCode()
-		case &b.gameName, &b.password:
-			b.create()
-		}
-	}
-	if in.Hit[ui.KeyTab] {
-		order := []*ui.TextField{&b.name, &b.gameName, &b.password, &b.code}
-		for i, f := range order {
-			if f == b.focus {
-				b.focus = order[(i+1)%len(order)]
-				break
-			}
-		}
-	}
-	if in.Hit[ui.KeyEscape] {
-		b.focus = nil
-	}
+	bold.text(bold.fit("“"+b.askPass.Name+"” needs a password", 368), l.prompt.Min.X+16, l.prompt.Min.Y+16, alignLeft, colText)
+	a.drawField(a.over, t, l.promptField, &b.joinPass, true, "password", true)
+	a.drawButton(a.over, bold, l.promptJoin, "Join", b.joinPass.Text != "")
+	a.drawButton(a.over, bold, l.promptCancel, "Cancel", true)
 }
 
 func capitalize(s string) string {

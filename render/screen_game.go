@@ -52,6 +52,11 @@ const noticeTime = 4 * time.Second
 
 // gameScreen draws the battlefield, the HUD and the end of the game, and
 // turns input into orders through ui.Game.
+//
+// update reads the client and, under its View lock, the world (a Scene,
+// the HUD's numbers, the terrain and fog textures); runs ui.Game.Update on
+// the input; and applies its Result (act) and the end screen's buttons.
+// draw draws the map and the HUD from what update read.
 type gameScreen struct {
 	a        *App
 	ui       *ui.Game
@@ -81,7 +86,10 @@ type gameScreen struct {
 	stamp    uint32
 	menuWas  bool
 	rp       *replayView // the replay viewer's state; nil in a game
+	loaded   bool        // the world is loaded: update read it, draw draws it
 	shown    bool        // the client was told the screen is up (client.Loader)
+	pausable bool        // the client pauses (client.Pauser): the menu says "Paused"
+	ends     []endButton // the end screen's buttons, while it shows
 
 	terrainL, worldL, fogL, worldTopL, miniL *layer
 }
@@ -93,6 +101,7 @@ type rally struct {
 
 func newGameScreen(a *App) *gameScreen {
 	g := &gameScreen{a: a, turnLen: turnLength, rp: newReplayView(a.cl)}
+	_, g.pausable = a.cl.(client.Pauser)
 	g.worldL = newLayer(a.t, a.atlas)
 	g.worldTopL = newLayer(a.t, a.atlas)
 	return g
@@ -139,21 +148,10 @@ func (g *gameScreen) init(w *game.World) {
 	g.initReplay(w)
 }
 
-// frame runs the game screen for one frame.
-func (g *gameScreen) frame(in *ui.Input) {
+// update is the game screen's update step.
+func (g *gameScreen) update(in *ui.Input) {
 	a := g.a
-	g.me, g.hasMe = a.cl.Me()
-	g.players = a.cl.Players()
-	for i, p := range g.players {
-		if i < len(g.colors) {
-			g.colors[i] = p.Color
-		}
-	}
-	st := a.cl.Status()
-	if st.TurnMillis > 0 {
-		g.turnLen = time.Duration(st.TurnMillis) * time.Millisecond
-	}
-	g.wev = a.cl.WorldEvents(g.wev[:0])
+	st := g.readClient()
 	g.replayInput(in)
 	var res *ui.Result
 	loaded := a.cl.View(func(w *game.World, stepped time.Time) {
@@ -170,19 +168,38 @@ func (g *gameScreen) frame(in *ui.Input) {
 		g.replayCamera(cam, in)
 		g.readSelection(w)
 	})
-	if !loaded {
-		a.text[fontTitle].text("Loading the map…", a.w/2, a.h/2-20, alignCenter, colText)
+	if g.loaded = loaded; !loaded {
 		return
 	}
 	g.act(res)
-	g.draw()
+	g.endInput(&a.in) // the input as sampled: the replay's controls may have taken the press from in
 	if !g.shown {
-		// Built and drawn once: the game may start (turn 1 waits for it).
+		// Built, and this frame's draw step draws it: the game may start
+		// (turn 1 waits for it).
 		g.shown = true
 		if l, ok := a.cl.(client.Loader); ok {
 			l.ScreenLoaded()
 		}
 	}
+}
+
+// readClient takes the players, the turn's length and the world's events
+// from the client (outside the View lock), and returns its status.
+func (g *gameScreen) readClient() client.NetStatus {
+	a := g.a
+	g.me, g.hasMe = a.cl.Me()
+	g.players = a.cl.Players()
+	for i, p := range g.players {
+		if i < len(g.colors) {
+			g.colors[i] = p.Color
+		}
+	}
+	st := a.cl.Status()
+	if st.TurnMillis > 0 {
+		g.turnLen = time.Duration(st.TurnMillis) * time.Millisecond
+	}
+	g.wev = a.cl.WorldEvents(g.wev[:0])
+	return st
 }
 
 // read takes what this frame shows from the world (under the View lock).
@@ -251,7 +268,9 @@ func (g *gameScreen) readSelection(w *game.World) {
 	}
 }
 
-// act does what the frame's input and events asked for (outside the lock).
+// act does what the frame's input and events asked for (outside the lock):
+// orders and sounds, notices and chat, the menu's choice, then what follows
+// from the frame's state (pause, the listener, the end's fanfare).
 func (g *gameScreen) act(res *ui.Result) {
 	a := g.a
 	for _, c := range res.Commands {
@@ -265,6 +284,14 @@ func (g *gameScreen) act(res *ui.Result) {
 	for _, c := range g.cues {
 		a.cue(c)
 	}
+	g.tell(res)
+	g.choose(res.Menu)
+	g.followUp()
+}
+
+// tell shows the frame's notices and sends its chat line.
+func (g *gameScreen) tell(res *ui.Result) {
+	a := g.a
 	for _, ev := range g.wev {
 		if ev.Kind == game.EvPlayerOut {
 			g.notes = append(g.notes, ui.Notice{Text: g.playerName(ev.Player) + " is out of the game."})
@@ -273,26 +300,38 @@ func (g *gameScreen) act(res *ui.Result) {
 	for _, n := range append(res.Notices, g.notes...) {
 		g.notices = addNotice(g.notices, notice{text: n.Text, err: n.Error, at: a.now})
 	}
-	if res.Say != nil {
-		team := uint8(0)
-		if res.Say.Team && int(g.me) < len(g.players) {
-			team = g.players[g.me].Team
-		}
-		if err := a.cl.Say(team, res.Say.Text); err != nil {
-			g.notices = addNotice(g.notices, notice{text: capitalize(err.Error()) + ".", err: true, at: a.now})
-		}
+	if res.Say == nil {
+		return
 	}
+	team := uint8(0)
+	if res.Say.Team && int(g.me) < len(g.players) {
+		team = g.players[g.me].Team
+	}
+	if err := a.cl.Say(team, res.Say.Text); err != nil {
+		g.notices = addNotice(g.notices, notice{text: capitalize(err.Error()) + ".", err: true, at: a.now})
+	}
+}
+
+// choose does the pause menu's choice (a replay's menu has its own).
+func (g *gameScreen) choose(m ui.MenuChoice) {
+	a := g.a
 	switch {
 	case g.rp != nil:
-		g.replayAct(res.Menu)
-	case res.Menu == ui.MenuSave:
+		g.replayAct(m)
+	case m == ui.MenuSave:
 		g.save()
-	case res.Menu == ui.MenuLeave:
+	case m == ui.MenuLeave:
 		a.cl.Leave()
-	case res.Menu == ui.MenuQuit:
+	case m == ui.MenuQuit:
 		a.cl.Leave()
 		a.quit = true
 	}
+}
+
+// followUp pauses an offline game while the menu is open, moves the
+// listener to the camera and sounds the end of the game once.
+func (g *gameScreen) followUp() {
+	a := g.a
 	if p, ok := a.cl.(client.Pauser); ok && g.rp == nil && g.ui.MenuOpen != g.menuWas {
 		p.SetPaused(g.ui.MenuOpen)
 	}
@@ -301,14 +340,15 @@ func (g *gameScreen) act(res *ui.Result) {
 		c := g.ui.Cam.Center
 		s.SetViewPoint(c.X, c.Y)
 	}
-	if g.end != endNone && !g.endSeen {
-		g.endSeen = true
-		switch g.end {
-		case endVictory:
-			a.cue(ui.Cue{Sound: ui.SoundVictory})
-		case endDefeat:
-			a.cue(ui.Cue{Sound: ui.SoundDefeat})
-		}
+	if g.end == endNone || g.endSeen {
+		return
+	}
+	g.endSeen = true
+	switch g.end {
+	case endVictory:
+		a.cue(ui.Cue{Sound: ui.SoundVictory})
+	case endDefeat:
+		a.cue(ui.Cue{Sound: ui.SoundDefeat})
 	}
 }
 
@@ -320,8 +360,14 @@ func (g *gameScreen) playerName(p game.PlayerID) string {
 	return fmt.Sprintf("Player %d", p+1)
 }
 
-// draw draws the map and the HUD.
+// draw is the game screen's draw step: the map and the HUD, or a line
+// while the map loads.
 func (g *gameScreen) draw() {
+	if !g.loaded {
+		a := g.a
+		a.text[fontTitle].text("Loading the map…", a.w/2, a.h/2-20, alignCenter, colText)
+		return
+	}
 	g.drawTerrain()
 	g.drawUnits(g.sc)
 	g.drawFog()

@@ -130,7 +130,7 @@ func TestShotBrowser(t *testing.T) {
 	c.SetSessions(twoSessions()...)
 	h := newHarness(t, c)
 	h.frame(nil)
-	l := h.a.browser.layout()
+	l := h.a.browser.lay
 	row := func(i int) ui.Rect {
 		return ui.XYWH(l.list.Min.X+1, l.list.Min.Y+float64(i)*l.rowH, l.list.W()-2, l.rowH)
 	}
@@ -199,7 +199,7 @@ func TestShotLobby(t *testing.T) {
 	h.frame(nil)
 	img := h.shot("lobby")
 
-	lay := h.a.lobby.layout()
+	lay := h.a.lobby.lay
 	row := func(i int) ui.Rect {
 		return ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+float64(i)*lobbyRowH, lay.slots.W()-2, lobbyRowH)
 	}

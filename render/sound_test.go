@@ -6,32 +6,28 @@ import (
 
 	"hostfall/game"
 	"hostfall/render/ui"
-	"hostfall/sound"
 )
 
-// recorder is a Sounds that keeps what it is asked to play.
+// recorder is a Sounds that keeps the cues it is given.
 type recorder struct {
 	mu   sync.Mutex
 	reqs []played
 	view [2]float64
 }
 
+// played is one cue, as the window names it.
 type played struct {
-	req  sound.Request
-	x, y float64
-	at   bool
+	name      string
+	origin    uint64
+	selection bool
+	at        bool
+	x, y      float64
 }
 
-func (r *recorder) Play(q sound.Request) {
+func (r *recorder) Cue(name string, origin uint64, selection, at bool, x, y float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, played{req: q})
-}
-
-func (r *recorder) PlayAt(q sound.Request, x, y float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reqs = append(r.reqs, played{req: q, x: x, y: y, at: true})
+	r.reqs = append(r.reqs, played{name, origin, selection, at, x, y})
 }
 
 func (r *recorder) SetViewPoint(x, y float64) {
@@ -48,18 +44,15 @@ func (r *recorder) take() []played {
 	return out
 }
 
-// The game screen speaks through the sound package: a selected unit's
-// voice (a selection, from that unit), its acknowledgement of an order,
-// fights placed on the map, and the listener follows the camera.
+// The game screen names its sounds to Options.Sound (package sound's Cuer
+// turns them into requests): a selected unit's voice (a selection, from
+// that unit), its acknowledgement of an order, fights placed on the map,
+// and the listener follows the camera.
 func TestGameSounds(t *testing.T) {
-	_, names, err := sound.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
 	rec := &recorder{}
 	c := gameClient(t)
 	w := testWindow(t)
-	a, err := NewApp(w, 1024, 768, c, Options{Sound: rec, Names: names})
+	a, err := NewApp(w, 1024, 768, c, Options{Sound: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +74,12 @@ func TestGameSounds(t *testing.T) {
 	rec.take()
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, p) })
 	got := rec.take()
-	if len(got) != 1 || got[0].req.Sound != names.ForName("worker.select") || !got[0].req.Selection ||
-		got[0].req.Origin != sound.Origin(id) || !got[0].at || got[0].x != pos.X || got[0].y != pos.Y {
+	if want := (played{"worker.select", uint64(id), true, true, pos.X, pos.Y}); len(got) != 1 || got[0] != want {
 		t.Fatalf("selecting a worker played %+v", got)
 	}
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseRight, p.Add(ui.V(-100, 0))) })
 	got = rec.take()
-	if len(got) != 1 || got[0].req.Sound != names.ForName("worker.ack") || got[0].req.Origin != sound.Origin(id) || got[0].req.Selection {
+	if len(got) != 1 || got[0].name != "worker.ack" || got[0].origin != uint64(id) || got[0].selection {
 		t.Fatalf("an order played %+v", got)
 	}
 	if cmds := c.Proposed(); len(cmds) != 1 || cmds[0].Kind != game.CmdMove || cmds[0].Units[0] != id {
@@ -98,7 +90,7 @@ func TestGameSounds(t *testing.T) {
 	c.PushWorld(game.Event{Kind: game.EvAttack, Player: 0, UnitKind: game.Soldier, Pos: game.Point{X: int32(pos.X * game.TileSize), Y: int32(pos.Y * game.TileSize)}})
 	h.frame(nil)
 	got = rec.take()
-	if len(got) != 1 || got[0].req.Sound != names.ForName("soldier.attack") || !got[0].at || got[0].req.Origin != 0 {
+	if len(got) != 1 || got[0].name != "soldier.attack" || !got[0].at || got[0].origin != 0 {
 		t.Fatalf("a visible attack played %+v", got)
 	}
 	if rec.view != [2]float64{start.X, start.Y} {

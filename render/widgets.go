@@ -11,8 +11,15 @@ import (
 	"hostfall/render/ui"
 )
 
-// Immediate-mode widgets: each call draws the widget and reports what the
-// frame's input did to it.
+// Widgets come in two halves: the update step asks pressed whether the
+// frame's input pressed one, the draw step draws it into the same
+// rectangle (the screens' layouts hold the rectangles).
+
+// pressed reports whether the input pressed the left button over r: a
+// click on a button or a field.
+func pressed(in *ui.Input, r ui.Rect) bool {
+	return in.Pressed[ui.MouseLeft] && r.Contains(in.Mouse)
+}
 
 // panel draws a framed panel.
 func (a *App) panel(l *layer, r ui.Rect) {
@@ -20,8 +27,8 @@ func (a *App) panel(l *layer, r ui.Rect) {
 	l.outline(r, 1, colBorder)
 }
 
-// button draws a button and reports a click on it.
-func (a *App) button(l *layer, t *textLayer, r ui.Rect, label string, enabled bool) bool {
+// drawButton draws a button, lit while the pointer is over it.
+func (a *App) drawButton(l *layer, t *textLayer, r ui.Rect, label string, enabled bool) {
 	hover := enabled && r.Contains(a.in.Mouse)
 	bg, fg := colButton, colText
 	switch {
@@ -34,16 +41,10 @@ func (a *App) button(l *layer, t *textLayer, r ui.Rect, label string, enabled bo
 	l.rect(ui.R(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+1), colPanelHi)
 	l.outline(r, 1, colBorder)
 	t.inRect(t.fit(label, r.W()-8), r, fg)
-	if hover && a.in.Pressed[ui.MouseLeft] {
-		a.click()
-		return true
-	}
-	return false
 }
 
-// field draws a one-line text field; a click on it reports true (the
-// screen then gives it the focus). secret shows dots for the text.
-func (a *App) field(l *layer, t *textLayer, r ui.Rect, f *ui.TextField, focused bool, placeholder string, secret bool) bool {
+// drawField draws a one-line text field; secret shows dots for the text.
+func (a *App) drawField(l *layer, t *textLayer, r ui.Rect, f *ui.TextField, focused bool, placeholder string, secret bool) {
 	bg := rgb(14, 18, 26)
 	l.rect(r, bg)
 	border := colBorder
@@ -63,7 +64,6 @@ func (a *App) field(l *layer, t *textLayer, r ui.Rect, f *ui.TextField, focused 
 	if focused && blink(a.now) {
 		l.rect(ui.XYWH(r.Min.X+7+w, y+2, 2, t.height()-4), colAccent)
 	}
-	return r.Contains(a.in.Mouse) && a.in.Pressed[ui.MouseLeft]
 }
 
 func blink(now time.Time) bool { return now.UnixMilli()/500%2 == 0 }

@@ -11,6 +11,11 @@
 //	srv.Play(sound.Request{Sound: names.ForName("ui.click"), Power: 1, IsVolume: true})
 //	srv.SetVolume(0.5)
 //
+// A window names its cues in plain values; NewCuer(srv, names) turns each
+// into the request above (Cue(name, origin, selection, at, x, y): PlayAt when
+// placed, Play at full volume otherwise), so neither package imports the
+// other.
+//
 // Play never blocks: requests go into a bounded FIFO that the mixing side
 // drains at the start of each chunk it mixes. When the FIFO is full, the oldest
 // request is dropped. The rest of the design:

@@ -1,0 +1,49 @@
+// Package render is Hostfall's window: the lobby browser, the lobby, the game
+// with its HUD and minimap, and the network overlays, drawn with pixel v2.
+//
+// The screens read and act through a Client (package client); they never run
+// the session or step the world. UI logic that needs no window — camera,
+// selection, control groups, orders, layout, minimap mapping — lives in
+// render/ui and is tested there.
+//
+// # A frame: update, then draw
+//
+// Run samples the window's input once a frame into a ui.Input and hands it
+// to App.Frame, which runs two steps, as ebitengine's Update and Draw do:
+//
+//   - update (App.update, then the shown screen's update): the client's
+//     events, the input and the client's state go in; client calls, sound
+//     cues, the screens' own state and a small view of what to show come
+//     out. Nothing is drawn.
+//   - draw (App.draw, then the shown screen's draw): it draws from what
+//     update left and nothing else. It calls no client and acts on no
+//     input; the pointer only lights up what it is over.
+//
+// Each screen lays itself out once a frame in update — a struct of the
+// rectangles it hit-tests (lobbyLayout, browserLayout, the end screen's
+// endButtons) — and its draw step draws into the same rectangles, so what
+// is drawn and what takes clicks cannot drift apart. The lobby's and the
+// browser's input steps are pure: the input, the view and the layout go in,
+// intents come out (lobbyIntent, browserIntent: a client call to make, a
+// click to sound), and apply carries them out; their tests run without a
+// window. The game screen's input step is ui.Game.Update, whose ui.Result
+// act carries out the same way.
+//
+// The world is read in update under the client's View lock into a ui.Scene
+// (and the terrain and fog textures), with positions interpolated between
+// the last two turns, so the frame rate never changes the game.
+//
+// # Sounds
+//
+// The screens emit ui.Cue values — a sound's name, its origin, whether it is
+// a selection voice, where on the map — to Options.Sound, an interface this
+// package declares in plain values. render never imports package sound: the
+// wiring passes a sound.Cuer, which turns a cue into a sound.Request.
+//
+// # Drawing
+//
+// pixel needs the main OS thread: call Run inside opengl.Run (see
+// cmd_browse.go). Drawing batches everything of one kind into one draw call
+// (a layer): the terrain is a cached texture, units one quad each from a
+// sprite atlas drawn at start-up, off-screen units culled.
+package render

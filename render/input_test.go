@@ -1,0 +1,168 @@
+package render
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"hostfall/client"
+	"hostfall/render/ui"
+	"hostfall/session"
+)
+
+// The lobby's and the browser's input steps run here with no window, no
+// App and no client: a view, its layout and one frame's input go in; the
+// intents and the screen's own state come out. (The screens' s.a is nil:
+// an input step that drew or called the client would panic.)
+
+// lobbyFor returns a lobby screen showing fourSlots() to the player in slot
+// me in state st, laid out in a 1024×768 window.
+func lobbyFor(me int, host bool, st session.LobbyState) *lobbyScreen {
+	s := &lobbyScreen{chat: ui.TextField{Max: 200}}
+	l := fourSlots()
+	l.State = st
+	s.v.set(l, me, host, "", nil)
+	s.lay.set(1024, 768, 0, len(l.Slots))
+	return s
+}
+
+func click(p ui.Vec) ui.Input {
+	in := ui.Input{Now: t0}
+	in.Click(ui.MouseLeft, p)
+	return in
+}
+
+func TestLobbyInput(t *testing.T) {
+	row := func(i int, part func(r *slotRowLayout) ui.Rect) func(l *lobbyLayout) ui.Vec {
+		return func(l *lobbyLayout) ui.Vec { return part(&l.rows[i]).Center() }
+	}
+	kind := func(r *slotRowLayout) ui.Rect { return r.kind }
+	team := func(r *slotRowLayout) ui.Rect { return r.team }
+	swatch := func(r *slotRowLayout) ui.Rect { return r.swatch }
+	start := func(l *lobbyLayout) ui.Vec { return l.start.Center() }
+	edit := func(name string, color, team uint8, ready bool) lobbyIntent {
+		return lobbyIntent{act: lobbyEdit, edit: session.SlotEdit{Name: name, Color: color, Team: team, Ready: ready}}
+	}
+	for _, tt := range []struct {
+		name  string
+		me    int
+		host  bool
+		state session.LobbyState
+		at    func(l *lobbyLayout) ui.Vec
+		want  []lobbyIntent
+	}{
+		{"the host makes an open slot an easy bot", 0, true, session.StateLobby, row(3, kind),
+			[]lobbyIntent{clickIntent, {act: lobbySetSlot, slot: 3, kind: session.SlotBot, level: 0}}},
+		{"the host closes a hard bot's slot", 0, true, session.StateLobby, row(2, kind),
+			[]lobbyIntent{clickIntent, {act: lobbySetSlot, slot: 2, kind: session.SlotClosed, level: 0}}},
+		{"a human's slot has no kind button", 0, true, session.StateLobby, row(1, kind), nil},
+		{"a guest changes no slot's kind", 1, false, session.StateLobby, row(3, kind), nil},
+		{"no kind changes in the countdown", 0, true, session.StateCountdown, row(3, kind), nil},
+		{"the player's own team", 0, true, session.StateLobby, row(0, team),
+			[]lobbyIntent{clickIntent, edit("Ann", 0, 2, true)}},
+		{"another player's team", 0, true, session.StateLobby, row(1, team), nil},
+		{"the player's colour: the next one free", 0, true, session.StateLobby, row(0, swatch),
+			[]lobbyIntent{clickIntent, edit("Ann", 3, 1, true)}},
+		{"a guest is ready", 1, false, session.StateLobby, start,
+			[]lobbyIntent{clickIntent, edit("Bo", 1, 2, true)}},
+		{"the host starts", 0, true, session.StateLobby, start,
+			[]lobbyIntent{clickIntent, {act: lobbyStart}}},
+		{"no start in the countdown", 0, true, session.StateCountdown, start, nil},
+		{"leave", 1, false, session.StateCountdown, func(l *lobbyLayout) ui.Vec { return l.leave.Center() },
+			[]lobbyIntent{clickIntent, {act: lobbyLeave}}},
+		{"a click on nothing", 0, true, session.StateLobby, func(l *lobbyLayout) ui.Vec { return l.chat.Min.Add(ui.V(20, 20)) }, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := lobbyFor(tt.me, tt.host, tt.state)
+			in := click(tt.at(&s.lay))
+			if got := s.input(&in); !slices.Equal(got, tt.want) {
+				t.Fatalf("intents %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A click on one's own name edits it (and holds the chat line back);
+// Enter sends the new name, and the chat line takes keys again.
+func TestLobbyInputNameAndChat(t *testing.T) {
+	s := lobbyFor(0, true, session.StateLobby)
+	steps := []struct {
+		in     func() ui.Input
+		naming bool
+		want   []lobbyIntent
+	}{
+		{func() ui.Input { return click(s.lay.rows[0].name.Center()) }, true, []lobbyIntent{clickIntent}},
+		{func() ui.Input { return ui.Input{Typed: "ie"} }, true, nil},
+		{func() ui.Input { in := ui.Input{}; in.Press(ui.KeyEnter); return in }, false,
+			[]lobbyIntent{{act: lobbyEdit, edit: session.SlotEdit{Name: "Annie", Color: 0, Team: 1, Ready: true}}}},
+		{func() ui.Input { in := ui.Input{Typed: "gg"}; in.Press(ui.KeyTab); return in }, false, nil},
+		{func() ui.Input { in := ui.Input{}; in.Press(ui.KeyEnter); return in }, false,
+			[]lobbyIntent{{act: lobbySay, team: 1, text: "gg"}}},
+	}
+	for i, st := range steps {
+		in := st.in()
+		got := s.input(&in)
+		if !slices.Equal(got, st.want) || s.naming != st.naming {
+			t.Fatalf("step %d: intents %+v, naming %v; want %+v, naming %v", i, got, s.naming, st.want, st.naming)
+		}
+	}
+	if s.chatTeam != true || s.chat.Text != "" {
+		t.Fatalf("chat to team %v, line %q; want team chat and an empty line", s.chatTeam, s.chat.Text)
+	}
+}
+
+// browserFor returns a browser screen listing twoSessions() to Ann, laid
+// out in a 1024×768 window.
+func browserFor() *browserScreen {
+	b := &browserScreen{maxPlayers: 4, name: ui.TextField{Text: "Ann", Max: 24}}
+	b.list = twoSessions()
+	b.lay.set(1024, 768, len(b.list))
+	return b
+}
+
+func TestBrowserInput(t *testing.T) {
+	b := browserFor()
+	step := func(what string, in ui.Input, want ...browserIntent) {
+		t.Helper()
+		if got := b.input(&in); !slices.Equal(got, want) {
+			t.Fatalf("%s: intents %+v, want %+v", what, got, want)
+		}
+	}
+	at := func(d time.Duration, p ui.Vec) ui.Input { in := click(p); in.Now = t0.Add(d); return in }
+	lay := &b.lay
+
+	// A click selects the open game; Join game joins it.
+	step("select the LAN game", at(0, lay.rows[0].Center()))
+	if b.selected != "lan-1" {
+		t.Fatalf("selected %q", b.selected)
+	}
+	step("Join game", at(time.Second, lay.join.Center()), browserClickIntent,
+		browserIntent{act: browserJoin, id: "lan-1", join: client.JoinOptions{PlayerName: "Ann"}, wait: "Asking Ann to let you in…"})
+
+	// A double-click on the locked game under way asks for its password;
+	// Enter joins as a spectator with it.
+	step("click the locked game", at(2*time.Second, lay.rows[1].Center()))
+	step("double-click it", at(2*time.Second+100*time.Millisecond, lay.rows[1].Center()))
+	if b.askPass == nil || b.askPass.ID != "relay-7" || b.focus != &b.joinPass {
+		t.Fatalf("password prompt %+v, focus on it %v", b.askPass, b.focus == &b.joinPass)
+	}
+	step("type the password", ui.Input{Typed: "secret"})
+	enter := ui.Input{}
+	enter.Press(ui.KeyEnter)
+	step("Enter", enter, browserIntent{act: browserJoin, id: "relay-7",
+		join: client.JoinOptions{PlayerName: "Ann", Password: "secret", Spectate: true}, wait: "Asking Bo to let you in…"})
+	if b.askPass != nil || b.focus != nil || b.joinPass.Text != "" {
+		t.Fatalf("after Enter: prompt %+v, focus %v, password %q", b.askPass, b.focus, b.joinPass.Text)
+	}
+
+	// The create panel: fewer players, then Create game.
+	step("fewer players", at(3*time.Second, lay.fewer.Center()), browserClickIntent)
+	step("Create game", at(4*time.Second, lay.createBtn.Center()), browserClickIntent,
+		browserIntent{act: browserCreate, create: client.CreateOptions{Name: "Ann's game", PlayerName: "Ann", MaxPlayers: 3}})
+
+	// An invite code: a click on the field, the code, Enter.
+	step("focus the code field", at(5*time.Second, lay.code.Center()))
+	step("paste a code", ui.Input{Typed: "hf1-abc"})
+	step("Enter", enter, browserIntent{act: browserJoinCode, code: "hf1-abc", join: client.JoinOptions{PlayerName: "Ann"},
+		wait: "Joining by invite code…"})
+}
