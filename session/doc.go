@@ -64,7 +64,9 @@
 // joiner's Hello names protocol and game version; with a password the host
 // sends a nonce and the joiner answers HMAC-SHA256(key = SHA-256 of the
 // password, nonce ‖ host ID ‖ joiner ID), so the password never crosses the
-// wire. Refusals (EvRefused) are sentences: version mismatch naming both
+// wire. Every member that joined with the password keeps it, so whoever
+// hosts after a migration checks proofs as the first host did (a host that
+// does not know it admits nobody). Refusals (EvRefused) are sentences: version mismatch naming both
 // versions, full, wrong password, game in progress (join as a spectator),
 // kicked. Start runs the countdown 5..1 (EvCountdown), then EvLoad: the caller
 // loads and calls Loaded; turn 1 follows when every player has loaded

@@ -242,6 +242,13 @@ func (n *Node) onHello(m Message) {
 		refuse(RefuseKicked, "The host removed you from this session; you cannot join it again.")
 		return
 	}
+	if n.lobby.Password && n.password == "" {
+		// A host that took over without knowing the password (it joined
+		// before the password was set) cannot check proofs: nobody new
+		// gets in rather than anybody.
+		refuse(RefusePassword, "This game has a password that its current host does not know, so nobody can join it now; ask the players to start a new game.")
+		return
+	}
 	h.hellos[m.From] = hello
 	if n.lobby.Password {
 		nonce := n.nonce()

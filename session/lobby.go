@@ -105,6 +105,11 @@ func (n *Node) stepJoining(m Message) {
 		n.slot = m.Slot
 		n.epoch = m.Epoch
 		n.host = m.From
+		if n.lobby.Password {
+			// The password this node proved: as a later host it checks
+			// the proofs of those who join after a migration.
+			n.password = n.cfg.Password
+		}
 		n.becomeFollower()
 		n.hostHeard = n.now
 		if m.Slot >= 0 && m.NextSeq > 0 {

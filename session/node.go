@@ -107,7 +107,7 @@ type Node struct {
 	joinedAt int
 	slot     int
 	lobby    Lobby
-	password string // host: the session password
+	password string // the session password: set by the host, or the one this node joined with
 	kicked   []PeerID
 
 	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain

@@ -589,3 +589,57 @@ func TestWrongSuspicionRejoinsTheLineage(t *testing.T) {
 	}
 	noViolations(t, n)
 }
+
+// The password survives host changes: each new host (a player that joined
+// with the password) refuses a stranger without it and a guesser with a
+// wrong one, and lets a friend who knows it watch.
+func TestPasswordSurvivesTwoHostChanges(t *testing.T) {
+	const pw = "correct horse"
+	cfg := simConfig()
+	cfg.Password = pw
+	n := lobbyOf(t, 21, 4, cfg, pw)
+	for _, p := range n.Peers[1:] {
+		if err := p.Node.EditSlot(session.SlotEdit{Name: string(p.ID), Ready: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.Run(5)
+	if err := n.Peers[0].Node.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n.Run(300)
+	for round := range 2 {
+		host := hostOf(n)
+		if host == nil {
+			t.Fatalf("round %d: no live peer hosts", round)
+		}
+		n.Crash(host.ID)
+		n.Run(600)
+		next := hostOf(n)
+		if next == nil || next.ID == host.ID {
+			t.Fatalf("round %d: no new host after %s crashed", round, host.ID)
+		}
+		for _, tc := range []struct {
+			who, password string
+			admitted     bool
+		}{{"stranger", "", false}, {"guesser", "battery staple", false}, {"friend", pw, true}} {
+			id := session.PeerID(fmt.Sprintf("%s-%d", tc.who, round))
+			saved := n.Cfg
+			n.Cfg.Password, n.Cfg.Spectate = tc.password, true // the game runs: newcomers watch
+			p := n.Add(id, string(id))
+			n.Cfg = saved
+			if err := p.Node.Join(next.ID); err != nil {
+				t.Fatal(err)
+			}
+			n.Run(20)
+			if got := p.HasEvent(session.EvJoined); got != tc.admitted {
+				t.Fatalf("round %d, host %s: %s admitted %v, want %v (refusal %+v)", round, next.ID, id, got, tc.admitted, refusalOf(p))
+			}
+			if !tc.admitted {
+				if r := refusalOf(p); r == nil || r.Code != session.RefusePassword {
+					t.Fatalf("round %d: %s refused with %+v, want the password refusal", round, id, r)
+				}
+			}
+		}
+	}
+}
