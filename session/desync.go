@@ -5,8 +5,8 @@ import (
 )
 
 func (h *hostState) recordHash(n *Node, p PeerID, turn, hash uint64) {
-	if turn+uint64(8*n.cfg.HashEvery) < n.last() {
-		return // too old to matter
+	if turn+uint64(8*n.cfg.HashEvery) < n.last() || turn > n.last() {
+		return // too old to matter, or a turn nobody has yet: a lie
 	}
 	rs := h.hashes[turn]
 	for i := range rs {
@@ -65,19 +65,36 @@ func (h *hostState) checkHashes(n *Node) {
 	}
 }
 
-// judge finds the majority hash (ties: the host's; then the smallest) and
-// has every peer with another hash restored from a majority peer's snapshot.
+// votes reports whether p's hash counts toward the majority: the players'
+// do (the host's too); a spectator's is checked against theirs but never
+// outvotes them, so spectator identities cannot be made up to win a vote.
+func (h *hostState) votes(n *Node, p PeerID) bool {
+	if p == n.self {
+		return true
+	}
+	pi := h.peer(p)
+	return pi != nil && pi.slot >= 0
+}
+
+// judge finds the players' majority hash (ties: the host's; then the
+// smallest) and has every peer with another hash restored from a player's
+// snapshot of the majority state.
 func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 	counts := map[uint64]int{}
 	best := 0
 	for _, r := range rs {
-		counts[r.Hash]++
-		best = max(best, counts[r.Hash])
+		if h.votes(n, r.Peer) {
+			counts[r.Hash]++
+			best = max(best, counts[r.Hash])
+		}
+	}
+	if best == 0 {
+		return
 	}
 	var maj uint64
 	found := false
 	for _, r := range rs {
-		if counts[r.Hash] != best {
+		if counts[r.Hash] != best || !h.votes(n, r.Peer) {
 			continue
 		}
 		if r.Peer == n.self {
@@ -95,7 +112,7 @@ func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 			if _, busy := h.repairing[r.Peer]; !busy {
 				minority = append(minority, r.Peer)
 			}
-		} else if source == "" || r.Peer == n.self {
+		} else if h.votes(n, r.Peer) && (source == "" || r.Peer == n.self) {
 			source = r.Peer
 		}
 	}

@@ -643,3 +643,44 @@ func TestPasswordSurvivesTwoHostChanges(t *testing.T) {
 		}
 	}
 }
+
+// Spectators report hashes but do not vote: three spectators sharing a
+// wrong state do not outvote two players; the spectators are the ones
+// repaired, from a player's snapshot.
+func TestSpectatorsDoNotOutvotePlayers(t *testing.T) {
+	n := gameOf(t, 9, 2, simConfig())
+	n.Run(20)
+	var specs []*simnet.Peer
+	for i := range 3 {
+		id := session.PeerID(fmt.Sprintf("spectator-%d", i))
+		saved := n.Cfg
+		n.Cfg.Spectate = true
+		p := n.Add(id, string(id))
+		n.Cfg = saved
+		if err := p.Node.Join(pid(0)); err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, p)
+	}
+	n.Run(100)
+	for _, p := range specs {
+		if !p.HasEvent(session.EvJoined) || p.Last() != n.Peers[0].Last() {
+			t.Fatalf("%s did not catch up as a spectator (turn %d of %d)", p.ID, p.Last(), n.Peers[0].Last())
+		}
+		n.Desync(p.ID) // one tick: the same wrong state for all three
+	}
+	n.Run(200)
+	for _, p := range n.Peers[:2] {
+		if p.Restores != 0 {
+			t.Errorf("player %s was repaired to the spectators' state", p.ID)
+		}
+	}
+	for _, p := range specs {
+		if p.Restores == 0 {
+			t.Errorf("spectator %s kept its wrong state", p.ID)
+		}
+	}
+	if n.Peers[0].State != n.Peers[1].State {
+		t.Error("the players' states differ")
+	}
+}
