@@ -87,6 +87,7 @@ type gameScreen struct {
 	menuWas  bool
 	rp       *replayView // the replay viewer's state; nil in a game
 	loaded   bool        // the world is loaded: update read it, draw draws it
+	drawn    bool        // the loaded game was drawn once
 	shown    bool        // the client was told the screen is up (client.Loader)
 	pausable bool        // the client pauses (client.Pauser): the menu says "Paused"
 	ends     []endButton // the end screen's buttons, while it shows
@@ -173,9 +174,10 @@ func (g *gameScreen) update(in *ui.Input) {
 	}
 	g.act(res)
 	g.endInput(&a.in) // the input as sampled: the replay's controls may have taken the press from in
-	if !g.shown {
-		// Built, and this frame's draw step draws it: the game may start
-		// (turn 1 waits for it).
+	if g.drawn && !g.shown {
+		// Built and drawn once (the first draw uploads the terrain and
+		// fog: the slow part on a software rasterizer): the game may
+		// start, turn 1 waits for it.
 		g.shown = true
 		if l, ok := a.cl.(client.Loader); ok {
 			l.ScreenLoaded()
@@ -373,6 +375,7 @@ func (g *gameScreen) draw() {
 	g.drawFog()
 	g.drawWorldTop()
 	g.drawHUD()
+	g.drawn = true
 }
 
 func (g *gameScreen) mapRect() ui.Rect {
