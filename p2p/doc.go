@@ -2,6 +2,9 @@
 // host per process (TCP and QUIC, TLS or Noise, yamux), the session transport
 // on /hostfall/session/1, and the peer loop that owns a session.Node and its
 // match.Match. Discovery (mDNS), the relay and invite codes build on Host.
+// RunRelay is a whole relay process (`hostfall relay`): it says where it
+// listens through a callback, since printing is the caller's (package
+// status), and p2p keeps depending on session alone.
 //
 // # Host
 //
