@@ -4,10 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"hostfall/client"
 	"hostfall/client/network"
@@ -127,14 +125,7 @@ func runPlayText(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	wd, ht := m.World.Size()
-	fmt.Printf("Hostfall: %d bots play an offline match on a %d×%d map (seed %d).\n\n",
-		o.players, wd, ht, o.seed)
-	if err := playMatch(ctx, m, o.turns, nil, &minuteReport{m: m, out: os.Stdout}); err != nil {
-		return err
-	}
-	printSummary(os.Stdout, m)
-	return nil
+	return status.Watch(ctx, m, o.turns, o.seed, os.Stdout)
 }
 
 func hasFlag(args []string, name string) bool {
@@ -145,89 +136,4 @@ func hasFlag(args []string, name string) bool {
 		}
 	}
 	return false
-}
-
-// minuteReport turns playMatch's progress lines into a line of army sizes
-// every minute of game time.
-type minuteReport struct {
-	m   *ai.Match
-	out io.Writer
-}
-
-func (r *minuteReport) Write(p []byte) (int, error) {
-	w := r.m.World
-	if w.Turn()%1200 != 0 {
-		return len(p), nil
-	}
-	var parts []string
-	for pl := range w.NumPlayers() {
-		pi := w.Player(game.PlayerID(pl))
-		if pi.Out {
-			parts = append(parts, fmt.Sprintf("p%d out", pl))
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("p%d %3d units %4d gold", pl, pi.Units, pi.Gold))
-	}
-	fmt.Fprintf(r.out, "%6s  %s\n", status.GameTime(w.Turn()), strings.Join(parts, " | "))
-	return len(p), nil
-}
-
-func printSummary(out io.Writer, m *ai.Match) {
-	w := m.World
-	fmt.Fprintln(out)
-	printResult(out, m)
-	fmt.Fprintln(out)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "player\tbot\tteam\tresult\tgold mined\ttrained\tkilled\tlost")
-	for p := range w.NumPlayers() {
-		pi := w.Player(game.PlayerID(p))
-		result := fmt.Sprintf("%d units, %d buildings", pi.Units, pi.Buildings)
-		if pi.Out {
-			result = "out at " + status.GameTime(pi.OutTurn)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%d\t%d\n", p, m.Bots[p].Level(), pi.Team, result,
-			pi.Mined, pi.Trained, pi.Killed, pi.Lost)
-	}
-	tw.Flush()
-	fmt.Fprintf(out, "\nThe map at the end (%s):\n%s", "digits: units of that player, letters A-H: their buildings, $ gold, # rock, ~ water", minimap(w))
-}
-
-// minimap draws the map in text, two tiles a character across and four
-// down; units and buildings win over terrain.
-func minimap(w *game.World) string {
-	wd, ht := w.Size()
-	const sx, sy = 2, 4
-	cw, ch := (wd+sx-1)/sx, (ht+sy-1)/sy
-	cells := make([]byte, cw*ch)
-	for i := range cells {
-		cells[i] = ' '
-	}
-	rank := func(c byte) int { return strings.IndexByte(" .~#$01234567ABCDEFGH", c) }
-	set := func(x, y int, c byte) {
-		i := (y/sy)*cw + x/sx
-		if rank(c) > rank(cells[i]) {
-			cells[i] = c
-		}
-	}
-	for i, t := range w.Terrain() {
-		set(i%wd, i/wd, ".#~$"[t])
-	}
-	us := w.Units()
-	for i := range us.Len() {
-		if !us.Alive(i) {
-			continue
-		}
-		x, y := us.Pos(i).Tile()
-		c := byte('0' + us.Owner(i))
-		if us.IsBuilding(i) {
-			c = byte('A' + us.Owner(i))
-		}
-		set(x, y, c)
-	}
-	var sb strings.Builder
-	for y := range ch {
-		sb.Write(cells[y*cw : (y+1)*cw])
-		sb.WriteByte('\n')
-	}
-	return sb.String()
 }

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/p2p"
 	"hostfall/status"
@@ -36,55 +35,14 @@ func runRelay(ctx context.Context, args []string) error {
 	if err := parseArgs(fs, args); err != nil {
 		return err
 	}
-	allowed, err := parsePeerList(*allow)
+	allowed, err := p2p.ParsePeerIDs(*allow)
 	if err != nil {
 		return fmt.Errorf("%w: --allow: %v", errUsage, err)
 	}
 	if *ttl < time.Second {
 		return fmt.Errorf("%w: --ttl must be at least 1s", errUsage)
 	}
-	keyPath := *identity
-	if keyPath == "" {
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return fmt.Errorf("no config directory for the relay's key; give --identity: %w", err)
-		}
-		keyPath = filepath.Join(dir, "hostfall", "relay.key")
-	}
-	log := slog.Default()
-	h, err := p2p.NewHost(ctx, p2p.Options{IdentityPath: keyPath, Listen: listen, Logger: log, Libp2p: p2p.RelayHostOptions()})
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Allow: allowed, DirectoryTTL: *ttl, Logger: log})
-	if err != nil {
-		return err
-	}
-	defer rs.Close()
 	line := &status.Line{JSON: *asJSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}
-	var addrs []string
-	for _, a := range h.Addrs() {
-		addrs = append(addrs, a.String())
-	}
-	line.Emit("listening", fmt.Sprintf("relay %s listening on:\n  %s\nhosts behind NAT: hostfall host --headless --relay <one of these> …",
-		h.ID(), strings.Join(addrs, "\n  ")), status.KV("peer", h.ID().String()), status.KV("addrs", addrs), status.KV("allow", len(allowed)))
-	<-ctx.Done()
-	return nil
-}
-
-// parsePeerList reads comma-separated peer IDs ("" is none).
-func parsePeerList(s string) ([]peer.ID, error) {
-	var out []peer.ID
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		id, err := peer.Decode(f)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a peer ID: %w", f, err)
-		}
-		out = append(out, id)
-	}
-	return out, nil
+	return p2p.RunRelay(ctx, p2p.RelayConfig{IdentityPath: *identity, Listen: listen, Allow: allowed, DirectoryTTL: *ttl,
+		Logger: slog.Default(), Listening: func(id peer.ID, addrs []ma.Multiaddr) { line.RelayListening(id, addrs, len(allowed)) }})
 }

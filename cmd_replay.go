@@ -5,13 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"hostfall/client/playback"
 	"hostfall/match"
 	"hostfall/render"
-	"hostfall/session/replay"
 	"hostfall/status"
 )
 
@@ -55,7 +53,7 @@ func runReplay(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: with --headless, say --verify", errUsage)
 	case rf.headless:
 		line := &status.Line{JSON: rf.json, Out: os.Stdout, Human: os.Stderr}
-		return verifyReplay(ctx, path, line, os.Stdout)
+		return status.VerifyReplay(ctx, path, line, os.Stdout)
 	case rf.json:
 		return fmt.Errorf("%w: --status-json goes with --headless --verify", errUsage)
 	case rf.speed < playback.MinSpeed || rf.speed > playback.MaxSpeed:
@@ -64,7 +62,7 @@ func runReplay(ctx context.Context, args []string) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
-	r, err := readReplay(path)
+	r, err := playback.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -78,64 +76,4 @@ func runReplay(ctx context.Context, args []string) error {
 	defer c.Close()
 	c.SetSpeed(rf.speed)
 	return openWindow(ctx, c, w)
-}
-
-// readReplay reads a whole replay file; a damaged one is refused in words.
-func readReplay(path string) (*replay.Replay, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := replay.Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s cannot be played back: %w", path, err)
-	}
-	return r, nil
-}
-
-// verifyEvery is how many turns apart verify reports progress.
-const verifyEvery = 2000
-
-// verifyReplay plays a replay back without a window and checks every
-// recorded state hash. Progress and the result go to line (JSON lines
-// with --status-json: "progress" every verifyEvery turns, then one "end"
-// with "ok" and a "result" of ok, mismatch or damaged); the summary of a
-// good replay goes to out.
-func verifyReplay(ctx context.Context, path string, line *status.Line, out io.Writer) error {
-	r, err := readReplay(path)
-	if err != nil {
-		line.Emit("end", "", status.KV("ok", false), status.KV("result", "damaged"), status.KV("error", err.Error()))
-		return err
-	}
-	total := len(r.Turns)
-	var last uint64
-	if total > 0 {
-		last = r.Turns[total-1].Number
-	}
-	turns, checked, err := match.Verify(r, func(turn uint64) {
-		if turn%verifyEvery == 0 {
-			line.Emit("progress", fmt.Sprintf("turn %d/%d", turn, last), status.KV("turn", turn), status.KV("turns", last))
-		}
-	})
-	if err != nil {
-		result := "damaged"
-		if errors.Is(err, match.ErrReplayMismatch) {
-			result = "mismatch"
-		}
-		var at uint64
-		if turns > 0 {
-			at = r.Turns[turns-1].Number
-		}
-		line.Emit("end", "", status.KV("ok", false), status.KV("result", result), status.KV("turn", at), status.KV("checked", checked), status.KV("error", err.Error()))
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	line.Emit("end", "", status.KV("ok", true), status.KV("result", "ok"), status.KV("turn", last), status.KV("turns", turns), status.KV("checked", checked))
-	if !line.JSON {
-		fmt.Fprintf(out, "%s: %d turns replayed, %d state hashes match the recording\n", path, turns, checked)
-	}
-	return nil
 }

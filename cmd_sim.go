@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -96,57 +95,5 @@ func runSim(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	var progress io.Writer = os.Stderr
-	var line *status.Line
-	if o.json {
-		progress = nil
-		line = &status.Line{JSON: true, Out: os.Stdout}
-	}
-	if err := playMatch(ctx, m, o.turns, line, progress); err != nil {
-		return err
-	}
-	if o.json {
-		win, reason := status.WorldEnd(m.World)
-		line.End(uint64(m.World.Turn()), m.World.Hash(), win, reason)
-		return nil
-	}
-	printResult(os.Stdout, m)
-	return nil
-}
-
-// playMatch runs the match until a team wins or turns run out. With line
-// it prints a turn line every 20 turns; with progress a line every 1,000.
-func playMatch(ctx context.Context, m *ai.Match, turns int, line *status.Line, progress io.Writer) error {
-	w := m.World
-	for w.Turn() < turns && !w.Over() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := m.Turn(); err != nil {
-			return err
-		}
-		t := w.Turn()
-		if line != nil && t%20 == 0 {
-			line.Turn(uint64(t), 0, "local", w.Hash())
-		}
-		if progress != nil && t%1000 == 0 {
-			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, status.GameTime(t))
-		}
-	}
-	return nil
-}
-
-func printResult(out io.Writer, m *ai.Match) {
-	w := m.World
-	if win, reason := status.WorldEnd(w); win != nil {
-		names := make([]string, len(win.Players))
-		for j, p := range win.Players {
-			names[j] = fmt.Sprintf("player %d (%s)", p, m.Bots[p].Level())
-		}
-		fmt.Fprintf(out, "winner: team %d: %s\n", win.Team, strings.Join(names, ", "))
-	} else {
-		fmt.Fprintf(out, "winner: none (%s)\n", reason)
-	}
-	fmt.Fprintf(out, "last turn: %d (%s of game time)\n", w.Turn(), status.GameTime(w.Turn()))
-	fmt.Fprintf(out, "hash: %016x\n", w.Hash())
+	return status.Sim(ctx, m, o.turns, o.json, os.Stdout, os.Stderr)
 }

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
-	"time"
 
 	"hostfall/sound"
 )
@@ -39,49 +37,10 @@ func runSounds(ctx context.Context, args []string) error {
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	bank, names, err := sound.Embedded()
-	if err != nil {
-		return err
+	err := sound.Demo(ctx, sound.DemoOptions{Names: fs.Args(), Times: *times, Seed: *seed, WAV: *wavPath, Out: os.Stdout})
+	var unknown *sound.UnknownSoundError
+	if errors.As(err, &unknown) {
+		return fmt.Errorf("%w: %v; `hostfall sounds` lists them", errUsage, err)
 	}
-	if fs.NArg() == 0 {
-		fmt.Println(strings.Join(names.Sorted(), "\n"))
-		return nil
-	}
-	var reqs []sound.Request
-	for _, name := range fs.Args() {
-		id := names.ForName(name)
-		if id == 0 {
-			return fmt.Errorf("%w: there is no sound named %q; `hostfall sounds` lists them", errUsage, name)
-		}
-		for range max(*times, 1) {
-			reqs = append(reqs, sound.Request{Sound: id, Origin: 1, Selection: true})
-		}
-	}
-	const gap = 250 * time.Millisecond
-	if *wavPath != "" {
-		return renderSounds(bank, *wavPath, *seed, reqs, gap)
-	}
-	srv, err := sound.New(bank, sound.Options{Sink: sound.Speaker(), Seed: *seed})
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	return sound.PlayInTurn(ctx, srv, reqs, gap)
-}
-
-func renderSounds(bank *sound.Bank, path string, seed uint64, reqs []sound.Request, gap time.Duration) error {
-	srv, err := sound.New(bank, sound.Options{Sink: sound.Pull(), Seed: seed})
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := sound.RenderWAV(f, srv, reqs, gap); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return err
 }

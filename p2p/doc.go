@@ -4,6 +4,9 @@
 // connectivity; what the messages mean is the session's, and the loop that
 // runs a session.Node with its game lives above (client/network.Peer).
 // Discovery (mDNS), the relay and invite codes build on Host.
+// RunRelay is a whole relay process (`hostfall relay`): it says where it
+// listens through a callback, since printing is the caller's (package
+// status).
 //
 // # Host
 //

@@ -43,6 +43,9 @@
 //     request waits at most one speaker read plus its 50 ms buffer to be heard;
 //     on the silent and WAV sinks, at most one 10 ms period (Options.Period).
 //
+// Demo is `hostfall sounds`: it lists the sound names, or plays named sounds
+// in turn as selections through the speaker, or renders them to a WAV file.
+//
 // # Sound names
 //
 // Registered by RegisterAssets from assets/sounds (made by assets/gen-sounds.sh).

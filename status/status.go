@@ -1,8 +1,15 @@
 // Package status prints the operating contract's status lines: with JSON
 // on, one object a line on stdout, "ev" first (what scripts, benchmarks and
 // the end-to-end tests read); otherwise a sentence for a person on stderr
-// when the event has one. Headless peers, window peers and `sim` print
-// through it, so they print the same lines.
+// when the event has one. Headless peers, window peers, `sim` and the
+// relay print through it, so they print the same lines.
+//
+// It also holds what the other commands print and the loops that produce
+// it, so that the root package only reads the command line and picks a
+// printer or a window: `list`'s sessions (Sessions, WatchSessions), the bot
+// match of `sim` and `play --headless` (Sim, Watch) and the replay check of
+// `replay --headless --verify` (VerifyReplay). Their texts and JSON field
+// names are read by scripts and tests; they do not change by the way.
 package status
 
 import (

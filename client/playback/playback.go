@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,6 +84,21 @@ var (
 	_ client.Client   = (*Client)(nil)
 	_ client.Replayer = (*Client)(nil)
 )
+
+// ReadFile reads a whole replay file. A file that cannot be read back is
+// refused in words (the window and `replay --verify` both say so).
+func ReadFile(path string) (*replay.Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := replay.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot be played back: %w", path, err)
+	}
+	return r, nil
+}
 
 // New starts playing r back; Close stops it.
 func New(r *replay.Replay, opt Options) (*Client, error) {
