@@ -5,10 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"os/user"
-
-	"github.com/gopxl/pixel/v2/backends/opengl"
 
 	"hostfall/client/network"
 	"hostfall/client/offline"
@@ -112,45 +109,16 @@ func startNetClient(ctx context.Context, nf netWindowFlags, tweak func(*network.
 	return startClient(ctx, su, opt)
 }
 
-// openWindow runs the window on the main thread until it closes.
+// openWindow runs the window until it closes, with sound unless muted.
 func openWindow(ctx context.Context, c render.Client, w windowFlags) error {
-	if err := render.CheckDisplay(); err != nil {
-		return err
-	}
 	o := render.Options{Width: w.width, Height: w.height, MaxFPS: w.fps, PlayerName: w.name}
 	if !w.mute {
-		if srv, names, err := startSound(); err != nil {
+		if srv, cuer, err := sound.OpenSpeaker(slog.Default()); err != nil {
 			slog.Warn("playing without sound", "err", err)
 		} else {
 			defer srv.Close()
-			o.Sound = sound.NewCuer(srv, names)
+			o.Sound = cuer
 		}
 	}
-	return runOnMainThread(func() error { return render.Run(ctx, c, o) })
-}
-
-// runOnMainThread runs fn inside opengl.Run (GLFW wants the main thread).
-// opengl.Run panics when GLFW cannot start (a DISPLAY that does not answer):
-// that becomes an error a person can read.
-func runOnMainThread(fn func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("cannot open the game window (is the X display %q reachable?): %v", os.Getenv("DISPLAY"), r)
-		}
-	}()
-	opengl.Run(func() { err = fn() })
-	return err
-}
-
-// startSound opens the speaker (the silent sink when there is no sound card).
-func startSound() (*sound.Server, sound.Names, error) {
-	bank, names, err := sound.Embedded()
-	if err != nil {
-		return nil, nil, err
-	}
-	srv, err := sound.New(bank, sound.Options{Sink: sound.Speaker(), Logger: slog.Default()})
-	if err != nil {
-		return nil, nil, err
-	}
-	return srv, names, nil
+	return render.Open(ctx, c, o)
 }

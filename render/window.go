@@ -1,7 +1,9 @@
 package render
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"image"
 	"os"
 	"time"
@@ -24,6 +26,23 @@ func CheckDisplay() error {
 		return ErrNoDisplay
 	}
 	return nil
+}
+
+// Open runs the window on the main OS thread (GLFW wants it) until it
+// closes, the player quits or ctx ends: Run inside opengl.Run. opengl.Run
+// panics when GLFW cannot start (a DISPLAY that does not answer): that
+// becomes an error a person can read.
+func Open(ctx context.Context, c Client, o Options) (err error) {
+	if err := CheckDisplay(); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot open the game window (is the X display %q reachable?): %v", os.Getenv("DISPLAY"), r)
+		}
+	}()
+	opengl.Run(func() { err = Run(ctx, c, o) })
+	return err
 }
 
 // keyMap maps pixel's keys to the UI's.

@@ -1,5 +1,7 @@
 package sound
 
+import "log/slog"
+
 // Player is what a Cuer plays on: *Server.
 type Player interface {
 	Play(Request)
@@ -39,3 +41,17 @@ func (c *Cuer) Cue(name string, origin uint64, selection, at bool, x, y float64)
 
 // SetViewPoint moves the listener (the camera's centre, in map units).
 func (c *Cuer) SetViewPoint(x, y float64) { c.p.SetViewPoint(x, y) }
+
+// OpenSpeaker starts a server of the embedded sounds on the speaker (the
+// silent sink when there is no sound card) and a Cuer for the window.
+func OpenSpeaker(log *slog.Logger) (*Server, *Cuer, error) {
+	bank, names, err := Embedded()
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, err := New(bank, Options{Sink: Speaker(), Logger: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	return srv, NewCuer(srv, names), nil
+}
