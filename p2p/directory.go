@@ -14,6 +14,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-msgio/pbio"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 
 	"hostfall/p2p/internal/dirpb"
 	"hostfall/session"
@@ -29,6 +31,7 @@ const (
 	dirMaxRequest   = 4 << 10
 	dirMaxResponse  = 1 << 20
 	dirMaxEntries   = 1024
+	dirMaxPerAddr   = 16 // sessions registered from one IP address: a LAN party behind one NAT fits, fresh peer IDs from one machine do not fill the directory
 	dirListMax      = 256
 	dirMinRegister  = 500 * time.Millisecond // the fastest a host may heartbeat
 	dirStreamLimit  = 10 * time.Second
@@ -61,6 +64,7 @@ type Directory struct {
 type dirEntry struct {
 	ann         Announcement
 	txt         []string
+	addr        string // the registering connection's IP address
 	first, last time.Time
 }
 
@@ -104,7 +108,7 @@ func (d *Directory) handle(s network.Stream) {
 		s.Reset()
 		return
 	}
-	resp := d.serve(from, &req)
+	resp := d.serve(from, remoteIP(s.Conn().RemoteMultiaddr()), &req)
 	if err := pbio.NewDelimitedWriter(s).WriteMsg(resp); err != nil {
 		s.Reset()
 		return
@@ -112,15 +116,24 @@ func (d *Directory) handle(s network.Stream) {
 	_ = s.Close()
 }
 
-// serve answers one request from peer from.
-func (d *Directory) serve(from peer.ID, req *dirpb.Request) *dirpb.Response {
+// remoteIP is the IP address of a connection's far end ("" when it has none).
+func remoteIP(a ma.Multiaddr) string {
+	ip, err := manet.ToIP(a)
+	if err != nil {
+		return ""
+	}
+	return ip.String()
+}
+
+// serve answers one request from peer from at address addr.
+func (d *Directory) serve(from peer.ID, addr string, req *dirpb.Request) *dirpb.Response {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	now := d.now()
 	d.expire()
 	switch k := req.Kind.(type) {
 	case *dirpb.Request_Register:
-		return d.register(from, k.Register.GetTxt(), now)
+		return d.register(from, addr, k.Register.GetTxt(), now)
 	case *dirpb.Request_Unregister:
 		delete(d.entries, from)
 		return &dirpb.Response{}
@@ -130,7 +143,7 @@ func (d *Directory) serve(from peer.ID, req *dirpb.Request) *dirpb.Response {
 	return refusal(dirpb.Status_BAD_REQUEST, "The request is of no kind this directory knows.")
 }
 
-func (d *Directory) register(from peer.ID, txt []string, now time.Time) *dirpb.Response {
+func (d *Directory) register(from peer.ID, addr string, txt []string, now time.Time) *dirpb.Response {
 	if d.opt.Allow != nil && !d.opt.Allow(from) {
 		return refusal(dirpb.Status_REFUSED, "This relay's directory only lists sessions of the peers it allows.")
 	}
@@ -145,10 +158,12 @@ func (d *Directory) register(from peer.ID, txt []string, now time.Time) *dirpb.R
 	switch {
 	case e == nil && len(d.entries) >= dirMaxEntries:
 		return refusal(dirpb.Status_FULL, "The directory is full; try again later.")
+	case e == nil && d.fromAddr(addr) >= dirMaxPerAddr:
+		return refusal(dirpb.Status_FULL, fmt.Sprintf("Your address already has %d sessions in this directory; end one first.", dirMaxPerAddr))
 	case e != nil && now.Sub(e.last) < dirMinRegister:
 		return refusal(dirpb.Status_REFUSED, "Registered too often; wait a moment.")
 	case e == nil:
-		e = &dirEntry{first: now}
+		e = &dirEntry{first: now, addr: addr}
 		d.entries[from] = e
 		d.log.Debug("directory: session registered", "host", from, "name", a.Name)
 	}
@@ -165,6 +180,17 @@ func (d *Directory) list(now time.Time) *dirpb.Response {
 		resp.Entries = append(resp.Entries, &dirpb.Entry{Txt: e.txt, AgeSeconds: uint32(now.Sub(e.first) / time.Second)})
 	}
 	return resp
+}
+
+// fromAddr counts the entries registered from addr (mu held).
+func (d *Directory) fromAddr(addr string) int {
+	n := 0
+	for _, e := range d.entries {
+		if e.addr == addr {
+			n++
+		}
+	}
+	return n
 }
 
 // expire drops entries not refreshed within the TTL (mu held).
@@ -243,6 +269,12 @@ func DirectoryList(ctx context.Context, h *Host, relay peer.AddrInfo) ([]Directo
 	if err != nil {
 		return nil, err
 	}
+	return directoryEntries(resp), nil
+}
+
+// directoryEntries reads a listing's entries, skipping those that cannot be
+// read, sorted by name then host.
+func directoryEntries(resp *dirpb.Response) []DirectoryEntry {
 	var out []DirectoryEntry
 	for _, e := range resp.Entries {
 		a, err := DecodeTXT(e.Txt)
@@ -257,7 +289,7 @@ func DirectoryList(ctx context.Context, h *Host, relay peer.AddrInfo) ([]Directo
 		}
 		return strings.Compare(string(a.Host), string(b.Host))
 	})
-	return out, nil
+	return out
 }
 
 // RegisterLobby keeps p's session in the relay's directory while p hosts it
