@@ -35,7 +35,13 @@ func lobbyOf(tb testing.TB, seed uint64, players int, cfg session.Config, pw str
 // gameOf builds a network of `players` peers that are playing.
 func gameOf(tb testing.TB, seed uint64, players int, cfg session.Config) *simnet.Net {
 	tb.Helper()
-	n := lobbyOf(tb, seed, players, cfg, "")
+	return playing(tb, lobbyOf(tb, seed, players, cfg, ""))
+}
+
+// playing readies every player of lobby n, starts the game and runs until
+// everyone plays.
+func playing(tb testing.TB, n *simnet.Net) *simnet.Net {
+	tb.Helper()
 	for _, p := range n.Peers[1:] {
 		if err := p.Node.EditSlot(session.SlotEdit{Name: string(p.ID), Ready: true}); err != nil {
 			tb.Fatal(err)

@@ -597,16 +597,7 @@ func TestPasswordSurvivesTwoHostChanges(t *testing.T) {
 	const pw = "correct horse"
 	cfg := simConfig()
 	cfg.Password = pw
-	n := lobbyOf(t, 21, 4, cfg, pw)
-	for _, p := range n.Peers[1:] {
-		if err := p.Node.EditSlot(session.SlotEdit{Name: string(p.ID), Ready: true}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	n.Run(5)
-	if err := n.Peers[0].Node.Start(); err != nil {
-		t.Fatal(err)
-	}
+	n := playing(t, lobbyOf(t, 21, 4, cfg, pw))
 	n.Run(300)
 	for round := range 2 {
 		host := hostOf(n)
