@@ -66,7 +66,9 @@
 // password, nonce ‖ host ID ‖ joiner ID), so the password never crosses the
 // wire. Every member that joined with the password keeps it, so whoever
 // hosts after a migration checks proofs as the first host did (a host that
-// does not know it admits nobody). Refusals (EvRefused) are sentences: version mismatch naming both
+// does not know it admits nobody). A wrong proof makes its peer wait a
+// second longer for each wrong one in a row before it is challenged again,
+// and at most 64 challenges are open at once (10 s each). Refusals (EvRefused) are sentences: version mismatch naming both
 // versions, full, wrong password, game in progress (join as a spectator),
 // kicked. Start runs the countdown 5..1 (EvCountdown), then EvLoad: the caller
 // loads and calls Loaded; turn 1 follows when every player has loaded

@@ -33,8 +33,9 @@ type hostState struct {
 	openDeps   []Departure
 	turnTimer  int
 	peers      []*peerInfo // in join order
-	nonces     map[PeerID][]byte
+	nonces     map[PeerID]challenge
 	hellos     map[PeerID]*Hello
+	wrong      map[PeerID]guesses // peers whose last proofs were wrong
 	hashes     map[uint64][]PeerHash
 	count      int
 	countTimer int
@@ -51,7 +52,8 @@ func (n *Node) becomeHost() {
 	n.setRole(roleHost)
 	n.host = n.self
 	n.hs = &hostState{
-		nonces: map[PeerID][]byte{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
+		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
+		wrong:  map[PeerID]guesses{},
 		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{},
 	}
 	if n.loaded {
@@ -242,6 +244,14 @@ func (n *Node) onHello(m Message) {
 		refuse(RefuseKicked, "The host removed you from this session; you cannot join it again.")
 		return
 	}
+	if n.lobby.Password && n.hs.guessing(n, m.From) {
+		refuse(RefusePassword, "Too many wrong passwords from you; wait a little and try again.")
+		return
+	}
+	if n.lobby.Password && h.challenges(n) >= maxChallenges {
+		refuse(RefuseFull, "Too many players are joining at once; try again in a moment.")
+		return
+	}
 	if n.lobby.Password && n.password == "" {
 		// A host that took over without knowing the password (it joined
 		// before the password was set) cannot check proofs: nobody new
@@ -252,7 +262,7 @@ func (n *Node) onHello(m Message) {
 	h.hellos[m.From] = hello
 	if n.lobby.Password {
 		nonce := n.nonce()
-		h.nonces[m.From] = nonce
+		h.nonces[m.From] = challenge{nonce: nonce, at: n.now}
 		n.send(Message{Kind: MsgChallenge, To: m.From, Nonce: nonce})
 		return
 	}
@@ -261,13 +271,16 @@ func (n *Node) onHello(m Message) {
 
 func (n *Node) onProof(m Message) {
 	h := n.hs
-	nonce, ok := h.nonces[m.From]
+	c, ok := h.nonces[m.From]
+	nonce := c.nonce
 	hello := h.hellos[m.From]
 	if !ok || hello == nil {
 		return
 	}
 	delete(h.nonces, m.From)
 	if !hmac.Equal(m.Proof, passwordProof(n.password, nonce, n.self, m.From)) {
+		h.guessed(n, m.From)
+		delete(h.hellos, m.From)
 		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefusePassword,
 			Text: "The password is wrong; ask the host for the right one and try again."}})
 		return
@@ -707,4 +720,64 @@ func (n *Node) lateFollower(m Message) {
 	if m.Turn < n.last() {
 		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Turn, n.last()), Delay: n.delay})
 	}
+}
+
+// Password guessing is throttled per peer: after a wrong proof a peer waits
+// before it is challenged again, a second longer for each wrong proof in a
+// row (up to a minute), and the host keeps at most maxChallenges open
+// challenges, so fresh peer IDs cannot grow its memory either. (Per address
+// is the transport's to add: the session sees peer IDs only.)
+const (
+	maxChallenges = 64
+	maxGuessers   = 256
+	guessWait     = 100 // ticks (1 s) per wrong proof in a row
+	maxGuessWait  = 6000
+)
+
+// challenge is a nonce sent to a joiner, and when.
+type challenge struct {
+	nonce []byte
+	at    int
+}
+
+// challengeTicks is how long a challenge waits for its proof (10 s).
+const challengeTicks = 1000
+
+// challenges drops the challenges no proof answered in time and counts the
+// others.
+func (h *hostState) challenges(n *Node) int {
+	for p, c := range h.nonces {
+		if n.now-c.at > challengeTicks {
+			delete(h.nonces, p)
+			delete(h.hellos, p)
+		}
+	}
+	return len(h.nonces)
+}
+
+type guesses struct {
+	wrong int // wrong proofs in a row
+	until int // tick before which the peer is not challenged again
+}
+
+func (h *hostState) guessing(n *Node, p PeerID) bool {
+	g, ok := h.wrong[p]
+	return ok && n.now < g.until
+}
+
+func (h *hostState) guessed(n *Node, p PeerID) {
+	if len(h.wrong) >= maxGuessers {
+		for q, g := range h.wrong { // forget those whose wait is over
+			if n.now >= g.until {
+				delete(h.wrong, q)
+			}
+		}
+		if len(h.wrong) >= maxGuessers {
+			return // every slot waits already; the challenge cap still holds
+		}
+	}
+	g := h.wrong[p]
+	g.wrong++
+	g.until = n.now + min(guessWait*g.wrong, maxGuessWait)
+	h.wrong[p] = g
 }

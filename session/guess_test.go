@@ -1,0 +1,105 @@
+package session_test
+
+import (
+	"fmt"
+	"testing"
+
+	session "hostfall/session"
+)
+
+type seqRand uint64
+
+func (r *seqRand) Uint64() uint64 { *r++; return uint64(*r) }
+
+// lockedHost is a bare host node of a password session; step hands it one
+// message and returns what it sent.
+func lockedHost(t *testing.T) (*session.Node, func(session.Message) []session.Message) {
+	t.Helper()
+	host, err := session.NewNode(session.Config{Self: "host", Name: "h", GameVersion: "0.1.0", Rand: new(seqRand)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Host(session.Settings{Name: "locked", Password: "swordfish", MaxPlayers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	out := func() []session.Message {
+		var msgs []session.Message
+		for host.HasReady() {
+			rd := host.Ready()
+			msgs = append(msgs, rd.Messages...)
+			host.Advance()
+		}
+		return msgs
+	}
+	out()
+	return host, func(m session.Message) []session.Message {
+		if err := host.Step(m); err != nil {
+			t.Fatalf("step %v: %v", m.Kind, err)
+		}
+		return out()
+	}
+}
+
+func hello(from session.PeerID) session.Message {
+	return session.Message{Kind: session.MsgHello, From: from,
+		Hello: &session.Hello{Protocol: session.ProtocolVersion, GameVersion: "0.1.0", Name: string(from)}}
+}
+
+// answer is the kind of the message sent to p, and its refusal code.
+func answer(msgs []session.Message, p session.PeerID) (session.MsgKind, session.RefusalCode) {
+	for _, m := range msgs {
+		if m.To == p {
+			if m.Refusal != nil {
+				return m.Kind, m.Refusal.Code
+			}
+			return m.Kind, 0
+		}
+	}
+	return session.MsgNone, 0
+}
+
+// A wrong proof costs the guesser a wait before its next challenge, longer
+// with every wrong proof in a row; silent joiners cannot hold more than a
+// bounded number of challenges open, and theirs expire.
+func TestPasswordGuessesAreThrottled(t *testing.T) {
+	host, step := lockedHost(t)
+	const g = session.PeerID("guesser")
+	ticks := func(k int) {
+		for range k {
+			host.Tick()
+		}
+		step(session.Message{Kind: session.MsgPing, From: "nobody"}) // flush
+	}
+	for round := 1; round <= 3; round++ {
+		if k, _ := answer(step(hello(g)), g); k != session.MsgChallenge {
+			t.Fatalf("round %d: hello answered with %v, want a challenge", round, k)
+		}
+		if k, c := answer(step(session.Message{Kind: session.MsgProof, From: g, Proof: []byte("guess")}), g); k != session.MsgRefuse || c != session.RefusePassword {
+			t.Fatalf("round %d: a wrong proof answered with %v/%v", round, k, c)
+		}
+		if k, c := answer(step(hello(g)), g); k != session.MsgRefuse || c != session.RefusePassword {
+			t.Fatalf("round %d: a hello right after a wrong proof answered with %v/%v, want a refusal", round, k, c)
+		}
+		ticks(100*round - 1) // the wait is round seconds: not yet over
+		if k, _ := answer(step(hello(g)), g); k != session.MsgRefuse {
+			t.Fatalf("round %d: challenged again before its wait was over", round)
+		}
+		ticks(2)
+	}
+
+	// Silent joiners: at most 64 open challenges, then "try again"; theirs
+	// expire after 10 s and others are challenged again.
+	for i := range 64 {
+		p := session.PeerID(fmt.Sprintf("silent-%d", i))
+		if k, _ := answer(step(hello(p)), p); k != session.MsgChallenge {
+			t.Fatalf("silent joiner %d answered with %v", i, k)
+		}
+	}
+	if k, c := answer(step(hello("late")), "late"); k != session.MsgRefuse || c != session.RefuseFull {
+		t.Fatalf("the 65th open challenge: %v/%v, want a refusal to wait", k, c)
+	}
+	ticks(1001)
+	if k, _ := answer(step(hello("late")), "late"); k != session.MsgChallenge {
+		t.Fatalf("after the silent ones expired: %v, want a challenge", k)
+	}
+}
