@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hostfall/session/replay"
 	"slices"
 	"strings"
 	"testing"
 
 	session "hostfall/session"
+	"hostfall/session/replay"
 	"hostfall/session/simnet"
 )
 
@@ -612,7 +612,7 @@ func TestPasswordSurvivesTwoHostChanges(t *testing.T) {
 		}
 		for _, tc := range []struct {
 			who, password string
-			admitted     bool
+			admitted      bool
 		}{{"stranger", "", false}, {"guesser", "battery staple", false}, {"friend", pw, true}} {
 			id := session.PeerID(fmt.Sprintf("%s-%d", tc.who, round))
 			saved := n.Cfg
