@@ -66,8 +66,8 @@
 // password, nonce ‖ host ID ‖ joiner ID), so the password never crosses the
 // wire. Every member that joined with the password keeps it, so whoever
 // hosts after a migration checks proofs as the first host did (a host that
-// does not know it admits nobody). A wrong proof makes its peer wait a
-// second longer for each wrong one in a row before it is challenged again,
+// does not know it admits nobody). From the third wrong proof in a row on,
+// a peer waits a second longer for each before it is challenged again,
 // and at most 64 challenges are open at once (10 s each). Refusals (EvRefused) are sentences: version mismatch naming both
 // versions, full, wrong password, game in progress (join as a spectator),
 // kicked. Start runs the countdown 5..1 (EvCountdown), then EvLoad: the caller

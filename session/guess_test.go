@@ -58,8 +58,8 @@ func answer(msgs []session.Message, p session.PeerID) (session.MsgKind, session.
 	return session.MsgNone, 0
 }
 
-// A wrong proof costs the guesser a wait before its next challenge, longer
-// with every wrong proof in a row; silent joiners cannot hold more than a
+// Two wrong proofs in a row are retried at once (a mistype); from the third
+// on, each costs the guesser a longer wait before its next challenge; silent joiners cannot hold more than a
 // bounded number of challenges open, and theirs expire.
 func TestPasswordGuessesAreThrottled(t *testing.T) {
 	host, step := lockedHost(t)
@@ -70,13 +70,19 @@ func TestPasswordGuessesAreThrottled(t *testing.T) {
 		}
 		step(session.Message{Kind: session.MsgPing, From: "nobody"}) // flush
 	}
-	for round := 1; round <= 3; round++ {
+	guess := func(round int) {
+		t.Helper()
 		if k, _ := answer(step(hello(g)), g); k != session.MsgChallenge {
 			t.Fatalf("round %d: hello answered with %v, want a challenge", round, k)
 		}
 		if k, c := answer(step(session.Message{Kind: session.MsgProof, From: g, Proof: []byte("guess")}), g); k != session.MsgRefuse || c != session.RefusePassword {
 			t.Fatalf("round %d: a wrong proof answered with %v/%v", round, k, c)
 		}
+	}
+	guess(-2) // two mistypes are retried at once
+	guess(-1)
+	for round := 1; round <= 3; round++ {
+		guess(round)
 		if k, c := answer(step(hello(g)), g); k != session.MsgRefuse || c != session.RefusePassword {
 			t.Fatalf("round %d: a hello right after a wrong proof answered with %v/%v, want a refusal", round, k, c)
 		}

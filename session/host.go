@@ -722,12 +722,14 @@ func (n *Node) lateFollower(m Message) {
 	}
 }
 
-// Password guessing is throttled per peer: after a wrong proof a peer waits
-// before it is challenged again, a second longer for each wrong proof in a
-// row (up to a minute), and the host keeps at most maxChallenges open
+// Password guessing is throttled per peer: after freeGuesses wrong proofs in
+// a row (a player who mistyped retries at once), a peer waits before it is
+// challenged again, a second longer for each further wrong proof (up to a
+// minute), and the host keeps at most maxChallenges open
 // challenges, so fresh peer IDs cannot grow its memory either. (Per address
 // is the transport's to add: the session sees peer IDs only.)
 const (
+	freeGuesses   = 2
 	maxChallenges = 64
 	maxGuessers   = 256
 	guessWait     = 100 // ticks (1 s) per wrong proof in a row
@@ -778,6 +780,8 @@ func (h *hostState) guessed(n *Node, p PeerID) {
 	}
 	g := h.wrong[p]
 	g.wrong++
-	g.until = n.now + min(guessWait*g.wrong, maxGuessWait)
+	if g.wrong > freeGuesses {
+		g.until = n.now + min(guessWait*(g.wrong-freeGuesses), maxGuessWait)
+	}
 	h.wrong[p] = g
 }
