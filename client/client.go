@@ -279,6 +279,11 @@ func SessionEvent(ev session.Event, lobby *session.Lobby, tickMillis int) (out E
 		return Event{Kind: EvWaitOver, Name: name(ev.Slot)}, true
 	case session.EvPlayerLeft:
 		return Event{Kind: EvPlayerLeft, Name: name(ev.Slot), Turn: ev.Turn, Text: ev.Reason.String()}, true
+	case session.EvPlayerAway:
+		return Event{Kind: EvNotice, Name: name(ev.Slot), Turn: ev.Turn,
+			Text: name(ev.Slot) + " is away: their units hold until they are back"}, true
+	case session.EvPlayerBack:
+		return Event{Kind: EvNotice, Name: name(ev.Slot), Turn: ev.Turn, Text: name(ev.Slot) + " is back"}, true
 	case session.EvDesync:
 		e := Event{Kind: EvDesync, Turn: ev.Turn}
 		if ev.Desync != nil {

@@ -114,7 +114,7 @@ func msgToWire(m *Message) *wirepb.Message {
 		w.Hashes = append(w.Hashes, &wirepb.HashReport{Turn: h.Turn, Hash: h.Hash})
 	}
 	if s := m.Snapshot; s != nil {
-		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone}
+		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away}
 	}
 	if e := m.Edit; e != nil {
 		w.Edit = &wirepb.SlotEdit{Name: e.Name, Color: uint32(e.Color), Team: uint32(e.Team), Ready: e.Ready}
@@ -202,7 +202,7 @@ func msgFromWire(w *wirepb.Message) (Message, error) {
 		if len(s.NextSeq) > MaxSlots {
 			return Message{}, errors.New("too many sequence numbers in snapshot")
 		}
-		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone}
+		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away}
 	}
 	if e := w.Edit; e != nil {
 		if err := checkText("name", e.Name, maxNameLen); err != nil {
@@ -244,6 +244,9 @@ func turnToWire(t *Turn) *wirepb.Turn {
 	for _, d := range t.Departures {
 		w.Departures = append(w.Departures, &wirepb.Departure{Slot: uint32(d.Slot), Reason: uint32(d.Reason)})
 	}
+	for _, p := range t.Presence {
+		w.Presence = append(w.Presence, &wirepb.Presence{Slot: uint32(p.Slot), Away: p.Away})
+	}
 	return w
 }
 
@@ -265,6 +268,15 @@ func turnFromWire(w *wirepb.Turn) (Turn, error) {
 			return Turn{}, errors.New("departure out of range")
 		}
 		t.Departures = append(t.Departures, Departure{Slot: int(d.Slot), Reason: DepartReason(d.Reason)})
+	}
+	if len(w.Presence) > MaxSlots {
+		return Turn{}, errors.New("too many presence changes")
+	}
+	for _, p := range w.Presence {
+		if p.Slot >= MaxSlots {
+			return Turn{}, errors.New("presence slot out of range")
+		}
+		t.Presence = append(t.Presence, Presence{Slot: int(p.Slot), Away: p.Away})
 	}
 	return t, nil
 }

@@ -18,11 +18,12 @@ func (h *hostState) recordHash(n *Node, p PeerID, turn, hash uint64) {
 	h.hashes[turn] = append(rs, PeerHash{Peer: p, Hash: hash})
 }
 
-// reporters lists who must report hashes: the host and every peer in step.
+// reporters lists who must report hashes: the host and every peer in step
+// (not away, following this epoch).
 func (h *hostState) reporters(n *Node) []PeerID {
 	r := []PeerID{n.self}
 	for _, pi := range h.peers {
-		if pi.stallSince == -1 {
+		if pi.stallSince == -1 && !pi.away && pi.current {
 			r = append(r, pi.id)
 		}
 	}
@@ -150,6 +151,7 @@ func (n *Node) applySnapshot(m Message) {
 		if c, ok := n.chainAt(s.Turn); !ok || c != s.Chain {
 			n.log, n.chains, n.arrived = nil, nil, nil
 			n.base, n.baseChain, n.gone = s.Turn, s.Chain, s.Gone
+			n.away, n.baseAway = s.Away, s.Away
 			for i := range n.nextSeq {
 				n.nextSeq[i] = 1
 				if i < len(s.NextSeq) {
@@ -177,8 +179,11 @@ func (n *Node) applySnapshot(m Message) {
 		n.resume = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, Gone: s.Gone, NextSeq: s.NextSeq}
 		n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
 	}
-	if s != nil && repaired {
+	if s != nil && repaired && !n.rejoin {
 		n.emit(Event{Kind: EvDesyncRepaired, Turn: s.Turn})
+	}
+	if s != nil {
+		n.rejoin = false
 	}
 	if n.role == roleFollower {
 		n.sendAck(true)

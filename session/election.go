@@ -19,6 +19,7 @@ type election struct {
 	followers []followInfo
 	answered  []PeerID
 	alive     *Message // a Reject saying the old host lives
+	waiting   bool     // told the caller it waits for the other players
 }
 
 type followInfo struct {
@@ -56,7 +57,8 @@ func (n *Node) nextCandidate() {
 	el := n.el
 	el.expect = ""
 	for _, p := range n.roster() {
-		if slices.Contains(el.failedHosts, p) || slices.Contains(el.skipped, p) || n.connLost[p] {
+		if slices.Contains(el.failedHosts, p) || slices.Contains(el.skipped, p) || n.connLost[p] ||
+			n.isAway(n.lobby.SlotOf(p)) {
 			continue
 		}
 		if p == n.self {
@@ -67,13 +69,20 @@ func (n *Node) nextCandidate() {
 		el.deadline = n.now + n.cfg.ClaimWaitTicks
 		return
 	}
-	n.leave("Lost contact with every other player; the game cannot go on.")
+	// Nobody else is left to ask: a player runs itself (and plays on if
+	// nobody answers, see decide); a spectator looks for the game again.
+	if n.slot >= 0 && !n.isGone(n.slot) {
+		n.becomeCandidate()
+		return
+	}
+	n.seek("")
 }
 
 func (n *Node) becomeCandidate() {
 	el := n.el
 	n.setRole(roleCandidate)
-	gen := max(epochGen(n.epoch), el.maxGen) + 1
+	gen := max(epochGen(n.epoch), el.maxGen, n.maxGen) + 1
+	n.maxGen = gen
 	el.maxGen = gen
 	el.claim = makeEpoch(gen, n.slot)
 	el.gatherEnd = n.now + n.cfg.GatherTicks
@@ -87,15 +96,13 @@ func (n *Node) becomeCandidate() {
 	n.maybeDecide()
 }
 
-// electorate lists the players a candidate asks: every player but itself
-// and the host whose loss began this migration. Candidates it followed that
-// never resumed still count: one that gave up its claim is alive, and may be
-// back with the others; leaving them out would let a peer win alone (a split
-// outcome) after a few failed tries.
+// electorate lists the players a candidate asks: every player but itself,
+// the host whose loss began this migration included (if it is alive after
+// all, its answer sends the candidate back to it).
 func (n *Node) electorate() []PeerID {
 	var r []PeerID
 	for _, p := range n.roster() {
-		if p != n.self && (len(n.el.failedHosts) == 0 || p != n.el.failedHosts[0]) {
+		if p != n.self {
 			r = append(r, p)
 		}
 	}
@@ -231,8 +238,19 @@ func (n *Node) onReject(m Message) {
 	}
 	el.maxGen = max(el.maxGen, epochGen(m.Epoch))
 	el.answered = append(el.answered, m.From)
+	if len(m.Targets) == 1 && m.Targets[0] != n.self && m.Epoch != n.epoch && m.Epoch != n.lineageEpoch() &&
+		epochGen(m.Epoch) > epochGen(n.lineageEpoch()) && !slices.Contains(el.failedHosts, m.Targets[0]) {
+		// The others went on with a newer host: go to that game rather
+		// than start a second one.
+		n.candidateToGame(m.Targets[0])
+		return
+	}
 	if len(m.Targets) == 1 && (m.Epoch == n.epoch || m.Epoch == n.lineageEpoch()) && el.alive == nil {
 		el.alive = &m
+		if len(el.failedHosts) > 0 && m.From == el.failedHosts[0] {
+			n.decide() // the host itself answered: it lives
+			return
+		}
 	}
 	n.maybeDecide()
 }
@@ -247,19 +265,25 @@ func (n *Node) candidateTick() {
 	}
 }
 
-// maybeDecide decides as soon as every reachable player has answered.
+// maybeDecide decides as soon as every reachable player has answered (a
+// failed host is not waited for).
 func (n *Node) maybeDecide() {
 	for _, p := range n.electorate() {
-		if !slices.Contains(n.el.answered, p) && !n.connLost[p] {
+		if !slices.Contains(n.el.answered, p) && !n.connLost[p] && !slices.Contains(n.el.failedHosts, p) &&
+			!n.isAway(n.lobby.SlotOf(p)) {
 			return
 		}
 	}
 	n.decide()
 }
 
-// decide ends the gathering: with followers making a majority of the players
-// (failed hosts not counted) this node becomes host; otherwise, if the old
-// host turned out alive, it goes back to it; else it leaves cleanly.
+// decide ends a round of gathering. With followers making a strict majority
+// of the players present (the failed host counted: it may only be slow)
+// this node becomes host. If the old host answered, it goes back to it.
+// Otherwise it waits, asking again, until the players it misses have been
+// gone for DropTicks; then it becomes host of whoever followed — alone, if
+// its partner really crashed — and a later merge (see rivalPing) makes one
+// game again should the others turn out to play on elsewhere.
 func (n *Node) decide() {
 	el := n.el
 	players := 1
@@ -268,16 +292,29 @@ func (n *Node) decide() {
 			players++
 		}
 	}
-	if 2*players > len(n.electorate())+1 {
+	if 2*players > max(len(n.presentPlayers()), players) {
 		n.win()
 		return
 	}
-	n.failedTries++
-	if el.alive != nil && n.failedTries < 3 {
+	if el.alive != nil {
 		n.rejoinLineage(*el.alive)
 		return
 	}
-	n.leave("Lost contact with most of the other players; this peer cannot go on with the game.")
+	left := n.lostAt + n.cfg.DropTicks - n.now
+	if left <= 0 {
+		n.win()
+		return
+	}
+	if !el.waiting {
+		el.waiting = true
+		n.emit(Event{Kind: EvWaiting, Slot: -1, Name: "the other players", TicksLeft: left})
+	}
+	el.gatherEnd = n.now + min(n.cfg.GatherTicks, left)
+	for _, p := range n.electorate() {
+		if !slices.Contains(el.answered, p) {
+			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
+		}
+	}
 }
 
 // rejoinLineage goes back to a host that others still follow.
@@ -321,6 +358,7 @@ func (n *Node) win() {
 	h := n.hs
 	for _, f := range el.followers {
 		pi := h.addPeer(n, f.id, f.slot, f.last)
+		pi.current, pi.msgAt = true, n.now
 		pi.loaded = f.loaded
 		h.loaded[f.id] = f.loaded
 		if n.lobby.State == StateLoading && !f.loaded {
@@ -334,14 +372,17 @@ func (n *Node) win() {
 		if p == n.self || h.peer(p) != nil {
 			continue
 		}
-		why := DepartLost
-		if slices.Contains(el.failedHosts, p) {
-			why = DepartHostLost
+		// A player that did not follow is away: its slot stays, and the
+		// host keeps pinging it, so it finds this game again (or, if it
+		// hosts another side of a split, the two merge).
+		if n.lobby.State < StateLoading {
+			h.dropPeer(n, p, DepartLost) // in the lobby it loses its seat
+			continue
 		}
-		h.dropPeer(n, p, why)
-		// A host cut off from us may still believe it hosts: tell it that
-		// a later one won, so it steps down rather than plays on alone.
-		n.send(Message{Kind: MsgPing, To: p, Epoch: n.epoch, Turn: n.last()})
+		pi := h.addPeer(n, p, n.lobby.SlotOf(p), 0)
+		pi.heard = n.now - n.cfg.FailTicks - 1
+		h.setAway(n, pi, true)
+		n.sidePing(pi)
 	}
 	for _, f := range el.followers {
 		if pi := h.peer(f.id); pi != nil {

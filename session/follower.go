@@ -13,9 +13,15 @@ func (n *Node) stepMember(m Message) {
 		n.onReject(m)
 		return
 	case MsgSnapshot:
-		if m.From == n.host || n.expectSnap {
+		if m.From == n.host || n.expectSnap && !n.rejoin {
 			n.applySnapshot(m)
 		}
+		return
+	case MsgMerge:
+		n.onMerge(m)
+		return
+	case MsgHello:
+		n.redirect(m)
 		return
 	}
 	if n.role == roleCandidate && m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye {
@@ -23,10 +29,6 @@ func (n *Node) stepMember(m Message) {
 		n.becomeFollower()
 		n.el = nil
 		n.failedTries++
-		if n.failedTries >= 3 {
-			n.leave("Lost contact with the host too often; this peer leaves the game.")
-			return
-		}
 	}
 	if m.From != n.host || n.role != roleFollower {
 		return
@@ -107,7 +109,7 @@ func (n *Node) heardHost() {
 }
 
 func (n *Node) onTurns(m Message) {
-	if n.expectSnap && n.released == 0 {
+	if n.expectSnap && (n.released == 0 || n.rejoin) {
 		return // a joiner catches up from the snapshot, which carries these turns
 	}
 	if m.Delay <= uint32(n.cfg.MaxDelayTurns) {
@@ -135,7 +137,7 @@ func (n *Node) onTurns(m Message) {
 // and carries the pending hash reports.
 func (n *Node) sendAck(need bool) {
 	m := Message{Kind: MsgAck, To: n.host, Epoch: n.epoch, Have: n.last(), Need: need, Hashes: n.hashQueue}
-	if n.lobby.State == StateLoading && n.loaded {
+	if n.lobby.State >= StateLoading && n.loaded {
 		m.Loaded = true
 	}
 	n.hashQueue = nil
@@ -145,7 +147,7 @@ func (n *Node) sendAck(need bool) {
 func (n *Node) followerTick() {
 	limit := n.cfg.FailTicks
 	if n.awaitResume {
-		limit += n.cfg.GatherTicks
+		limit += n.cfg.GatherTicks + n.cfg.DropTicks // a candidate may wait for the others
 	}
 	if !n.hostLost && n.now-n.hostHeard > limit {
 		n.timeout(MsgHostSilent)
@@ -161,7 +163,7 @@ func (n *Node) followerTick() {
 			return
 		}
 	}
-	if n.hostLost || n.awaitResume {
+	if n.hostLost || n.awaitResume || n.rejoin {
 		return
 	}
 	// While turns flow, acks go out on receipt (see onTurns); the tick only

@@ -20,6 +20,9 @@ type peerInfo struct {
 	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
 	resentAt   int
 	loaded     bool
+	away       bool // its slot is away (or will be at the next turn)
+	current    bool // its last message was of this host's epoch
+	msgAt      int  // tick of its last message (heard also counts reconnections)
 }
 
 type sentTurn struct {
@@ -31,6 +34,7 @@ type sentTurn struct {
 type hostState struct {
 	open       []Command
 	openDeps   []Departure
+	openPres   []Presence
 	turnTimer  int
 	peers      []*peerInfo // in join order
 	nonces     map[PeerID]challenge
@@ -43,7 +47,6 @@ type hostState struct {
 	sent       [64]sentTurn
 	repairing  map[PeerID]int  // peer → tick its repair was ordered
 	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
-	lost       int             // players this epoch dropped as lost or lagging (see keepsMajority)
 	loadFrom   int             // tick the loading began
 	selfWait   int             // tick the others were last told to wait for this host's loading; 0: not told
 }
@@ -91,7 +94,44 @@ func (h *hostState) addPeer(n *Node, p PeerID, slot int, acked uint64) *peerInfo
 		h.peers = append(h.peers, pi)
 	}
 	*pi = peerInfo{id: p, slot: slot, heard: n.now, lastSend: n.now, acked: acked, stallSince: -1, srtt8: 8}
+	pi.away = slot >= 0 && h.awaySlot(n, slot)
 	return pi
+}
+
+// awaySlot reports whether slot is away at the next turn this host closes.
+func (h *hostState) awaySlot(n *Node, slot int) bool {
+	for i := len(h.openPres) - 1; i >= 0; i-- {
+		if h.openPres[i].Slot == slot {
+			return h.openPres[i].Away
+		}
+	}
+	return n.isAway(slot)
+}
+
+// setAway sequences slot going away (or coming back) in the next turn.
+func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
+	pi.away = away
+	pi.waited = 0
+	if pi.stallSince >= 0 {
+		pi.stallSince = -1
+		h.broadcastWait(n, pi.slot, 0)
+	}
+	h.openPres = slices.DeleteFunc(h.openPres, func(p Presence) bool { return p.Slot == pi.slot })
+	if n.isAway(pi.slot) != away {
+		h.openPres = append(h.openPres, Presence{Slot: pi.slot, Away: away})
+	}
+}
+
+// maybeBack ends an away player's absence once it follows this host again
+// and has caught up to within half the lag the host tolerates.
+func (h *hostState) maybeBack(n *Node, pi *peerInfo, silent bool) {
+	if silent || !pi.current || h.newer[pi.id] || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+		return
+	}
+	if n.lobby.State >= StateLoading && !h.loaded[pi.id] {
+		return // back once its game screen is up
+	}
+	h.setAway(n, pi, false)
 }
 
 // recipients lists the peers that receive broadcasts, in join order.
@@ -140,12 +180,20 @@ func (n *Node) stepHost(m Message) {
 		n.lateFollower(m)
 		return
 	}
+	if m.Kind == MsgMerge {
+		n.onMerge(m)
+		return
+	}
+	if n.rivalPing(m) {
+		return
+	}
 	pi := h.peer(m.From)
 	if pi == nil {
 		return
 	}
-	pi.heard = n.now
+	pi.heard, pi.msgAt = n.now, n.now
 	pi.connLost = false
+	pi.current = m.Epoch == n.epoch
 	switch m.Kind {
 	case MsgSnapshot:
 		n.applySnapshot(m) // this host was in the minority of a desync
@@ -182,7 +230,7 @@ func (n *Node) stepHost(m Message) {
 // the sender's slot; duplicates and out-of-order ones are dropped (the sender
 // resends until it sees them committed).
 func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
-	if pi.slot < 0 || n.isGone(pi.slot) || n.lobby.State != StatePlaying {
+	if pi.slot < 0 || n.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
 		return
 	}
 	for _, c := range cmds {
@@ -360,9 +408,6 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 	pi := h.peer(p)
 	slot := n.lobby.SlotOf(p)
-	if (why == DepartLost || why == DepartLagging) && slot >= 0 && !n.isGone(slot) && n.lobby.State == StatePlaying {
-		h.lost++
-	}
 	if pi != nil {
 		h.peers = slices.DeleteFunc(h.peers, func(x *peerInfo) bool { return x.id == p })
 		if pi.stallSince >= 0 && slot >= 0 {
@@ -482,9 +527,9 @@ func (n *Node) hostTick() {
 	}
 	for _, pi := range h.peers {
 		if n.now-pi.lastSend >= n.cfg.HeartbeatTicks {
-			n.hostSend(pi, Message{Kind: MsgPing, Turn: n.last()})
+			n.sidePing(pi)
 		}
-		if n.lobby.State == StatePlaying && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
+		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
 			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks {
 			pi.resentAt = n.now
 			n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(pi.acked, n.last()), Delay: n.delay})
@@ -525,108 +570,100 @@ func (h *hostState) sentAt(turn uint64) int {
 func (h *hostState) allLoaded(n *Node) bool {
 	for i, s := range n.lobby.Slots {
 		leaving := slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == i })
-		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] && !leaving {
+		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] && !leaving && !h.awaySlot(n, i) {
 			return false
 		}
 	}
 	return true
 }
 
-// checkPeers finds players that are silent, disconnected or too far behind,
-// shows the wait to everyone and drops them when it runs out. It reports
-// whether the host must hold back.
+// checkPeers finds players that are silent, disconnected or too far behind
+// and shows the wait to everyone; when it runs out, a player in a game is
+// away (its slot stays; nobody waits for it any more) and one in the lobby
+// loses its seat. It reports whether the host must hold back.
 func (h *hostState) checkPeers(n *Node) bool {
 	stalled := false
-	var drop []*peerInfo
-	for _, pi := range h.peers {
+	for _, pi := range slices.Clone(h.peers) {
 		if pi.stallSince == -2 {
 			continue // already leaving
 		}
 		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
-		lag := n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
-		// A player still loading its game screen is waited for in the open
-		// once the loading takes longer than a silence would, and for
-		// LoadTicks as long as it answers: slow, not gone.
-		loading := n.lobby.State == StateLoading && !h.loaded[pi.id] && n.now-h.loadFrom > n.cfg.FailTicks
 		if pi.slot < 0 || n.isGone(pi.slot) {
 			if silent && n.now-pi.heard > n.cfg.DropTicks {
-				drop = append(drop, pi) // a silent spectator
+				h.dropPeer(n, pi.id, DepartLost) // a silent spectator
 			}
 			continue
 		}
-		if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
-			lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
-		} else if pi.stallSince >= 0 && !silent && n.lobby.State == StatePlaying {
-			lag = true
-		}
-		if !silent && !lag && !loading {
-			if pi.stallSince >= 0 {
-				pi.stallSince = -1
-				h.broadcastWait(n, pi.slot, 0)
-			}
-			if pi.waited > 0 && n.now%4 == 0 {
-				pi.waited--
-			}
+		if pi.away {
+			h.maybeBack(n, pi, silent)
 			continue
 		}
-		if n.lobby.State != StatePlaying && !silent && !loading {
-			continue
+		if h.waitFor(n, pi, silent) {
+			stalled = stalled || n.lobby.State == StatePlaying
 		}
-		stalled = stalled || n.lobby.State == StatePlaying
-		pi.waited++
-		budget := n.cfg.DropTicks
-		if loading && !silent {
-			budget = n.cfg.LoadTicks
-		}
-		left := budget - pi.waited
-		if pi.stallSince < 0 {
-			pi.stallSince = n.now
-			pi.lastWaitEv = n.now
-			h.broadcastWait(n, pi.slot, left)
-		}
-		if left <= 0 {
-			drop = append(drop, pi)
-		} else if n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
-			pi.lastWaitEv = n.now
-			h.broadcastWait(n, pi.slot, left)
-		}
-	}
-	if len(drop) > 0 && !h.keepsMajority(n, drop) {
-		n.leave("Lost contact with most of the other players; this peer cannot go on with the game.")
-		return true
-	}
-	for _, pi := range drop {
-		why := DepartLost
-		if !pi.connLost && n.now-pi.heard <= n.cfg.FailTicks {
-			why = DepartLagging
-		}
-		h.dropPeer(n, pi.id, why)
 	}
 	return stalled
 }
 
-// keepsMajority reports whether the players this host still hears, itself
-// included and drop excluded, are a majority of the players of its epoch
-// (those it dropped as lost count on; one failure tolerated, as a candidate
-// counts): a host cut off from most of its players must not drop them —
-// they may be playing on with another host — so it leaves instead of
-// sequencing their departure. Counting the dropped keeps a host from
-// shedding a majority one player at a time.
-func (h *hostState) keepsMajority(n *Node, drop []*peerInfo) bool {
-	alive := 1
-	for _, pi := range h.peers {
-		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
-		if pi.slot >= 0 && !n.isGone(pi.slot) && !silent && pi.stallSince != -2 && !slices.Contains(drop, pi) {
-			alive++
-		}
+// waitFor counts down the wait for one player that is silent, lagging or
+// slow to load, and ends it: back in step, away, or (in the lobby) gone. It
+// reports whether the player is being waited for.
+func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
+	lag := n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
+	// A player still loading its game screen is waited for in the open
+	// once the loading takes longer than a silence would, and for
+	// LoadTicks as long as it answers: slow, not gone.
+	loading := n.lobby.State == StateLoading && !h.loaded[pi.id] && n.now-h.loadFrom > n.cfg.FailTicks
+	if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+		lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
+	} else if pi.stallSince >= 0 && !silent && n.lobby.State == StatePlaying {
+		lag = true
 	}
-	return 2*alive > len(n.roster())+h.lost-1
+	if !silent && !lag && !loading {
+		if pi.stallSince >= 0 {
+			pi.stallSince = -1
+			h.broadcastWait(n, pi.slot, 0)
+		}
+		if pi.waited > 0 && n.now%4 == 0 {
+			pi.waited--
+		}
+		return false
+	}
+	if n.lobby.State != StatePlaying && !silent && !loading {
+		return false
+	}
+	pi.waited++
+	budget := n.cfg.DropTicks
+	if loading && !silent {
+		budget = n.cfg.LoadTicks
+	}
+	left := budget - pi.waited
+	if pi.stallSince < 0 {
+		pi.stallSince = n.now
+		pi.lastWaitEv = n.now
+		h.broadcastWait(n, pi.slot, left)
+	}
+	switch {
+	case left > 0:
+		if n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
+			pi.lastWaitEv = n.now
+			h.broadcastWait(n, pi.slot, left)
+		}
+		return true
+	case n.lobby.State >= StateLoading:
+		h.setAway(n, pi, true)
+	default:
+		h.dropPeer(n, pi.id, DepartLost)
+	}
+	return false
 }
 
 // newerHeard notes a player of this game that has moved to a later
-// generation (it claims, or follows, a newer epoch). Once those players
-// leave this host without a majority, it steps down: it follows the claim
-// when it can, and leaves otherwise.
+// generation (it claims, or follows, a newer epoch). This host steps down
+// only once a strict majority of the players present has moved: then it
+// follows the claim, or seeks the game they went on with. A claim without
+// that majority is rejected (naming this host, so the claimer comes back),
+// and a rival host that resumed is met by the split rule (see rivalPing).
 func (n *Node) newerHeard(m Message) bool {
 	h := n.hs
 	if n.rosterIndex(m.From) < 0 {
@@ -637,24 +674,18 @@ func (n *Node) newerHeard(m Message) bool {
 		return false
 	}
 	h.newer[m.From] = true
-	r := n.roster()
-	resumed := m.Kind == MsgPing || m.Kind == MsgTurns // a later host won: a majority follows it
-	if !resumed && 2*(len(r)-len(h.newer)) > len(r) {
-		return false
+	if m.Kind != MsgClaim || 2*len(h.newer) <= len(n.presentPlayers()) {
+		return false // a rival host is met by the split rule (rivalPing)
+	}
+	if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {
+		n.stepDownTo(m.From)
+		return true
 	}
 	n.becomeFollower()
 	n.el = &election{failedHosts: []PeerID{n.self}, maxGen: epochGen(m.Epoch)}
 	n.lostAt = n.now
 	n.hostLost = true
-	if m.Kind == MsgClaim {
-		if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {
-			n.leave("The other players went on with another host; this peer cannot go on with the game.")
-			return true
-		}
-		n.follow(m)
-		return true
-	}
-	n.leave("The other players went on with another host; this peer cannot go on with the game.")
+	n.follow(m)
 	return true
 }
 
@@ -662,14 +693,14 @@ func (n *Node) newerHeard(m Message) bool {
 // sends it to every peer.
 func (n *Node) closeTurn() {
 	h := n.hs
-	t := Turn{Epoch: n.epoch, Number: n.last() + 1, Commands: h.open, Departures: h.openDeps}
-	h.open, h.openDeps = nil, nil
+	t := Turn{Epoch: n.epoch, Number: n.last() + 1, Commands: h.open, Departures: h.openDeps, Presence: h.openPres}
+	h.open, h.openDeps, h.openPres = nil, nil, nil
 	n.commit(t)
 	h.sent[t.Number%uint64(len(h.sent))] = sentTurn{turn: t.Number, at: n.now}
 	n.adaptDelay()
 	var keep []*peerInfo
 	for _, pi := range h.peers {
-		if pi.acked+1 >= t.Number || n.now-pi.heard < n.cfg.FailTicks {
+		if pi.current && (pi.acked+1 >= t.Number || n.now-pi.heard < n.cfg.FailTicks) {
 			n.hostSend(pi, Message{Kind: MsgTurns, Turns: []Turn{t}, Delay: n.delay})
 		}
 		if pi.stallSince != -2 {
@@ -709,6 +740,11 @@ func (n *Node) lateFollower(m Message) {
 		member = true
 	}
 	if !member || m.Turn > n.last() || !n.sameHistory(m) {
+		if slot >= 0 && !n.isGone(slot) || n.lobby.isSpectator(m.From) {
+			// Its history is not ours (or is ahead): it rejoins by snapshot.
+			n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Targets: []PeerID{n.self}})
+			return
+		}
 		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefuseNotMember,
 			Text: "The game went on without you while the host changed."}})
 		return

@@ -85,6 +85,13 @@ func (n *Node) sendHello() {
 }
 
 func (n *Node) stepJoining(m Message) {
+	if n.rejoin && m.Kind == MsgPing && m.Count > 0 && n.rosterIndex(m.From) >= 0 &&
+		(m.From != n.joinHost || n.now-n.joinedAt > n.cfg.HeartbeatTicks*2) {
+		// A host of this game pings the players it misses: ask it.
+		n.joinHost, n.joinedAt = m.From, n.now
+		n.sendHello()
+		return
+	}
 	if m.From != n.joinHost {
 		return
 	}
@@ -97,8 +104,18 @@ func (n *Node) stepJoining(m Message) {
 		}
 		n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
 		n.leave(m.Refusal.Text)
+	case MsgReject:
+		// A member, not the host: it names the host to ask.
+		if n.rejoin && len(m.Targets) == 1 && m.Targets[0] != n.self && m.Targets[0] != n.joinHost {
+			n.joinHost, n.joinedAt = m.Targets[0], n.now
+			n.sendHello()
+		}
 	case MsgWelcome:
 		if m.Lobby == nil {
+			return
+		}
+		if n.rejoin {
+			n.rejoinWelcome(m)
 			return
 		}
 		n.lobby = m.Lobby.Clone()

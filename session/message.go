@@ -40,6 +40,7 @@ const (
 
 	MsgWaiting // host → all: waiting for Slot, Count ticks left (0 = the wait is over)
 	MsgBye     // peer → host, or host → all: leaving the session on purpose
+	MsgMerge   // host → rival host or its own peers: Targets[0] hosts the game that goes on; rejoin it
 
 	msgLocal // kinds below are local: never encoded
 
@@ -66,7 +67,7 @@ var msgNames = map[MsgKind]string{
 	MsgChat: "chat", MsgCountdown: "countdown", MsgLoaded: "loaded", MsgCommands: "commands",
 	MsgTurns: "turns", MsgAck: "ack", MsgPing: "ping", MsgDesync: "desync",
 	MsgSnapshotReq: "snapshot-req", MsgSnapshot: "snapshot", MsgClaim: "claim",
-	MsgFollow: "follow", MsgReject: "reject", MsgWaiting: "waiting", MsgBye: "bye", MsgConnected: "connected",
+	MsgFollow: "follow", MsgReject: "reject", MsgWaiting: "waiting", MsgBye: "bye", MsgMerge: "merge", MsgConnected: "connected",
 	MsgDisconnected: "disconnected", MsgHostSilent: "host-silent", MsgClaimOverdue: "claim-overdue",
 	MsgGatherOver: "gather-over",
 }

@@ -27,10 +27,10 @@ func (r role) String() string { return roleNames[r] }
 // than run on in a state nobody reasoned about.
 var transitions = [...][]role{
 	roleNone:      {roleJoining, roleHost, roleLeft},
-	roleJoining:   {roleFollower, roleLeft},
-	roleFollower:  {roleFollower, roleCandidate, roleLeft},
-	roleCandidate: {roleFollower, roleCandidate, roleHost, roleLeft},
-	roleHost:      {roleFollower, roleLeft},
+	roleJoining:   {roleFollower, roleCandidate, roleLeft},
+	roleFollower:  {roleFollower, roleCandidate, roleJoining, roleLeft},
+	roleCandidate: {roleFollower, roleCandidate, roleHost, roleJoining, roleLeft},
+	roleHost:      {roleFollower, roleJoining, roleLeft},
 	roleLeft:      nil,
 }
 
@@ -102,6 +102,7 @@ type Node struct {
 	role role
 
 	epoch    uint64
+	maxGen   uint64 // the newest generation this node has seen: it never claims one again
 	host     PeerID
 	joinHost PeerID
 	joinedAt int
@@ -118,6 +119,8 @@ type Node struct {
 	base      uint64
 	baseChain uint64
 	gone      uint32           // bit per slot: departed
+	away      uint32           // bit per slot: away (silent; its slot stays)
+	baseAway  uint32           // away at turn base (for awayAt)
 	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
 	released  uint64
 	delay     uint32
@@ -133,6 +136,8 @@ type Node struct {
 	loaded      bool
 	awaitResume bool // following a candidate that has not resumed yet
 	expectSnap  bool
+	rejoin      bool // seeking the game again (see seek); until the snapshot is in
+	seekSince   int
 	hashQueue   []HashReport
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int
@@ -239,6 +244,20 @@ func (n *Node) emit(e Event) { n.out.events = append(n.out.events, e) }
 
 func (n *Node) isGone(slot int) bool { return slot >= 0 && slot < MaxSlots && n.gone&(1<<slot) != 0 }
 
+// isAway reports whether slot is away at the last committed turn.
+func (n *Node) isAway(slot int) bool { return slot >= 0 && slot < MaxSlots && n.away&(1<<slot) != 0 }
+
+// presentPlayers lists the players that are in the game and not away.
+func (n *Node) presentPlayers() []PeerID {
+	var r []PeerID
+	for _, p := range n.roster() {
+		if !n.isAway(n.lobby.SlotOf(p)) {
+			r = append(r, p)
+		}
+	}
+	return r
+}
+
 // roster is the ordered list of players that may host: human slots not departed.
 func (n *Node) roster() []PeerID {
 	var r []PeerID
@@ -303,7 +322,9 @@ func (n *Node) Tick() {
 	n.now++
 	switch n.role {
 	case roleJoining:
-		if (n.now-n.joinedAt)%(n.cfg.HeartbeatTicks*10) == 0 {
+		if n.rejoin {
+			n.seekTick()
+		} else if (n.now-n.joinedAt)%(n.cfg.HeartbeatTicks*10) == 0 {
 			n.sendHello()
 		}
 	case roleFollower:
@@ -347,6 +368,7 @@ func (n *Node) Step(m Message) error {
 	if m.Kind.IsLocal() || m.Kind == MsgNone {
 		return fmt.Errorf("%w: kind %d", ErrBadArgument, m.Kind)
 	}
+	n.maxGen = max(n.maxGen, epochGen(m.Epoch))
 	switch n.role {
 	case roleJoining:
 		n.stepJoining(m)
@@ -449,7 +471,7 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 		n.snapTargets = nil
 		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
-	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.goneAt(turn), NextSeq: n.nextSeqAt(turn)}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.goneAt(turn), NextSeq: n.nextSeqAt(turn), Away: n.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
 		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.turnsAfter(turn, n.last())})
@@ -468,6 +490,27 @@ func (n *Node) goneAt(t uint64) uint32 {
 		}
 	}
 	return g
+}
+
+// awayAt replays the presence changes from the base turn up to t.
+func (n *Node) awayAt(t uint64) uint32 {
+	a := n.baseAway
+	for k := n.base + 1; k <= t && k <= n.last(); k++ {
+		tr, _ := n.turnAt(k)
+		a = applyPresence(a, tr.Presence)
+	}
+	return a
+}
+
+func applyPresence(a uint32, ps []Presence) uint32 {
+	for _, p := range ps {
+		if p.Away {
+			a |= 1 << p.Slot
+		} else {
+			a &^= 1 << p.Slot
+		}
+	}
+	return a
 }
 
 func (n *Node) nextSeqAt(t uint64) []uint64 {
@@ -500,6 +543,7 @@ func (n *Node) commit(t Turn) {
 	for _, d := range t.Departures {
 		n.gone |= 1 << d.Slot
 	}
+	n.away = applyPresence(n.away, t.Presence)
 	n.prune()
 }
 
@@ -509,6 +553,9 @@ func (n *Node) prune() {
 		return
 	}
 	cut := 512
+	for _, t := range n.log[:cut] {
+		n.baseAway = applyPresence(n.baseAway, t.Presence)
+	}
 	n.baseChain = n.chains[cut-1]
 	n.base += uint64(cut)
 	n.log = slices.Clone(n.log[cut:])
@@ -543,6 +590,17 @@ func (n *Node) releaseTurns() {
 				n.leave(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
 				return
 			}
+		}
+		for _, p := range t.Presence {
+			name := ""
+			if p.Slot < len(n.lobby.Slots) {
+				name = n.lobby.Slots[p.Slot].Name
+			}
+			kind := EvPlayerBack
+			if p.Away {
+				kind = EvPlayerAway
+			}
+			n.emit(Event{Kind: kind, Slot: p.Slot, Name: name, Turn: k})
 		}
 	}
 }
@@ -632,6 +690,13 @@ func chainMix(h uint64, t *Turn) uint64 {
 	}
 	for _, d := range t.Departures {
 		mix(uint64(d.Slot)<<8 | uint64(d.Reason))
+	}
+	for _, p := range t.Presence {
+		v := uint64(p.Slot) << 8
+		if p.Away {
+			v |= 1
+		}
+		mix(v | 1<<16)
 	}
 	return h
 }

@@ -22,7 +22,7 @@ var (
 // Schedule shape.
 const (
 	playTicks  = 1200 // ticks of play with faults
-	quietTicks = 400  // healed, no faults, no new commands: everything settles
+	quietTicks = 1000 // healed, no faults, no new commands: one game again within 10 s
 )
 
 // livenessBound is the stated bound: after the host fails (crash or silent
@@ -93,7 +93,8 @@ func runSchedule(seed uint64) (res schedResult) {
 		faulty     bool // some link or peer fault is active
 		watch      = -1 // tick a checked host failure happened
 		watchEpoch uint64
-		bound      = livenessBound(filled(cfg), n.MaxLat)
+		fast       = livenessBound(filled(cfg), n.MaxLat)
+		bound      = fast
 	)
 	end := n.Now + playTicks
 	for n.Now < end {
@@ -112,8 +113,14 @@ func runSchedule(seed uint64) (res schedResult) {
 		}
 		if watch < 0 && n.Now >= nextFault {
 			nextFault = n.Now + 40 + rng.IntN(160)
-			w, e := injectFault(n, rng.IntN(100), &healAt, &faulty, logf)
+			w, e, alone := injectFault(n, rng.IntN(100), &healAt, &faulty, logf)
 			if w {
+				// A lone survivor is not a majority: it waits DropTicks
+				// for the others before it plays on.
+				bound = fast
+				if alone {
+					bound += cfg.DropTicks
+				}
 				watch, watchEpoch = n.Now, e
 				nextFault = max(nextFault, n.Now+bound+20)
 			}
@@ -188,8 +195,9 @@ func startGame(n *simnet.Net, players int, bot bool) error {
 }
 
 // injectFault applies one random fault. It returns true (and the old epoch)
-// when it failed the host under conditions the liveness bound covers.
-func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(string, ...any)) (bool, uint64) {
+// when it failed the host under conditions the liveness bound covers, and
+// whether a single player survives it.
+func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(string, ...any)) (bool, uint64, bool) {
 	rng := n.Rand
 	var live []*simnet.Peer
 	for _, p := range n.Peers {
@@ -199,14 +207,15 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 	}
 	h := hostOf(n)
 	if h == nil || len(live) == 0 {
-		return false, 0
+		return false, 0, false
 	}
 	pick := live[rng.IntN(len(live))]
 	other := live[rng.IntN(len(live))]
 	heal := func() { *healAt = n.Now + 20 + rng.IntN(130); *faulty = true }
 	switch {
 	case roll < 18: // crash the host, reported or silent
-		checked := !*faulty && covered(n, h)
+		others := covered(n, h)
+		checked := !*faulty && others > 0
 		e := h.LastEpoch()
 		if roll < 10 {
 			logf("crash host %s", h.ID)
@@ -215,7 +224,7 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 			logf("hang host %s", h.ID)
 			n.Hang(h.ID)
 		}
-		return checked, e
+		return checked, e, others == 1
 	case roll < 28:
 		if pick != h {
 			logf("crash %s", pick.ID)
@@ -274,16 +283,16 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 	default:
 		if pick != h && pick.Status.Slot >= 0 {
 			logf("%s leaves", pick.ID)
-			pick.Node.Leave()
+			n.Leave(pick)
 		}
 	}
-	return false, 0
+	return false, 0, false
 }
 
 // covered: the bound applies when every other player of the host's game is
 // alive, connected, has applied every turn the host has (so all agree on who
 // is still in the game), and no link fault is active.
-func covered(n *simnet.Net, h *simnet.Peer) bool {
+func covered(n *simnet.Net, h *simnet.Peer) int {
 	lob := h.Node.Lobby()
 	others := 0
 	for i, s := range lob.Slots {
@@ -291,21 +300,26 @@ func covered(n *simnet.Net, h *simnet.Peer) bool {
 			continue
 		}
 		p := n.Peer(s.Peer)
-		gone := false
+		gone, away := false, false
 		for _, a := range h.Applied {
 			for _, d := range a.Turn.Departures {
 				gone = gone || d.Slot == i
 			}
+			for _, pr := range a.Turn.Presence {
+				if pr.Slot == i {
+					away = pr.Away
+				}
+			}
 		}
-		if gone || p != nil && p.Live() && p.Status.Slot != i {
-			continue // departed (maybe before a snapshot this host restored), or back only to watch
+		if gone || away || p != nil && p.Live() && p.Status.Slot != i {
+			continue // departed or away (maybe before a snapshot this host restored), or back only to watch
 		}
 		if p == nil || !p.Live() || p.Status.Host != h.ID || p.Last() != h.Last() {
-			return false
+			return 0
 		}
 		others++
 	}
-	return others > 0
+	return others
 }
 
 func reportFailure(t *testing.T, r schedResult) {

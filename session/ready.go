@@ -19,11 +19,13 @@ const (
 	EvDesync                   // Desync: divergence detected (write the report from it)
 	EvDesyncRepaired           // this node restored a snapshot of Turn and replays from there
 	EvLeft                     // this node left the session cleanly: Text says why; stop using it
+	EvPlayerAway               // Slot (Name) is away from Turn: silent, its slot and units stay
+	EvPlayerBack               // Slot (Name) is back from Turn
 )
 
 var eventNames = [...]string{"none", "joined", "refused", "lobby", "chat", "countdown", "load",
 	"game-started", "host-changed", "waiting", "wait-over", "player-left", "desync",
-	"desync-repaired", "left"}
+	"desync-repaired", "left", "player-away", "player-back"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {

@@ -154,7 +154,7 @@ func TestResumedLobbyReservationsAndBots(t *testing.T) {
 	p1 := n.Add(pid(1), "p1")
 	_ = p1.Node.Join(host.ID)
 	n.Run(10)
-	p1.Node.Leave()
+	n.Leave(p1)
 	n.Run(10)
 	l := host.Node.Lobby()
 	if s1 := sv.Lobby.SlotOf(pid(1)); l.Name != "again" || l.SlotOf(pid(1)) != s1 || l.Slots[s1].Ready {
@@ -247,7 +247,7 @@ func TestLeavingWhileAResumedGameLoads(t *testing.T) {
 	}
 	quitter := others[1]
 	slot := sv.Lobby.SlotOf(quitter.ID)
-	quitter.Node.Leave()
+	n.Leave(quitter)
 	if _, ok := runUntil(n, 100, func() bool { return host.Last() > sv.State.Turn }); !ok {
 		t.Fatal("the game did not start without the player who left")
 	}

@@ -320,43 +320,72 @@ func cmdTurn(p *simnet.Peer, data string) uint64 {
 	return 0
 }
 
-func TestPeerCutOffFromEveryoneLeavesCleanly(t *testing.T) {
+// awayBack lists, as p applied them, the turns where slot went away (+turn)
+// and came back (-turn).
+func awayBack(p *simnet.Peer, slot int) []int {
+	var r []int
+	for _, a := range p.Applied {
+		for _, pr := range a.Turn.Presence {
+			if pr.Slot == slot && pr.Away {
+				r = append(r, int(a.Number))
+			} else if pr.Slot == slot {
+				r = append(r, -int(a.Number))
+			}
+		}
+	}
+	return r
+}
+
+// A player cut off from everyone is never forced out: the others mark it
+// away at one turn and play on; it waits for them, then plays on alone;
+// once the network heals, the larger side wins the merge and it rejoins
+// that game by snapshot and is back in its slot.
+func TestPeerCutOffFromEveryoneIsAwayThenBack(t *testing.T) {
 	cfg := simConfig()
 	cfg.DropTicks = 100
 	n := gameOf(t, 11, 5, cfg)
 	n.Run(20)
 	victim := n.Peers[3]
+	slot := victim.Status.Slot
 	n.Isolate(victim.ID)
-	n.Run(150)
-	if !victim.Left || victim.Status.IsHost {
-		t.Fatalf("the cut-off peer did not leave: %+v", victim.Status)
+	n.Run(250)
+	if victim.Left || !victim.Status.IsHost {
+		t.Fatalf("the cut-off peer does not play on alone: left=%v %+v", victim.Left, victim.Status)
 	}
-	t.Logf("cut-off peer: %s", victim.LeftWhy)
-	var at []uint64
+	var first []int
 	for _, p := range n.Peers {
 		if p == victim {
 			continue
 		}
-		for _, a := range p.Applied {
-			for _, d := range a.Turn.Departures {
-				if d.Slot == victim.Status.Slot {
-					at = append(at, a.Number)
-				}
-			}
+		ab := awayBack(p, slot)
+		if len(ab) != 1 || ab[0] <= 0 || first != nil && ab[0] != first[0] {
+			t.Fatalf("%s: away/back of the cut-off slot %v, want one away at the same turn as the others (%v)", p.ID, ab, first)
 		}
-	}
-	if len(at) != 4 || at[0] != at[1] || at[1] != at[2] || at[2] != at[3] {
-		t.Fatalf("departure turns %v", at)
+		first = ab
 	}
 	before := n.Peers[0].Last()
 	n.Run(50)
 	if n.Peers[0].Last() < before+8 {
 		t.Fatal("the others stopped playing")
 	}
+	n.Heal()
+	took, ok := runUntil(n, 1000, func() bool {
+		return victim.Status.Host == n.Peers[0].Status.Host && victim.Status.Epoch == n.Peers[0].Status.Epoch &&
+			len(awayBack(n.Peers[0], slot)) == 2
+	})
+	if !ok || victim.Left {
+		t.Fatalf("the cut-off peer is not back after the heal: left=%v %+v", victim.Left, victim.Status)
+	}
+	t.Logf("back %d ticks after the heal; away/back turns %v", took, awayBack(n.Peers[0], slot))
+	proposeAll(n)
+	n.Run(50)
+	n.Checker.Final(n)
 	noViolations(t, n)
 }
 
-func TestSlowPeerDroppedAfterTimeout(t *testing.T) {
+// A slow peer is waited for with a countdown, then away (nobody waits
+// any more); once its link is fast again it catches up and is back.
+func TestSlowPeerAwayAfterTimeoutThenBack(t *testing.T) {
 	cfg := simConfig()
 	cfg.CountdownTicks = 100
 	n := gameOf(t, 12, 3, cfg)
@@ -373,14 +402,12 @@ func TestSlowPeerDroppedAfterTimeout(t *testing.T) {
 	if len(waits) < 2 || waits[0] < 250 || waits[len(waits)-1] >= waits[0] {
 		t.Fatalf("waiting events seen by another player: %v", waits)
 	}
-	var reason session.DepartReason = 255
-	for _, e := range n.Peers[1].Events {
-		if e.Kind == session.EvPlayerLeft && e.Slot == slow.Status.Slot {
-			reason = e.Reason
-		}
+	if ab := awayBack(n.Peers[1], slow.Status.Slot); len(ab) != 1 || ab[0] <= 0 || slow.Left {
+		t.Fatalf("slow peer: away/back turns %v (left %v), want away", ab, slow.Left)
 	}
-	if reason != session.DepartLagging {
-		t.Fatalf("slow peer not dropped for lagging: %v", reason)
+	n.Slow(slow.ID, 0)
+	if _, ok := runUntil(n, 500, func() bool { return len(awayBack(n.Peers[1], slow.Status.Slot)) == 2 }); !ok {
+		t.Fatalf("slow peer not back once fast: %v", awayBack(n.Peers[1], slow.Status.Slot))
 	}
 	t.Logf("waiting countdown seen: %v ticks left", waits)
 	noViolations(t, n)
@@ -447,7 +474,7 @@ func TestBotsFollowTheHost(t *testing.T) {
 
 func TestHostLeavesTheLobby(t *testing.T) {
 	n := lobbyOf(t, 15, 4, simConfig(), "")
-	n.Peers[0].Node.Leave()
+	n.Leave(n.Peers[0])
 	n.Run(60)
 	h := hostOf(n)
 	if h == nil || h.ID == n.Peers[0].ID {

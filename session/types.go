@@ -167,6 +167,14 @@ type Departure struct {
 	Reason DepartReason
 }
 
+// Presence marks a player away or back at a turn. An away player keeps its
+// slot and its units: it stopped answering, nobody waits for it, and it takes
+// the slot back (Away false) once it has caught up again.
+type Presence struct {
+	Slot int
+	Away bool
+}
+
 // Turn is one committed lockstep turn. Turns are numbered 1, 2, 3, … across
 // host changes; Epoch is the host generation that sequenced it.
 type Turn struct {
@@ -174,6 +182,7 @@ type Turn struct {
 	Number     uint64
 	Commands   []Command
 	Departures []Departure
+	Presence   []Presence
 	// WantHash asks the caller to ReportHash(Number, hash) after applying the
 	// turn. Not on the wire: every peer derives it from Number.
 	WantHash bool
@@ -187,6 +196,7 @@ type Snapshot struct {
 	Chain   uint64
 	NextSeq []uint64
 	Gone    uint32
+	Away    uint32
 }
 
 // HashReport is a state hash after a turn.

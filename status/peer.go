@@ -106,6 +106,12 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 			KV("slot", ev.Slot), KV("name", ev.Name), KV("seconds_left", int(ev.Left.Seconds())))
 	case network.EvWaitOver:
 		s.Emit("wait_over", "", KV("slot", ev.Slot), KV("name", ev.Name))
+	case network.EvPlayerAway:
+		s.Emit("player_away", fmt.Sprintf("%s (slot %d) is away from turn %d", ev.Name, ev.Slot, ev.Turn),
+			KV("slot", ev.Slot), KV("name", ev.Name), KV("turn", ev.Turn))
+	case network.EvPlayerBack:
+		s.Emit("player_back", fmt.Sprintf("%s (slot %d) is back from turn %d", ev.Name, ev.Slot, ev.Turn),
+			KV("slot", ev.Slot), KV("name", ev.Name), KV("turn", ev.Turn))
 	case network.EvPlayerLeft:
 		s.Emit("player_left", fmt.Sprintf("%s (slot %d) left at turn %d: %v", ev.Name, ev.Slot, ev.Turn, ev.Reason),
 			KV("slot", ev.Slot), KV("name", ev.Name), KV("turn", ev.Turn), KV("reason", ev.Reason.String()))

@@ -27,6 +27,10 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, 
 		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot}
 	case EvPlayerLeft:
 		se = session.Event{Kind: session.EvPlayerLeft, Slot: ev.Slot, Turn: ev.Turn, Reason: ev.Reason}
+	case EvPlayerAway:
+		se = session.Event{Kind: session.EvPlayerAway, Slot: ev.Slot, Turn: ev.Turn}
+	case EvPlayerBack:
+		se = session.Event{Kind: session.EvPlayerBack, Slot: ev.Slot, Turn: ev.Turn}
 	case EvDesync:
 		se = session.Event{Kind: session.EvDesync, Turn: ev.Turn, Desync: ev.Desync}
 	case EvDesyncRepaired:

@@ -31,11 +31,13 @@ const (
 	EvEnd                                 // the game ended at Turn with Hash; Winner is the team (-1 = none)
 	EvLeft                                // this peer left the session: Text says why
 	EvSaved                               // PeerOptions.SaveAt: Saved is the game after Turn with Hash (write it); or Text says why not
+	EvPlayerAway                          // Slot (Name) is away from Turn: silent; its slot and units stay
+	EvPlayerBack                          // Slot (Name) is back from Turn
 )
 
 var eventKindNames = [...]string{"?", "joined", "refused", "lobby", "chat", "countdown", "game-started",
 	"turn", "host-changed", "waiting", "wait-over", "player-left", "desync", "desync-repaired",
-	"desync-report", "end", "left", "saved"}
+	"desync-report", "end", "left", "saved", "player-away", "player-back"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) {

@@ -542,6 +542,7 @@ var eventKinds = map[session.EventKind]EventKind{
 	session.EvChat: EvChat, session.EvCountdown: EvCountdown, session.EvGameStarted: EvGameStarted,
 	session.EvWaiting: EvWaiting, session.EvWaitOver: EvWaitOver, session.EvPlayerLeft: EvPlayerLeft,
 	session.EvDesync: EvDesync, session.EvDesyncRepaired: EvDesyncRepaired, session.EvLeft: EvLeft,
+	session.EvPlayerAway: EvPlayerAway, session.EvPlayerBack: EvPlayerBack,
 }
 
 func (p *Peer) event(ev session.Event) {

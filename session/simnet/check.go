@@ -20,8 +20,8 @@ type Checker struct {
 
 	turns    map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
 	props    map[string]propRec   // command data → who proposed it
-	assigned map[string][2]uint64 // command data → (slot, seq) it executed as
 	execAt   map[string]uint64    // command data → turn it first executed in
+	hist     map[uint64]histRec   // toy chain after a turn → that turn, and the chain before it
 	desyncs  []desyncWatch
 	restores int
 
@@ -43,9 +43,36 @@ type forkEnd struct {
 }
 
 type propRec struct {
-	peer session.PeerID
-	inc  int
-	slot int
+	peer     session.PeerID
+	inc      int
+	slot     int
+	restores int // the proposer's restores when it proposed
+}
+
+// histRec is one turn of some history: every history any peer applied is
+// kept, so a peer that restores a snapshot takes on the history before it.
+type histRec struct {
+	prev   uint64
+	number uint64
+	cmds   []session.Command
+}
+
+// history rebuilds, from the turns recorded up to chain, which (slot, seq)
+// and which command data that history executed, at which turn.
+func (c *Checker) history(chain uint64) (map[[2]uint64]uint64, map[string]uint64) {
+	seen, data := map[[2]uint64]uint64{}, map[string]uint64{}
+	for range 1 << 20 {
+		r, ok := c.hist[chain]
+		if !ok {
+			break
+		}
+		for _, cmd := range r.cmds {
+			seen[[2]uint64{uint64(cmd.Slot), cmd.Seq}] = r.number
+			data[string(cmd.Data)] = r.number
+		}
+		chain = r.prev
+	}
+	return seen, data
 }
 
 type desyncWatch struct {
@@ -62,8 +89,8 @@ func newChecker() *Checker {
 		forks:            map[[2]forkEnd]int{},
 		turns:            map[[2]uint64]uint64{},
 		props:            map[string]propRec{},
-		assigned:         map[string][2]uint64{},
 		execAt:           map[string]uint64{},
+		hist:             map[uint64]histRec{},
 	}
 }
 
@@ -74,7 +101,7 @@ func (c *Checker) violate(now int, format string, args ...any) {
 }
 
 func (c *Checker) proposed(p *Peer, slot int, data []byte) {
-	c.props[string(data)] = propRec{peer: p.ID, inc: p.Incarnation, slot: slot}
+	c.props[string(data)] = propRec{peer: p.ID, inc: p.Incarnation, slot: slot, restores: p.Restores}
 }
 
 func (c *Checker) restored(p *Peer, turn uint64) { c.restores++ }
@@ -111,6 +138,13 @@ func maxTurn(n *Net) uint64 {
 // command of a departed slot, no slot departing twice, nothing unproposed.
 func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	a := p.Applied[len(p.Applied)-1]
+	prevChain := p.baseChain
+	if len(p.Applied) > 1 {
+		prevChain = p.Applied[len(p.Applied)-2].Chain
+	}
+	if _, ok := c.hist[a.Chain]; !ok {
+		c.hist[a.Chain] = histRec{prev: prevChain, number: t.Number, cmds: t.Commands}
+	}
 	prev := p.base
 	if len(p.Applied) > 1 {
 		prev = max(prev, p.Applied[len(p.Applied)-2].Number)
@@ -140,10 +174,11 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 		if !ok || pr.slot != cmd.Slot {
 			c.violate(n.Now, "%s executed a command for slot %d that nobody proposed", p.ID, cmd.Slot)
 		}
-		if as, ok := c.assigned[string(cmd.Data)]; ok && as != key {
-			c.violate(n.Now, "exactly once: one command executed as slot %d seq %d and as seq %d", cmd.Slot, as[1], cmd.Seq)
-		} else if !ok {
-			c.assigned[string(cmd.Data)] = key
+		if at, dup := p.execData[string(cmd.Data)]; dup {
+			c.violate(n.Now, "exactly once: %s executed one command (slot %d) at turns %d and %d", p.ID, cmd.Slot, at, t.Number)
+		}
+		p.execData[string(cmd.Data)] = t.Number
+		if _, ok := c.execAt[string(cmd.Data)]; !ok {
 			c.execAt[string(cmd.Data)] = t.Number
 		}
 		if gone&(1<<cmd.Slot) != 0 {
@@ -288,34 +323,53 @@ func (c *Checker) check(n *Net) {
 	c.desyncs = keep
 }
 
-// Final checks, after a quiet period, that every command proposed by a peer
-// that stayed in the game executed exactly once on that peer.
+// Final checks, after the network healed and a quiet period: one game —
+// every peer still running is in it (nobody was forced out, see handle),
+// following one host in one epoch, on one history — and every command
+// proposed by a peer that stayed in the game executed exactly once there.
+// A command may be lost only with a branch the game discarded: when its
+// proposer rejoined by snapshot after proposing it.
 func (c *Checker) Final(n *Net) {
-	c.checkOutcome(n, -1)
+	var ref *Peer
+	for _, p := range n.Peers {
+		if !p.Live() || p.Status.Slot < 0 {
+			continue
+		}
+		if !p.Status.Joined {
+			c.violate(n.Now, "one game: %s is not in the game after the heal (%+v)", p.ID, p.Status)
+			continue
+		}
+		if ref == nil {
+			ref = p
+			continue
+		}
+		if p.Status.Host != ref.Status.Host || p.Status.Epoch != ref.Status.Epoch {
+			c.violate(n.Now, "one game: %s follows %s (epoch %d) and %s follows %s (epoch %d) after the heal",
+				ref.ID, ref.Status.Host, ref.Status.Epoch, p.ID, p.Status.Host, p.Status.Epoch)
+		}
+		if f, forked := forkAt(ref, p); forked {
+			c.violate(n.Now, "one game: %s and %s hold histories that fork at turn %d after the heal", ref.ID, p.ID, f)
+		}
+	}
 	for data, pr := range c.props {
 		p := n.Peer(pr.peer)
 		if p == nil || !p.Live() || p.Incarnation != pr.inc || p.Status.Slot < 0 {
 			continue
 		}
 		stays := true
-		count := 0
 		for _, a := range p.Applied {
 			for _, d := range a.Turn.Departures {
 				if d.Slot == pr.slot {
 					stays = false
 				}
 			}
-			for _, cmd := range a.Turn.Commands {
-				if string(cmd.Data) == data {
-					count++
-				}
-			}
 		}
-		if at, ok := c.execAt[data]; ok && count == 0 && at <= p.base {
-			count = 1 // executed before the snapshot this peer restored
+		_, count := p.execData[data]
+		if !stays || !c.isOwn(p, pr.slot) || !count && p.Restores > pr.restores {
+			continue
 		}
-		if stays && count != 1 && c.isOwn(p, pr.slot) {
-			c.violate(n.Now, "exactly once: command %q of %s (slot %d) executed %d times", data, p.ID, pr.slot, count)
+		if !count {
+			c.violate(n.Now, "exactly once: command %q of %s (slot %d) never executed", data, p.ID, pr.slot)
 		}
 	}
 }

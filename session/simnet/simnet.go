@@ -46,20 +46,24 @@ type Peer struct {
 	Incarnation int
 	Left        bool
 	LeftWhy     string
-	Slow        int // extra ticks on every link touching this peer
+	Quit        bool // this process left on purpose (Net.Leave)
+	refused     bool // a host refused it (a join answered no)
+	Slow        int  // extra ticks on every link touching this peer
 	// LoadTicks is how long this peer takes to load a game after EvLoad
 	// (a window building its game screen); 0 loads at once.
 	LoadTicks int
 
 	// The toy game: a state hash over every applied turn.
-	State    uint64
-	chain    uint64
-	Applied  []AppliedTurn
-	seen     map[[2]uint64]uint64 // (slot, seq) → turn
-	Events   []session.Event
-	Status   session.Status
-	Restores int
-	base     uint64 // the turn of the last restored snapshot
+	State     uint64
+	chain     uint64
+	Applied   []AppliedTurn
+	seen      map[[2]uint64]uint64 // (slot, seq) → turn
+	Events    []session.Event
+	Status    session.Status
+	Restores  int
+	base      uint64            // the turn of the last restored snapshot
+	baseChain uint64            // the toy chain at base
+	execData  map[string]uint64 // command data → turn, in this peer's history
 
 	loaded bool
 	loadAt int // tick the pending load finishes; 0 when none is pending
@@ -123,12 +127,13 @@ func (n *Net) boot(p *Peer, name string) {
 	}
 	p.Node = node
 	p.Up = true
-	p.Left = false
+	p.Left, p.Quit, p.refused = false, false, false
 	p.Incarnation++
 	p.State, p.chain = 0, 0
 	p.Applied = nil
-	p.base = 0
+	p.base, p.baseChain = 0, 0
 	p.seen = map[[2]uint64]uint64{}
+	p.execData = map[string]uint64{}
 	p.loaded, p.loadAt = false, 0
 }
 
@@ -274,7 +279,7 @@ func (n *Net) drain() {
 func (n *Net) handle(p *Peer) {
 	rd := p.Node.Ready()
 	if rd.Restore != nil {
-		p.restore(rd.Restore)
+		p.restore(rd.Restore, n.Checker)
 		n.Checker.restored(p, rd.Restore.Turn)
 	}
 	var hashes []session.HashReport // handed to the node after Advance
@@ -305,8 +310,13 @@ func (n *Net) handle(p *Peer) {
 					load = true
 				}
 			}
+		case session.EvRefused:
+			p.refused = true
 		case session.EvLeft:
 			p.Left, p.LeftWhy = true, e.Text
+			if !p.Quit && !p.refused {
+				n.Checker.violate(n.Now, "forced out: %s left the game without leaving (%q)", p.ID, e.Text)
+			}
 		}
 	}
 	p.Status = rd.Status
@@ -374,23 +384,32 @@ func (p *Peer) snapshot(turn uint64) []byte {
 // Node.Snapshot and Node.Save take it (saving a game in tests).
 func (p *Peer) SnapshotData() []byte { return p.snapshot(p.Last()) }
 
-func (p *Peer) restore(s *session.Snapshot) {
+// restore adopts a snapshot: the toy state, and the history it stands
+// for. A peer that rejoins from a branch the game discarded drops its whole
+// history; what it executed there does not count (see Checker.history).
+func (p *Peer) restore(s *session.Snapshot, c *Checker) {
 	p.Restores++
 	p.base = s.Turn
 	if len(s.Data) == 24 {
 		p.State = binary.LittleEndian.Uint64(s.Data)
 		p.chain = binary.LittleEndian.Uint64(s.Data[8:])
 	}
+	p.baseChain = p.chain
 	k := 0
 	for k < len(p.Applied) && p.Applied[k].Number <= s.Turn {
 		k++
 	}
-	for _, a := range p.Applied[k:] {
-		for _, c := range a.Turn.Commands {
-			delete(p.seen, [2]uint64{uint64(c.Slot), c.Seq})
-		}
+	if k > 0 && p.Applied[k-1].Chain != p.chain {
+		k = 0 // another branch
 	}
 	p.Applied = p.Applied[:k]
+	p.seen, p.execData = c.history(p.chain)
+}
+
+// Leave has p leave the session on purpose.
+func (n *Net) Leave(p *Peer) {
+	p.Quit = true
+	p.Node.Leave()
 }
 
 // Propose has p's node propose data for slot and registers it for the

@@ -34,8 +34,9 @@ func TestCutReportsAndDropsInFlight(t *testing.T) {
 	n := twoPeers(t, 2)
 	before := len(n.Peer("b").Events)
 	n.Cut("a", "b")
-	n.Run(100)
-	// b lost its host: with nobody else in the game it is alone and hosts.
+	n.Run(400)
+	// b lost its host: it waits DropTicks (300) for it, then, with nobody
+	// else in the game, it hosts alone.
 	if !n.Peer("b").Status.IsHost {
 		t.Fatalf("b after the cut: %+v (events %d→%d)", n.Peer("b").Status, before, len(n.Peer("b").Events))
 	}

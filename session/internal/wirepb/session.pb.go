@@ -260,6 +260,7 @@ type Turn struct {
 	Number        uint64                 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
 	Cmds          []*Command             `protobuf:"bytes,3,rep,name=cmds,proto3" json:"cmds,omitempty"`
 	Departures    []*Departure           `protobuf:"bytes,4,rep,name=departures,proto3" json:"departures,omitempty"`
+	Presence      []*Presence            `protobuf:"bytes,5,rep,name=presence,proto3" json:"presence,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -322,6 +323,67 @@ func (x *Turn) GetDepartures() []*Departure {
 	return nil
 }
 
+func (x *Turn) GetPresence() []*Presence {
+	if x != nil {
+		return x.Presence
+	}
+	return nil
+}
+
+// Presence marks a player away (silent past the wait; its slot stays in the
+// game) or back, at the turn that carries it.
+type Presence struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Slot          uint32                 `protobuf:"varint,1,opt,name=slot,proto3" json:"slot,omitempty"`
+	Away          bool                   `protobuf:"varint,2,opt,name=away,proto3" json:"away,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Presence) Reset() {
+	*x = Presence{}
+	mi := &file_session_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Presence) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Presence) ProtoMessage() {}
+
+func (x *Presence) ProtoReflect() protoreflect.Message {
+	mi := &file_session_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Presence.ProtoReflect.Descriptor instead.
+func (*Presence) Descriptor() ([]byte, []int) {
+	return file_session_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Presence) GetSlot() uint32 {
+	if x != nil {
+		return x.Slot
+	}
+	return 0
+}
+
+func (x *Presence) GetAway() bool {
+	if x != nil {
+		return x.Away
+	}
+	return false
+}
+
 type Command struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Slot          uint32                 `protobuf:"varint,1,opt,name=slot,proto3" json:"slot,omitempty"`
@@ -333,7 +395,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_session_proto_msgTypes[2]
+	mi := &file_session_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -345,7 +407,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[2]
+	mi := &file_session_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -358,7 +420,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{2}
+	return file_session_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Command) GetSlot() uint32 {
@@ -392,7 +454,7 @@ type Departure struct {
 
 func (x *Departure) Reset() {
 	*x = Departure{}
-	mi := &file_session_proto_msgTypes[3]
+	mi := &file_session_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -404,7 +466,7 @@ func (x *Departure) String() string {
 func (*Departure) ProtoMessage() {}
 
 func (x *Departure) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[3]
+	mi := &file_session_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -417,7 +479,7 @@ func (x *Departure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Departure.ProtoReflect.Descriptor instead.
 func (*Departure) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{3}
+	return file_session_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Departure) GetSlot() uint32 {
@@ -449,7 +511,7 @@ type Slot struct {
 
 func (x *Slot) Reset() {
 	*x = Slot{}
-	mi := &file_session_proto_msgTypes[4]
+	mi := &file_session_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -461,7 +523,7 @@ func (x *Slot) String() string {
 func (*Slot) ProtoMessage() {}
 
 func (x *Slot) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[4]
+	mi := &file_session_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -474,7 +536,7 @@ func (x *Slot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Slot.ProtoReflect.Descriptor instead.
 func (*Slot) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{4}
+	return file_session_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Slot) GetKind() uint32 {
@@ -547,7 +609,7 @@ type Lobby struct {
 
 func (x *Lobby) Reset() {
 	*x = Lobby{}
-	mi := &file_session_proto_msgTypes[5]
+	mi := &file_session_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -559,7 +621,7 @@ func (x *Lobby) String() string {
 func (*Lobby) ProtoMessage() {}
 
 func (x *Lobby) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[5]
+	mi := &file_session_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -572,7 +634,7 @@ func (x *Lobby) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Lobby.ProtoReflect.Descriptor instead.
 func (*Lobby) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{5}
+	return file_session_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Lobby) GetRevision() uint64 {
@@ -678,7 +740,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_session_proto_msgTypes[6]
+	mi := &file_session_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -690,7 +752,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[6]
+	mi := &file_session_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -703,7 +765,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{6}
+	return file_session_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Hello) GetProtocol() uint32 {
@@ -744,7 +806,7 @@ type Refusal struct {
 
 func (x *Refusal) Reset() {
 	*x = Refusal{}
-	mi := &file_session_proto_msgTypes[7]
+	mi := &file_session_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +818,7 @@ func (x *Refusal) String() string {
 func (*Refusal) ProtoMessage() {}
 
 func (x *Refusal) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[7]
+	mi := &file_session_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +831,7 @@ func (x *Refusal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Refusal.ProtoReflect.Descriptor instead.
 func (*Refusal) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{7}
+	return file_session_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Refusal) GetCode() uint32 {
@@ -798,7 +860,7 @@ type Chat struct {
 
 func (x *Chat) Reset() {
 	*x = Chat{}
-	mi := &file_session_proto_msgTypes[8]
+	mi := &file_session_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -810,7 +872,7 @@ func (x *Chat) String() string {
 func (*Chat) ProtoMessage() {}
 
 func (x *Chat) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[8]
+	mi := &file_session_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -823,7 +885,7 @@ func (x *Chat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Chat.ProtoReflect.Descriptor instead.
 func (*Chat) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{8}
+	return file_session_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Chat) GetFromSlot() int32 {
@@ -864,7 +926,7 @@ type HashReport struct {
 
 func (x *HashReport) Reset() {
 	*x = HashReport{}
-	mi := &file_session_proto_msgTypes[9]
+	mi := &file_session_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -876,7 +938,7 @@ func (x *HashReport) String() string {
 func (*HashReport) ProtoMessage() {}
 
 func (x *HashReport) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[9]
+	mi := &file_session_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -889,7 +951,7 @@ func (x *HashReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HashReport.ProtoReflect.Descriptor instead.
 func (*HashReport) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{9}
+	return file_session_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *HashReport) GetTurn() uint64 {
@@ -913,13 +975,14 @@ type Snapshot struct {
 	Chain         uint64                 `protobuf:"fixed64,3,opt,name=chain,proto3" json:"chain,omitempty"`
 	NextSeq       []uint64               `protobuf:"varint,4,rep,packed,name=next_seq,json=nextSeq,proto3" json:"next_seq,omitempty"` // per slot: the next command sequence expected after turn
 	Gone          uint32                 `protobuf:"varint,5,opt,name=gone,proto3" json:"gone,omitempty"`                             // bit per slot: departed by turn
+	Away          uint32                 `protobuf:"varint,6,opt,name=away,proto3" json:"away,omitempty"`                             // bit per slot: away at turn
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_session_proto_msgTypes[10]
+	mi := &file_session_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -931,7 +994,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[10]
+	mi := &file_session_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -944,7 +1007,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{10}
+	return file_session_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Snapshot) GetTurn() uint64 {
@@ -982,6 +1045,13 @@ func (x *Snapshot) GetGone() uint32 {
 	return 0
 }
 
+func (x *Snapshot) GetAway() uint32 {
+	if x != nil {
+		return x.Away
+	}
+	return 0
+}
+
 type SlotEdit struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -994,7 +1064,7 @@ type SlotEdit struct {
 
 func (x *SlotEdit) Reset() {
 	*x = SlotEdit{}
-	mi := &file_session_proto_msgTypes[11]
+	mi := &file_session_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1006,7 +1076,7 @@ func (x *SlotEdit) String() string {
 func (*SlotEdit) ProtoMessage() {}
 
 func (x *SlotEdit) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[11]
+	mi := &file_session_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1019,7 +1089,7 @@ func (x *SlotEdit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SlotEdit.ProtoReflect.Descriptor instead.
 func (*SlotEdit) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{11}
+	return file_session_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SlotEdit) GetName() string {
@@ -1060,7 +1130,7 @@ type PeerHash struct {
 
 func (x *PeerHash) Reset() {
 	*x = PeerHash{}
-	mi := &file_session_proto_msgTypes[12]
+	mi := &file_session_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1072,7 +1142,7 @@ func (x *PeerHash) String() string {
 func (*PeerHash) ProtoMessage() {}
 
 func (x *PeerHash) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[12]
+	mi := &file_session_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1085,7 +1155,7 @@ func (x *PeerHash) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PeerHash.ProtoReflect.Descriptor instead.
 func (*PeerHash) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{12}
+	return file_session_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *PeerHash) GetPeer() string {
@@ -1113,7 +1183,7 @@ type Desync struct {
 
 func (x *Desync) Reset() {
 	*x = Desync{}
-	mi := &file_session_proto_msgTypes[13]
+	mi := &file_session_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1125,7 +1195,7 @@ func (x *Desync) String() string {
 func (*Desync) ProtoMessage() {}
 
 func (x *Desync) ProtoReflect() protoreflect.Message {
-	mi := &file_session_proto_msgTypes[13]
+	mi := &file_session_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1138,7 +1208,7 @@ func (x *Desync) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Desync.ProtoReflect.Descriptor instead.
 func (*Desync) Descriptor() ([]byte, []int) {
-	return file_session_proto_rawDescGZIP(), []int{13}
+	return file_session_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Desync) GetTurn() uint64 {
@@ -1192,14 +1262,18 @@ const file_session_proto_rawDesc = "" +
 	"\x04edit\x18\x15 \x01(\v2\x1d.hostfall.session.v1.SlotEditR\x04edit\x12\x18\n" +
 	"\atargets\x18\x16 \x03(\tR\atargets\x123\n" +
 	"\x06desync\x18\x17 \x01(\v2\x1b.hostfall.session.v1.DesyncR\x06desync\x12\x16\n" +
-	"\x06loaded\x18\x18 \x01(\bR\x06loaded\"\xa6\x01\n" +
+	"\x06loaded\x18\x18 \x01(\bR\x06loaded\"\xe1\x01\n" +
 	"\x04Turn\x12\x14\n" +
 	"\x05epoch\x18\x01 \x01(\x04R\x05epoch\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x04R\x06number\x120\n" +
 	"\x04cmds\x18\x03 \x03(\v2\x1c.hostfall.session.v1.CommandR\x04cmds\x12>\n" +
 	"\n" +
 	"departures\x18\x04 \x03(\v2\x1e.hostfall.session.v1.DepartureR\n" +
-	"departures\"C\n" +
+	"departures\x129\n" +
+	"\bpresence\x18\x05 \x03(\v2\x1d.hostfall.session.v1.PresenceR\bpresence\"2\n" +
+	"\bPresence\x12\x12\n" +
+	"\x04slot\x18\x01 \x01(\rR\x04slot\x12\x12\n" +
+	"\x04away\x18\x02 \x01(\bR\x04away\"C\n" +
 	"\aCommand\x12\x12\n" +
 	"\x04slot\x18\x01 \x01(\rR\x04slot\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x04R\x03seq\x12\x12\n" +
@@ -1251,13 +1325,14 @@ const file_session_proto_rawDesc = "" +
 	"\n" +
 	"HashReport\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x04R\x04turn\x12\x12\n" +
-	"\x04hash\x18\x02 \x01(\x06R\x04hash\"w\n" +
+	"\x04hash\x18\x02 \x01(\x06R\x04hash\"\x8b\x01\n" +
 	"\bSnapshot\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x04R\x04turn\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12\x14\n" +
 	"\x05chain\x18\x03 \x01(\x06R\x05chain\x12\x19\n" +
 	"\bnext_seq\x18\x04 \x03(\x04R\anextSeq\x12\x12\n" +
-	"\x04gone\x18\x05 \x01(\rR\x04gone\"^\n" +
+	"\x04gone\x18\x05 \x01(\rR\x04gone\x12\x12\n" +
+	"\x04away\x18\x06 \x01(\rR\x04away\"^\n" +
 	"\bSlotEdit\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05color\x18\x02 \x01(\rR\x05color\x12\x12\n" +
@@ -1283,43 +1358,45 @@ func file_session_proto_rawDescGZIP() []byte {
 	return file_session_proto_rawDescData
 }
 
-var file_session_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_session_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_session_proto_goTypes = []any{
 	(*Message)(nil),    // 0: hostfall.session.v1.Message
 	(*Turn)(nil),       // 1: hostfall.session.v1.Turn
-	(*Command)(nil),    // 2: hostfall.session.v1.Command
-	(*Departure)(nil),  // 3: hostfall.session.v1.Departure
-	(*Slot)(nil),       // 4: hostfall.session.v1.Slot
-	(*Lobby)(nil),      // 5: hostfall.session.v1.Lobby
-	(*Hello)(nil),      // 6: hostfall.session.v1.Hello
-	(*Refusal)(nil),    // 7: hostfall.session.v1.Refusal
-	(*Chat)(nil),       // 8: hostfall.session.v1.Chat
-	(*HashReport)(nil), // 9: hostfall.session.v1.HashReport
-	(*Snapshot)(nil),   // 10: hostfall.session.v1.Snapshot
-	(*SlotEdit)(nil),   // 11: hostfall.session.v1.SlotEdit
-	(*PeerHash)(nil),   // 12: hostfall.session.v1.PeerHash
-	(*Desync)(nil),     // 13: hostfall.session.v1.Desync
+	(*Presence)(nil),   // 2: hostfall.session.v1.Presence
+	(*Command)(nil),    // 3: hostfall.session.v1.Command
+	(*Departure)(nil),  // 4: hostfall.session.v1.Departure
+	(*Slot)(nil),       // 5: hostfall.session.v1.Slot
+	(*Lobby)(nil),      // 6: hostfall.session.v1.Lobby
+	(*Hello)(nil),      // 7: hostfall.session.v1.Hello
+	(*Refusal)(nil),    // 8: hostfall.session.v1.Refusal
+	(*Chat)(nil),       // 9: hostfall.session.v1.Chat
+	(*HashReport)(nil), // 10: hostfall.session.v1.HashReport
+	(*Snapshot)(nil),   // 11: hostfall.session.v1.Snapshot
+	(*SlotEdit)(nil),   // 12: hostfall.session.v1.SlotEdit
+	(*PeerHash)(nil),   // 13: hostfall.session.v1.PeerHash
+	(*Desync)(nil),     // 14: hostfall.session.v1.Desync
 }
 var file_session_proto_depIdxs = []int32{
 	1,  // 0: hostfall.session.v1.Message.turns:type_name -> hostfall.session.v1.Turn
-	2,  // 1: hostfall.session.v1.Message.cmds:type_name -> hostfall.session.v1.Command
-	5,  // 2: hostfall.session.v1.Message.lobby:type_name -> hostfall.session.v1.Lobby
-	6,  // 3: hostfall.session.v1.Message.hello:type_name -> hostfall.session.v1.Hello
-	7,  // 4: hostfall.session.v1.Message.refusal:type_name -> hostfall.session.v1.Refusal
-	8,  // 5: hostfall.session.v1.Message.chat:type_name -> hostfall.session.v1.Chat
-	9,  // 6: hostfall.session.v1.Message.hashes:type_name -> hostfall.session.v1.HashReport
-	10, // 7: hostfall.session.v1.Message.snapshot:type_name -> hostfall.session.v1.Snapshot
-	11, // 8: hostfall.session.v1.Message.edit:type_name -> hostfall.session.v1.SlotEdit
-	13, // 9: hostfall.session.v1.Message.desync:type_name -> hostfall.session.v1.Desync
-	2,  // 10: hostfall.session.v1.Turn.cmds:type_name -> hostfall.session.v1.Command
-	3,  // 11: hostfall.session.v1.Turn.departures:type_name -> hostfall.session.v1.Departure
-	4,  // 12: hostfall.session.v1.Lobby.slots:type_name -> hostfall.session.v1.Slot
-	12, // 13: hostfall.session.v1.Desync.hashes:type_name -> hostfall.session.v1.PeerHash
-	14, // [14:14] is the sub-list for method output_type
-	14, // [14:14] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	3,  // 1: hostfall.session.v1.Message.cmds:type_name -> hostfall.session.v1.Command
+	6,  // 2: hostfall.session.v1.Message.lobby:type_name -> hostfall.session.v1.Lobby
+	7,  // 3: hostfall.session.v1.Message.hello:type_name -> hostfall.session.v1.Hello
+	8,  // 4: hostfall.session.v1.Message.refusal:type_name -> hostfall.session.v1.Refusal
+	9,  // 5: hostfall.session.v1.Message.chat:type_name -> hostfall.session.v1.Chat
+	10, // 6: hostfall.session.v1.Message.hashes:type_name -> hostfall.session.v1.HashReport
+	11, // 7: hostfall.session.v1.Message.snapshot:type_name -> hostfall.session.v1.Snapshot
+	12, // 8: hostfall.session.v1.Message.edit:type_name -> hostfall.session.v1.SlotEdit
+	14, // 9: hostfall.session.v1.Message.desync:type_name -> hostfall.session.v1.Desync
+	3,  // 10: hostfall.session.v1.Turn.cmds:type_name -> hostfall.session.v1.Command
+	4,  // 11: hostfall.session.v1.Turn.departures:type_name -> hostfall.session.v1.Departure
+	2,  // 12: hostfall.session.v1.Turn.presence:type_name -> hostfall.session.v1.Presence
+	5,  // 13: hostfall.session.v1.Lobby.slots:type_name -> hostfall.session.v1.Slot
+	13, // 14: hostfall.session.v1.Desync.hashes:type_name -> hostfall.session.v1.PeerHash
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_session_proto_init() }
@@ -1333,7 +1410,7 @@ func file_session_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_session_proto_rawDesc), len(file_session_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   14,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,242 @@
+package session
+
+import "slices"
+
+// Nobody is forced out. A player that loses the game it was in — its host
+// went on without it, it stalled past the wait, or its side of a split lost
+// the merge — seeks it again: it says Hello to the host it was pointed to,
+// then to every player it knows in turn, until one answers. A host admits it
+// back into its own slot (away until it has caught up, then back at a
+// sequenced turn) with a snapshot plus the turns since; a member that is not
+// the host answers with the name of its host.
+
+// seekTicks is how long a seeking node waits for an answer before it says
+// Hello to the next peer it knows.
+const seekTicks = 100
+
+// seek leaves the role this node has and looks for the game again, starting
+// with target (or, when target is empty, the first player it knows).
+func (n *Node) seek(target PeerID) {
+	if n.role == roleLeft || n.role == roleNone {
+		return
+	}
+	if target == "" || target == n.self {
+		target = n.nextSeekTarget("")
+	}
+	n.hs, n.el, n.deferred = nil, nil, nil
+	n.hostLost, n.awaitResume = false, false
+	n.snapTargets = nil
+	if !n.rejoin {
+		n.seekSince = n.now
+	}
+	n.rejoin = true
+	if n.role != roleJoining {
+		n.becomeJoining(target)
+	}
+	n.joinHost, n.joinedAt = target, n.now
+	if target != "" {
+		n.sendHello()
+	}
+}
+
+// nextSeekTarget is the player after cur in the roster (wrapping), skipping
+// this node: the order in which a seeking node asks around.
+func (n *Node) nextSeekTarget(cur PeerID) PeerID {
+	var others []PeerID
+	for _, p := range n.roster() {
+		if p != n.self {
+			others = append(others, p)
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	i := slices.Index(others, cur)
+	return others[(i+1)%len(others)]
+}
+
+// seekTick resends the Hello, to the next peer once one has not answered.
+// A player that has asked everyone it knows for longer than a player is
+// waited for, with no answer, runs for host with the history it holds:
+// the others may all be seeking too (their host is gone), and two that
+// both run meet again as rival hosts and merge.
+func (n *Node) seekTick() {
+	if (n.now-n.joinedAt)%seekTicks != 0 || n.now == n.joinedAt {
+		return
+	}
+	others := len(n.roster()) - 1
+	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && others > 0 && n.slot >= 0 && !n.isGone(n.slot) &&
+		n.lobby.State >= StateLoading && !n.expectSnap {
+		n.rejoin = false
+		n.el = &election{}
+		n.lostAt = n.now - n.cfg.DropTicks // it waited long enough: it may play on alone
+		n.becomeCandidate()
+		return
+	}
+	if next := n.nextSeekTarget(n.joinHost); next != "" {
+		n.joinHost = next
+	}
+	if n.joinHost != "" {
+		n.sendHello()
+	}
+}
+
+// redirect answers a Hello from a player of this game that reached a member
+// rather than the host: it names the host to ask.
+func (n *Node) redirect(m Message) {
+	if n.rosterIndex(m.From) < 0 && !n.lobby.isSpectator(m.From) {
+		return
+	}
+	if n.role == roleFollower && !n.hostLost && !n.awaitResume {
+		n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Targets: []PeerID{n.host}})
+	}
+}
+
+// rejoinWelcome takes a seeking node back into the game: it keeps what the
+// caller already loaded and waits for the snapshot the host sends with the
+// Welcome, dropping its own history (it may be a branch the game discarded).
+// Its unsequenced commands are renumbered after what the host expects.
+func (n *Node) rejoinWelcome(m Message) {
+	old := n.host
+	n.lobby = m.Lobby.Clone()
+	n.slot, n.epoch, n.host = m.Slot, m.Epoch, m.From
+	n.becomeFollower()
+	n.hostHeard = n.now
+	n.el = nil
+	if n.lobby.State < StatePlaying {
+		n.rejoin = false
+		n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
+		n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
+		return
+	}
+	n.expectSnap = true
+	n.log, n.chains, n.arrived = nil, nil, nil
+	n.base, n.baseChain = n.released, 0
+	var mine []pendingCmd
+	for _, p := range n.pending {
+		if p.cmd.Slot == n.slot && n.slot >= 0 {
+			mine = append(mine, p)
+		}
+	}
+	n.pending = mine
+	if n.slot >= 0 && m.NextSeq > 0 {
+		n.propSeq[n.slot] = m.NextSeq - 1
+		for i := range n.pending {
+			n.propSeq[n.slot]++
+			n.pending[i].cmd.Seq = n.propSeq[n.slot]
+		}
+	}
+	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
+	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
+}
+
+// The split rule. A network split leaves a host on each side, and both
+// sides play on (a side may be one player whose partner really crashed).
+// When they can reach each other again, every host keeps pinging the
+// players it does not hear, so the two hosts meet; each ping carries the
+// size of its side and its lowest slot. The senior host (lowest slot) alone
+// decides, so the two can never both win or both lose: the side with more
+// players goes on; with equal sides, the one more than mergeLeadTurns ahead;
+// else the senior. The losing side tells its peers to merge and rejoins the
+// winner by snapshot: what it played since the split is lost.
+const mergeLeadTurns = 40
+
+// sideInfo is what a host tells a rival about its side: how many players
+// follow it (itself included) and the lowest slot among them.
+func (h *hostState) sideInfo(n *Node) (count, low int) {
+	count, low = 1, n.slot
+	if low < 0 {
+		low = MaxSlots
+	}
+	for _, pi := range h.peers {
+		if pi.slot < 0 || n.isGone(pi.slot) || pi.away || !pi.current || h.newer[pi.id] {
+			continue
+		}
+		if n.now-pi.msgAt > n.cfg.FailTicks || pi.connLost {
+			continue
+		}
+		count++
+		low = min(low, pi.slot)
+	}
+	return count, low
+}
+
+// sidePing is the heartbeat of a host: with its side's size and lowest slot.
+func (n *Node) sidePing(pi *peerInfo) {
+	count, low := n.hs.sideInfo(n)
+	n.hostSend(pi, Message{Kind: MsgPing, Turn: n.last(), Count: uint32(count), Slot: low})
+}
+
+// senior reports whether this host's side decides a merge with a rival
+// side whose lowest slot is low (and epoch epoch).
+func (n *Node) senior(myLow, low int, epoch uint64) bool {
+	return myLow < low || myLow == low && n.epoch > epoch
+}
+
+// rivalPing handles a ping from another host of this game (a player of the
+// roster hosting another epoch). It reports whether it was one.
+func (n *Node) rivalPing(m Message) bool {
+	if m.Kind != MsgPing || m.Epoch == n.epoch || n.rosterIndex(m.From) < 0 || m.Count == 0 {
+		return false
+	}
+	h := n.hs
+	count, low := h.sideInfo(n)
+	if !n.senior(low, m.Slot, m.Epoch) {
+		// The rival decides; make sure it hears our side soon.
+		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
+		return true
+	}
+	theirs := int(m.Count)
+	win := count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
+	if win {
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Targets: []PeerID{n.self}})
+		return true
+	}
+	n.stepDownTo(m.From)
+	return true
+}
+
+// onMerge handles a host's order to merge: from the senior rival host, or
+// (as a follower) from this node's own host that lost a merge.
+func (n *Node) onMerge(m Message) {
+	if len(m.Targets) != 1 || m.Targets[0] == n.self {
+		return
+	}
+	switch n.role {
+	case roleHost:
+		if m.Epoch == n.epoch || n.rosterIndex(m.From) < 0 || m.Targets[0] != m.From {
+			return
+		}
+		_, low := n.hs.sideInfo(n)
+		if n.senior(low, m.Slot, m.Epoch) {
+			return // this side decides, not the sender
+		}
+		n.stepDownTo(m.From)
+	case roleFollower, roleCandidate:
+		if m.From == n.host || n.role == roleCandidate && n.rosterIndex(m.From) >= 0 {
+			n.candidateToGame(m.Targets[0])
+		}
+	}
+}
+
+// candidateToGame takes this node (and, if it runs for host, those that
+// follow it) to the game that target hosts.
+func (n *Node) candidateToGame(target PeerID) {
+	if n.role == roleCandidate && n.el != nil {
+		for _, f := range n.el.followers {
+			n.send(Message{Kind: MsgMerge, To: f.id, Epoch: n.el.claim, Targets: []PeerID{target}})
+		}
+	}
+	n.seek(target)
+}
+
+// stepDownTo ends this node's hosting: its peers are told to merge into the
+// winner's game, and it seeks that game itself.
+func (n *Node) stepDownTo(winner PeerID) {
+	for _, p := range n.hs.recipients(n) {
+		if p != winner {
+			n.send(Message{Kind: MsgMerge, To: p, Epoch: n.epoch, Targets: []PeerID{winner}})
+		}
+	}
+	n.seek(winner)
+}
