@@ -197,8 +197,8 @@ func TestBotsPlayOverTheSessionThroughAHostKill(t *testing.T) {
 		m := matches[p.ID]
 		botCmds += m.Stats().BotCommands
 		m.View(func(w *game.World) {
-			if !w.Player(hostPlayer).Out {
-				t.Errorf("%s: the dead host's player is still in the game", p.ID)
+			if w.Player(hostPlayer).Out {
+				t.Errorf("%s: the dead host's player is out; it should be away (its units hold)", p.ID)
 			}
 			if w.Player(4).Trained == 0 {
 				t.Errorf("%s: bot slot 4 trained nothing; nobody drove it", p.ID)

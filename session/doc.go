@@ -93,26 +93,48 @@
 // handing them over, to hide jitter. On a LAN it is 0. When a player is more
 // than MaxLagTurns behind, silent, or disconnected, the host holds turns
 // back, everyone sees EvWaiting with the ticks left, and after DropTicks the
-// player's departure is sequenced into a turn (EvPlayerLeft; every peer at the
-// same turn).
+// player is away: Turn.Presence marks it at a turn (EvPlayerAway on every
+// peer at the same turn). Its slot and units stay; nobody waits for it. Once
+// it follows the host again and has caught up to within MaxLagTurns/2, a
+// later turn marks it back (EvPlayerBack). Only a player's own Leave (or a
+// kick) sequences a departure: no timeout makes anyone leave.
 //
 // # Host migration
 //
 // When the host fails, every peer turns to the first player in slot order
-// it does not know to have failed. That candidate claims a new epoch; a peer
-// that still hears the host answers only once the host either speaks again
-// (then it rejects the claim) or is suspected too, so a peer that wrongly
-// suspected the host cannot split the game. Followers send what they hold:
-// their history (checked by a chain hash), the lobby, and their unsequenced
-// commands. With followers making a majority of the players (failed hosts not
-// counted) the candidate adopts the longest history and the newest lobby,
-// sends everyone the turns they lack, sequences the departure of the old host
-// and of everyone who did not follow, and closes a turn at once. A candidate
-// without a majority goes back to a host others still see, or leaves cleanly
-// (EvLeft with the reason); an isolated peer therefore never plays on alone,
-// while the last survivor of a game does. Messages of older epochs are
-// ignored. EvHostChanged tells the old and new host, the epoch, and the ticks
-// the hand-over took.
+// that is not away and not known to have failed. That candidate claims a new
+// epoch; a peer that still hears the host answers only once the host either
+// speaks again (then it rejects the claim) or is suspected too. Followers
+// send what they hold: their history (checked by a chain hash), the lobby,
+// and their unsequenced commands. With followers making a strict majority of
+// the players present (the failed host counted: it may only be slow) the
+// candidate adopts the longest history and the newest lobby, marks away
+// everyone who did not follow, and closes a turn at once. Without that
+// majority it goes back to the old host if that answers, and otherwise waits
+// ("waiting for the other players", EvWaiting with Slot -1) until DropTicks
+// after the loss; then it hosts whoever followed, alone if need be — the
+// last survivor of a game plays on. A host follows a newer claim only when a
+// strict majority of the players present has moved to it.
+//
+// # Nobody is forced out; one game after any split
+//
+// A peer that lost its game (its host went on without it, or its side lost
+// a merge) seeks it: Hello to the host it was pointed to, then to every
+// player in turn (a member answers with its host's name; a host's pings
+// also point the way). The host admits it back into its own slot with a
+// snapshot plus the turns since, and marks it back once it has caught up.
+// A seeker that finds nobody for DropTicks+1 s runs for host itself.
+//
+// When the network splits, both sides play on. Every host keeps pinging the
+// players it misses, with the size of its side and its lowest slot, so the
+// two hosts meet when the network heals. The senior host (lowest slot; on a
+// tie, the newer epoch) alone decides, so they never both win: the side with
+// more players goes on; with equal sides the one more than 40 turns (2 s)
+// ahead; else the senior. The losing host tells its peers to merge (MsgMerge)
+// and they all rejoin the winner by snapshot; what they played since the
+// split is lost, and commands they sequenced only there never execute.
+// Generations are never reused by a node (it remembers the newest it saw),
+// so two histories never share an epoch.
 //
 // Liveness bound (tested by simnet): after the host fails with every other
 // player alive and connected, a turn of the new epoch is applied within

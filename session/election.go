@@ -20,6 +20,7 @@ type election struct {
 	answered  []PeerID
 	alive     *Message // a Reject saying the old host lives
 	waiting   bool     // told the caller it waits for the other players
+	quit      []PeerID // hosts that said Bye: they left on purpose
 }
 
 type followInfo struct {
@@ -292,7 +293,8 @@ func (n *Node) decide() {
 			players++
 		}
 	}
-	if 2*players > max(len(n.presentPlayers()), players) {
+	present := slices.DeleteFunc(n.presentPlayers(), func(p PeerID) bool { return slices.Contains(el.quit, p) })
+	if 2*players > max(len(present), players) {
 		n.win()
 		return
 	}
@@ -375,8 +377,12 @@ func (n *Node) win() {
 		// A player that did not follow is away: its slot stays, and the
 		// host keeps pinging it, so it finds this game again (or, if it
 		// hosts another side of a split, the two merge).
-		if n.lobby.State < StateLoading {
-			h.dropPeer(n, p, DepartLost) // in the lobby it loses its seat
+		if n.lobby.State < StateLoading || slices.Contains(el.quit, p) {
+			why := DepartLost // in the lobby it loses its seat
+			if slices.Contains(el.quit, p) {
+				why = DepartLeft
+			}
+			h.dropPeer(n, p, why)
 			continue
 		}
 		pi := h.addPeer(n, p, n.lobby.SlotOf(p), 0)

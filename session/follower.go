@@ -1,5 +1,7 @@
 package session
 
+import "slices"
+
 // stepMember handles messages while following a host or running for host.
 func (n *Node) stepMember(m Message) {
 	switch m.Kind {
@@ -40,6 +42,9 @@ func (n *Node) stepMember(m Message) {
 	switch m.Kind {
 	case MsgBye:
 		n.suspectHost()
+		if n.el != nil && !slices.Contains(n.el.quit, m.From) {
+			n.el.quit = append(n.el.quit, m.From) // it left on purpose: not waited for
+		}
 	case MsgRefuse:
 		if m.Refusal != nil {
 			n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
