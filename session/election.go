@@ -88,26 +88,16 @@ func (n *Node) becomeCandidate() {
 	el.claim = makeEpoch(gen, n.slot)
 	el.gatherEnd = n.now + n.cfg.GatherTicks
 	el.followers, el.answered, el.alive = nil, nil, nil
-	for _, p := range n.electorate() {
+	// Every other player is asked, the host whose loss began this
+	// migration included: if it is alive after all, its answer sends the
+	// candidate back to it.
+	for _, p := range n.otherPlayers() {
 		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
 	}
 	for _, p := range n.lobby.Spectators {
 		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
 	}
 	n.maybeDecide()
-}
-
-// electorate lists the players a candidate asks: every player but itself,
-// the host whose loss began this migration included (if it is alive after
-// all, its answer sends the candidate back to it).
-func (n *Node) electorate() []PeerID {
-	var r []PeerID
-	for _, p := range n.roster() {
-		if p != n.self {
-			r = append(r, p)
-		}
-	}
-	return r
 }
 
 // lineageEpoch is the epoch of the last turn this node committed: the
@@ -269,7 +259,7 @@ func (n *Node) candidateTick() {
 // maybeDecide decides as soon as every reachable player has answered (a
 // failed host is not waited for).
 func (n *Node) maybeDecide() {
-	for _, p := range n.electorate() {
+	for _, p := range n.otherPlayers() {
 		if !slices.Contains(n.el.answered, p) && !n.connLost[p] && !slices.Contains(n.el.failedHosts, p) &&
 			!n.isAway(n.lobby.SlotOf(p)) {
 			return
@@ -312,7 +302,7 @@ func (n *Node) decide() {
 		n.emit(Event{Kind: EvWaiting, Slot: -1, Name: "the other players", TicksLeft: left})
 	}
 	el.gatherEnd = n.now + min(n.cfg.GatherTicks, left)
-	for _, p := range n.electorate() {
+	for _, p := range n.otherPlayers() {
 		if !slices.Contains(el.answered, p) {
 			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
 		}
@@ -374,17 +364,17 @@ func (n *Node) win() {
 		if p == n.self || h.peer(p) != nil {
 			continue
 		}
-		// A player that did not follow is away: its slot stays, and the
-		// host keeps pinging it, so it finds this game again (or, if it
-		// hosts another side of a split, the two merge).
-		if n.lobby.State < StateLoading || slices.Contains(el.quit, p) {
+		if quit := slices.Contains(el.quit, p); quit || n.lobby.State < StateLoading {
 			why := DepartLost // in the lobby it loses its seat
-			if slices.Contains(el.quit, p) {
-				why = DepartLeft
+			if quit {
+				why = DepartLeft // a host that said Bye
 			}
 			h.dropPeer(n, p, why)
 			continue
 		}
+		// A player that did not follow is away: its slot stays, and the
+		// host keeps pinging it, so it finds this game again (or, if it
+		// hosts another side of a split, the two merge).
 		pi := h.addPeer(n, p, n.lobby.SlotOf(p), 0)
 		pi.heard = n.now - n.cfg.FailTicks - 1
 		h.setAway(n, pi, true)
@@ -406,7 +396,6 @@ func (n *Node) win() {
 	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.self, Epoch: n.epoch, Ticks: n.now - n.lostAt})
 	n.el = nil
 	n.hostLost = false
-	n.failedTries = 0
 	if n.lobby.State == StatePlaying {
 		n.closeTurn()
 	}

@@ -30,7 +30,6 @@ func (n *Node) stepMember(m Message) {
 		// The old host is alive after all: give up the claim and go back.
 		n.becomeFollower()
 		n.el = nil
-		n.failedTries++
 	}
 	if m.From != n.host || n.role != roleFollower {
 		return
@@ -59,10 +58,7 @@ func (n *Node) stepMember(m Message) {
 	case MsgCountdown:
 		n.emit(Event{Kind: EvCountdown, Count: int(m.Count)})
 	case MsgWaiting:
-		name := ""
-		if m.Slot >= 0 && m.Slot < len(n.lobby.Slots) {
-			name = n.lobby.Slots[m.Slot].Name
-		}
+		name := n.slotName(m.Slot)
 		if m.Count > 0 {
 			n.emit(Event{Kind: EvWaiting, Slot: m.Slot, Name: name, TicksLeft: int(m.Count)})
 		} else {
@@ -96,7 +92,6 @@ func (n *Node) heardHost() {
 	}
 	if n.el != nil && !n.awaitResume {
 		n.el = nil // the host is back: the migration is off
-		n.failedTries = 0
 	}
 	if n.awaitResume {
 		n.awaitResume = false
@@ -106,7 +101,6 @@ func (n *Node) heardHost() {
 		}
 		n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch, Ticks: n.now - n.lostAt})
 		n.el = nil
-		n.failedTries = 0
 		for i := range n.pending {
 			n.pending[i].sentAt = n.now // they went with the Follow
 		}

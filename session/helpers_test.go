@@ -99,3 +99,19 @@ func noViolations(tb testing.TB, n *simnet.Net) {
 		tb.Error(v)
 	}
 }
+
+// awayBack lists, as p applied them, the turns where slot went away (+turn)
+// and came back (-turn).
+func awayBack(p *simnet.Peer, slot int) []int {
+	var r []int
+	for _, a := range p.Applied {
+		for _, pr := range a.Turn.Presence {
+			if pr.Slot == slot && pr.Away {
+				r = append(r, int(a.Number))
+			} else if pr.Slot == slot {
+				r = append(r, -int(a.Number))
+			}
+		}
+	}
+	return r
+}

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"slices"
 	"testing"
 
 	"hostfall/session"
@@ -69,9 +70,10 @@ func TestSlowLoaderIsWaitedForNotSuspected(t *testing.T) {
 			if tc.ticks >= 0 && slow.Last() == 0 {
 				t.Errorf("the slow loader never played")
 			}
-			if tc.ticks < 0 && (!wentAway(n.Peers[0], slot) || departed(n.Peers[0], slot) != 255) {
+			wentAway := slices.ContainsFunc(awayBack(n.Peers[0], slot), func(turn int) bool { return turn > 0 })
+			if tc.ticks < 0 && (!wentAway || departed(n.Peers[0], slot) != 255) {
 				t.Errorf("a loader that never loads: away %v, departure %v; want away, no departure",
-					wentAway(n.Peers[0], slot), departed(n.Peers[0], slot))
+					wentAway, departed(n.Peers[0], slot))
 			}
 			noViolations(t, n)
 		})
@@ -90,18 +92,6 @@ func waitsFor(p *simnet.Peer, slot int) (waited, over bool) {
 		}
 	}
 	return waited, over
-}
-
-// wentAway reports whether p applied a turn marking slot away.
-func wentAway(p *simnet.Peer, slot int) bool {
-	for _, a := range p.Applied {
-		for _, pr := range a.Turn.Presence {
-			if pr.Slot == slot && pr.Away {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func departed(p *simnet.Peer, slot int) session.DepartReason {

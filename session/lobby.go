@@ -88,8 +88,7 @@ func (n *Node) stepJoining(m Message) {
 	if n.rejoin && m.Kind == MsgPing && m.Count > 0 && n.rosterIndex(m.From) >= 0 &&
 		(m.From != n.joinHost || n.now-n.joinedAt > n.cfg.HeartbeatTicks*2) {
 		// A host of this game pings the players it misses: ask it.
-		n.joinHost, n.joinedAt = m.From, n.now
-		n.sendHello()
+		n.ask(m.From)
 		return
 	}
 	if m.From != n.joinHost {
@@ -107,8 +106,7 @@ func (n *Node) stepJoining(m Message) {
 	case MsgReject:
 		// A member, not the host: it names the host to ask.
 		if n.rejoin && len(m.Targets) == 1 && m.Targets[0] != n.self && m.Targets[0] != n.joinHost {
-			n.joinHost, n.joinedAt = m.Targets[0], n.now
-			n.sendHello()
+			n.ask(m.Targets[0])
 		}
 	case MsgWelcome:
 		if m.Lobby == nil {

@@ -142,7 +142,6 @@ type Node struct {
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int
 	connLost    map[PeerID]bool
-	failedTries int
 
 	hs *hostState
 	el *election
@@ -246,6 +245,26 @@ func (n *Node) isGone(slot int) bool { return slot >= 0 && slot < MaxSlots && n.
 
 // isAway reports whether slot is away at the last committed turn.
 func (n *Node) isAway(slot int) bool { return slot >= 0 && slot < MaxSlots && n.away&(1<<slot) != 0 }
+
+// slotName is the name in slot, or "" for a slot the lobby does not have.
+func (n *Node) slotName(slot int) string {
+	if slot < 0 || slot >= len(n.lobby.Slots) {
+		return ""
+	}
+	return n.lobby.Slots[slot].Name
+}
+
+// otherPlayers lists the players but this node, in slot order: whom a
+// candidate asks, and whom a seeking node asks in turn.
+func (n *Node) otherPlayers() []PeerID {
+	var r []PeerID
+	for _, p := range n.roster() {
+		if p != n.self {
+			r = append(r, p)
+		}
+	}
+	return r
+}
 
 // presentPlayers lists the players that are in the game and not away.
 func (n *Node) presentPlayers() []PeerID {
@@ -581,26 +600,18 @@ func (n *Node) releaseTurns() {
 		n.out.committed = append(n.out.committed, t)
 		n.released = k
 		for _, d := range t.Departures {
-			name := ""
-			if d.Slot < len(n.lobby.Slots) {
-				name = n.lobby.Slots[d.Slot].Name
-			}
-			n.emit(Event{Kind: EvPlayerLeft, Slot: d.Slot, Name: name, Turn: k, Reason: d.Reason})
+			n.emit(Event{Kind: EvPlayerLeft, Slot: d.Slot, Name: n.slotName(d.Slot), Turn: k, Reason: d.Reason})
 			if d.Slot == n.slot && n.role != roleHost {
 				n.leave(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
 				return
 			}
 		}
 		for _, p := range t.Presence {
-			name := ""
-			if p.Slot < len(n.lobby.Slots) {
-				name = n.lobby.Slots[p.Slot].Name
-			}
 			kind := EvPlayerBack
 			if p.Away {
 				kind = EvPlayerAway
 			}
-			n.emit(Event{Kind: kind, Slot: p.Slot, Name: name, Turn: k})
+			n.emit(Event{Kind: kind, Slot: p.Slot, Name: n.slotName(p.Slot), Turn: k})
 		}
 	}
 }

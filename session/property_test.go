@@ -300,17 +300,14 @@ func covered(n *simnet.Net, h *simnet.Peer) int {
 			continue
 		}
 		p := n.Peer(s.Peer)
-		gone, away := false, false
+		gone := false
 		for _, a := range h.Applied {
 			for _, d := range a.Turn.Departures {
 				gone = gone || d.Slot == i
 			}
-			for _, pr := range a.Turn.Presence {
-				if pr.Slot == i {
-					away = pr.Away
-				}
-			}
 		}
+		ab := awayBack(h, i)
+		away := len(ab) > 0 && ab[len(ab)-1] > 0
 		if gone || away || p != nil && p.Live() && p.Status.Slot != i {
 			continue // departed or away (maybe before a snapshot this host restored), or back only to watch
 		}

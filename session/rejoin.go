@@ -33,8 +33,13 @@ func (n *Node) seek(target PeerID) {
 	if n.role != roleJoining {
 		n.becomeJoining(target)
 	}
-	n.joinHost, n.joinedAt = target, n.now
-	if target != "" {
+	n.ask(target)
+}
+
+// ask says Hello to p (if any) and restarts the wait for its answer.
+func (n *Node) ask(p PeerID) {
+	n.joinHost, n.joinedAt = p, n.now
+	if p != "" {
 		n.sendHello()
 	}
 }
@@ -42,12 +47,7 @@ func (n *Node) seek(target PeerID) {
 // nextSeekTarget is the player after cur in the roster (wrapping), skipping
 // this node: the order in which a seeking node asks around.
 func (n *Node) nextSeekTarget(cur PeerID) PeerID {
-	var others []PeerID
-	for _, p := range n.roster() {
-		if p != n.self {
-			others = append(others, p)
-		}
-	}
+	others := n.otherPlayers()
 	if len(others) == 0 {
 		return ""
 	}
@@ -64,8 +64,7 @@ func (n *Node) seekTick() {
 	if (n.now-n.joinedAt)%seekTicks != 0 || n.now == n.joinedAt {
 		return
 	}
-	others := len(n.roster()) - 1
-	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && others > 0 && n.slot >= 0 && !n.isGone(n.slot) &&
+	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && len(n.otherPlayers()) > 0 && n.slot >= 0 && !n.isGone(n.slot) &&
 		n.lobby.State >= StateLoading && !n.expectSnap {
 		n.rejoin = false
 		n.el = &election{}
@@ -103,10 +102,10 @@ func (n *Node) rejoinWelcome(m Message) {
 	n.becomeFollower()
 	n.hostHeard = n.now
 	n.el = nil
+	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
+	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
 	if n.lobby.State < StatePlaying {
 		n.rejoin = false
-		n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
-		n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
 		return
 	}
 	n.expectSnap = true
@@ -126,8 +125,6 @@ func (n *Node) rejoinWelcome(m Message) {
 			n.pending[i].cmd.Seq = n.propSeq[n.slot]
 		}
 	}
-	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
-	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
 }
 
 // The split rule. A network split leaves a host on each side, and both

@@ -320,22 +320,6 @@ func cmdTurn(p *simnet.Peer, data string) uint64 {
 	return 0
 }
 
-// awayBack lists, as p applied them, the turns where slot went away (+turn)
-// and came back (-turn).
-func awayBack(p *simnet.Peer, slot int) []int {
-	var r []int
-	for _, a := range p.Applied {
-		for _, pr := range a.Turn.Presence {
-			if pr.Slot == slot && pr.Away {
-				r = append(r, int(a.Number))
-			} else if pr.Slot == slot {
-				r = append(r, -int(a.Number))
-			}
-		}
-	}
-	return r
-}
-
 // A player cut off from everyone is never forced out: the others mark it
 // away at one turn and play on; it waits for them, then plays on alone;
 // once the network heals, the larger side wins the merge and it rejoins

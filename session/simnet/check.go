@@ -20,7 +20,6 @@ type Checker struct {
 
 	turns    map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
 	props    map[string]propRec   // command data → who proposed it
-	execAt   map[string]uint64    // command data → turn it first executed in
 	hist     map[uint64]histRec   // toy chain after a turn → that turn, and the chain before it
 	desyncs  []desyncWatch
 	restores int
@@ -89,7 +88,6 @@ func newChecker() *Checker {
 		forks:            map[[2]forkEnd]int{},
 		turns:            map[[2]uint64]uint64{},
 		props:            map[string]propRec{},
-		execAt:           map[string]uint64{},
 		hist:             map[uint64]histRec{},
 	}
 }
@@ -138,16 +136,13 @@ func maxTurn(n *Net) uint64 {
 // command of a departed slot, no slot departing twice, nothing unproposed.
 func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	a := p.Applied[len(p.Applied)-1]
-	prevChain := p.baseChain
+	prev, prevChain := p.base, p.baseChain
 	if len(p.Applied) > 1 {
-		prevChain = p.Applied[len(p.Applied)-2].Chain
+		b := p.Applied[len(p.Applied)-2]
+		prev, prevChain = max(prev, b.Number), b.Chain
 	}
 	if _, ok := c.hist[a.Chain]; !ok {
 		c.hist[a.Chain] = histRec{prev: prevChain, number: t.Number, cmds: t.Commands}
-	}
-	prev := p.base
-	if len(p.Applied) > 1 {
-		prev = max(prev, p.Applied[len(p.Applied)-2].Number)
 	}
 	if (len(p.Applied) > 1 || p.base > 0) && prev+1 != t.Number {
 		c.violate(n.Now, "%s applied turn %d after turn %d", p.ID, t.Number, prev)
@@ -178,9 +173,6 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 			c.violate(n.Now, "exactly once: %s executed one command (slot %d) at turns %d and %d", p.ID, cmd.Slot, at, t.Number)
 		}
 		p.execData[string(cmd.Data)] = t.Number
-		if _, ok := c.execAt[string(cmd.Data)]; !ok {
-			c.execAt[string(cmd.Data)] = t.Number
-		}
 		if gone&(1<<cmd.Slot) != 0 {
 			c.violate(n.Now, "%s executed a command of departed slot %d at turn %d", p.ID, cmd.Slot, t.Number)
 		}
