@@ -133,6 +133,10 @@ func (n *Node) onClaim(m Message) {
 	}
 	if n.role == roleCandidate {
 		mine := n.el.claim
+		if c, ok := n.chainAt(m.Turn); ok && c != m.Chain {
+			n.reject(m) // another history: its claimer must rejoin by snapshot
+			return
+		}
 		if epochGen(m.Epoch) > epochGen(mine) ||
 			epochGen(m.Epoch) == epochGen(mine) && n.rosterIndex(m.From) < n.rosterIndex(n.self) {
 			n.becomeFollower()
@@ -183,7 +187,13 @@ func (n *Node) follow(m Message) {
 
 func (n *Node) onFollow(m Message) {
 	el := n.el
-	if n.role != roleCandidate || m.Epoch != el.claim || slices.Contains(el.answered, m.From) {
+	if n.role != roleCandidate || m.Epoch != el.claim {
+		if n.rosterIndex(m.From) >= 0 && n.slot >= 0 && m.Epoch == makeEpoch(epochGen(m.Epoch), n.slot) && m.Epoch != n.epoch {
+			n.staleFollow(m)
+		}
+		return
+	}
+	if slices.Contains(el.answered, m.From) {
 		return
 	}
 	el.answered = append(el.answered, m.From)
@@ -223,6 +233,13 @@ func (n *Node) sameHistory(m Message) bool {
 }
 
 func (n *Node) onReject(m Message) {
+	if n.role == roleFollower && n.awaitResume && m.From == n.host && m.Epoch == n.epoch {
+		// The candidate we followed gave its claim up with nowhere to send
+		// us: it failed as a candidate.
+		n.awaitResume = false
+		n.suspectHost()
+		return
+	}
 	el := n.el
 	if n.role != roleCandidate || el == nil || slices.Contains(el.answered, m.From) {
 		return
@@ -311,6 +328,7 @@ func (n *Node) decide() {
 
 // rejoinLineage goes back to a host that others still follow.
 func (n *Node) rejoinLineage(m Message) {
+	n.releaseFollowers(m.Targets[0])
 	n.becomeFollower()
 	n.epoch = m.Epoch
 	n.host = m.Targets[0]

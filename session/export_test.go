@@ -10,3 +10,6 @@ func (n *Node) SRTTs() []int {
 	}
 	return r
 }
+
+// RoleName exposes the node's role to debugging tests.
+func (n *Node) RoleName() string { return n.role.String() }

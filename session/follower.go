@@ -28,6 +28,7 @@ func (n *Node) stepMember(m Message) {
 	}
 	if n.role == roleCandidate && m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye {
 		// The old host is alive after all: give up the claim and go back.
+		n.releaseFollowers(n.host)
 		n.becomeFollower()
 		n.el = nil
 	}
@@ -115,14 +116,22 @@ func (n *Node) onTurns(m Message) {
 		n.delay = m.Delay
 	}
 	gap := false
+	prev := m.Chain // the host's chain before each turn
 	for _, t := range m.Turns {
 		switch {
 		case t.Number <= n.last():
 		case t.Number == n.last()+1 && t.Epoch <= n.epoch:
+			if prev != n.lastChain() {
+				// The host's history is not ours: we hold a branch the
+				// game discarded. Only a snapshot brings us back.
+				n.seek(n.host)
+				return
+			}
 			n.commit(t)
 		default:
 			gap = true
 		}
+		prev = chainMix(prev, &t)
 	}
 	// Ack at once on a gap, with hash reports, or once per heartbeat; acking
 	// on receipt keeps the host's round-trip samples honest, acking every

@@ -47,6 +47,7 @@ type hostState struct {
 	sent       [64]sentTurn
 	repairing  map[PeerID]int  // peer → tick its repair was ordered
 	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
+	wonOver    []uint64        // rival epochs this host told to merge into it (see rivalPing)
 	loadFrom   int             // tick the loading began
 	selfWait   int             // tick the others were last told to wait for this host's loading; 0: not told
 }
@@ -157,6 +158,11 @@ func (n *Node) hostSend(pi *peerInfo, m Message) {
 	pi.lastSend = n.now
 	m.To = pi.id
 	m.Epoch = n.epoch
+	if m.Kind == MsgTurns && len(m.Turns) > 0 {
+		// The chain the turns extend: a peer whose history differs (a
+		// branch this game discarded) must not commit them onto its own.
+		m.Chain, _ = n.chainAt(m.Turns[0].Number - 1)
+	}
 	n.send(m)
 }
 

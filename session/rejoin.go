@@ -111,9 +111,12 @@ func (n *Node) rejoinWelcome(m Message) {
 	n.expectSnap = true
 	n.log, n.chains, n.arrived = nil, nil, nil
 	n.base, n.baseChain = n.released, 0
+	// Commands numbered below NextSeq reached this host already (a slot's
+	// numbers are this process's alone); the rest are renumbered after them,
+	// past the numbers a discarded branch used.
 	var mine []pendingCmd
 	for _, p := range n.pending {
-		if p.cmd.Slot == n.slot && n.slot >= 0 {
+		if p.cmd.Slot == n.slot && n.slot >= 0 && p.cmd.Seq >= m.NextSeq {
 			mine = append(mine, p)
 		}
 	}
@@ -183,9 +186,15 @@ func (n *Node) rivalPing(m Message) bool {
 		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
 		return true
 	}
+	// A decision is final: pings the rival sent before our Merge reached
+	// it may count sides that have changed since, and a senior that
+	// changed its mind would leave both hosts seeking each other.
 	theirs := int(m.Count)
-	win := count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
+	win := slices.Contains(h.wonOver, m.Epoch) || count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
 	if win {
+		if !slices.Contains(h.wonOver, m.Epoch) {
+			h.wonOver = append(h.wonOver, m.Epoch)
+		}
 		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Targets: []PeerID{n.self}})
 		return true
 	}
@@ -219,12 +228,34 @@ func (n *Node) onMerge(m Message) {
 // candidateToGame takes this node (and, if it runs for host, those that
 // follow it) to the game that target hosts.
 func (n *Node) candidateToGame(target PeerID) {
-	if n.role == roleCandidate && n.el != nil {
-		for _, f := range n.el.followers {
-			n.send(Message{Kind: MsgMerge, To: f.id, Epoch: n.el.claim, Targets: []PeerID{target}})
-		}
-	}
+	n.releaseFollowers(target)
 	n.seek(target)
+}
+
+// releaseFollowers tells the players that followed this node's claim that
+// it gave the claim up and went to target's game: they go there too, rather
+// than wait for a host that will never resume.
+func (n *Node) releaseFollowers(target PeerID) {
+	if n.role != roleCandidate || n.el == nil {
+		return
+	}
+	for _, f := range n.el.followers {
+		n.send(Message{Kind: MsgMerge, To: f.id, Epoch: n.el.claim, Targets: []PeerID{target}})
+	}
+}
+
+// staleFollow answers a Follow for a claim this node no longer runs (it
+// went back to its host, or lost): the follower is sent to the host this
+// node has now, or, when it has none yet, told the claim is off.
+func (n *Node) staleFollow(m Message) {
+	switch {
+	case n.role == roleHost:
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: m.Epoch, Targets: []PeerID{n.self}})
+	case n.role == roleFollower && !n.hostLost && !n.awaitResume:
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: m.Epoch, Targets: []PeerID{n.host}})
+	default:
+		n.send(Message{Kind: MsgReject, To: m.From, Epoch: m.Epoch})
+	}
 }
 
 // stepDownTo ends this node's hosting: its peers are told to merge into the
