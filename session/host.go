@@ -270,7 +270,14 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		}
 		pi.acked = m.Have
 	}
-	if m.Need && m.Have < n.last() {
+	if m.Need && m.Have < n.base && n.lobby.State == StatePlaying {
+		// It needs turns from before the snapshot this host started
+		// from: only a snapshot brings it up, so it rejoins (see seek).
+		if n.now-pi.resentAt >= n.cfg.ResendTicks {
+			pi.resentAt = n.now
+			n.hostSend(pi, Message{Kind: MsgMerge, Targets: []PeerID{n.self}})
+		}
+	} else if m.Need && m.Have < n.last() {
 		pi.resentAt = n.now
 		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Have, n.last()), Delay: n.delay})
 	}

@@ -26,13 +26,12 @@ type Checker struct {
 
 	WorstDesyncTurns uint64
 
-	// ForkBoundTicks: two live peers whose histories fork (neither is a
-	// prefix of the other) must be reconciled — one side leaves or restores
-	// — within this many ticks. A partitioned host may close a few turns
-	// alone while the others elect; it must learn and step down once the
-	// partition heals (partitions last ≤ 150 ticks in the schedules), and
-	// never drop the majority to play on alone.
+	// ForkBoundTicks: two live peers that can reach each other and whose
+	// histories fork (both sides of a split played on) must be one game
+	// again — one side restores the other's snapshot — within this many
+	// ticks of the link coming back. WorstForkTicks is the longest seen.
 	ForkBoundTicks int
+	WorstForkTicks int
 	forks          map[[2]forkEnd]int // pair of peer incarnations → tick the fork was first seen
 }
 
@@ -75,16 +74,18 @@ func (c *Checker) history(chain uint64) (map[[2]uint64]uint64, map[string]uint64
 }
 
 type desyncWatch struct {
-	peer     *Peer
-	inc      int
-	atTurn   uint64
-	restores int
+	peer        *Peer
+	inc         int
+	atTurn      uint64
+	restores    int  // the victim's restores when it diverged
+	anyRestores int  // everyone's
+	tie         bool // at some point only two players could vote on it
 }
 
 func newChecker() *Checker {
 	return &Checker{
 		DesyncBoundTurns: 60,
-		ForkBoundTicks:   300,
+		ForkBoundTicks:   1000,
 		forks:            map[[2]forkEnd]int{},
 		turns:            map[[2]uint64]uint64{},
 		props:            map[string]propRec{},
@@ -107,7 +108,7 @@ func (c *Checker) restored(p *Peer, turn uint64) { c.restores++ }
 func (c *Checker) crashed(p *Peer) {}
 
 func (c *Checker) desynced(n *Net, p *Peer) {
-	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n), restores: c.restores})
+	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n), restores: p.Restores, anyRestores: c.restores})
 }
 
 // lineageSize counts the live peers that follow the same host in the same epoch as p.
@@ -115,6 +116,18 @@ func lineageSize(n *Net, p *Peer) int {
 	k := 0
 	for _, q := range n.Peers {
 		if q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
+			k++
+		}
+	}
+	return k
+}
+
+// lineagePlayers counts the live players (spectators do not vote on
+// hashes) that follow the same host in the same epoch as p.
+func lineagePlayers(n *Net, p *Peer) int {
+	k := 0
+	for _, q := range n.Peers {
+		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
 			k++
 		}
 	}
@@ -193,6 +206,16 @@ func chainAt(p *Peer, t uint64) (uint64, bool) {
 	return p.Applied[i].Chain, true
 }
 
+// stateAt is p's toy state after turn t, if p applied it since its last
+// restore.
+func stateAt(p *Peer, t uint64) *uint64 {
+	i, ok := slices.BinarySearchFunc(p.Applied, t, func(a AppliedTurn, t uint64) int { return cmp.Compare(a.Number, t) })
+	if !ok || p.Applied[i].Number <= p.base {
+		return nil
+	}
+	return &p.Applied[i].State
+}
+
 // forkAt returns the first turn where the histories of p and q differ, if
 // they do. Chains cover the whole history before them, epochs included, so
 // once they differ they differ for good.
@@ -221,45 +244,11 @@ func forkAt(p, q *Peer) (uint64, bool) {
 	return lo, true
 }
 
-// splitsMajority reports whether p's branch, from turn f on, sequenced the
-// departure of a majority of the players still alive at the fork while
-// they play on in another branch (f is where p's history forks from theirs).
-func splitsMajority(n *Net, p *Peer, f uint64) bool {
-	players := map[int]bool{}
-	elsewhere := map[int]bool{}
-	for _, r := range n.Peers {
-		if r.Live() && r.Status.Slot >= 0 {
-			players[r.Status.Slot] = true
-			if _, forked := forkAt(p, r); forked {
-				elsewhere[r.Status.Slot] = true
-			}
-		}
-	}
-	departed := 0
-	for _, a := range p.Applied {
-		if a.Number < f {
-			continue
-		}
-		for _, d := range a.Turn.Departures {
-			players[d.Slot] = true
-			if elsewhere[d.Slot] {
-				departed++
-			}
-		}
-	}
-	return 2*departed > len(players)
-}
-
-// checkOutcome checks the one outcome invariant: live peers' committed
-// histories are prefixes of one another, across epochs, with one exception
-// no rule can break — an even split, where neither side holds a majority and
-// each goes on alone (a two-player game cut in two: each side tolerates one
-// failed player, as the design does). So a fork between live peers that
-// lasts longer than ForkBoundTicks (bound < 0: at once, as in Final) is a
-// violation when either side sequenced the departure of a majority of the
-// live players who play on in the other: a host cut off from most of its
-// players that drops them and plays on, or two hosts that both commit turns
-// of different epochs with a majority behind neither.
+// checkOutcome checks the one-game invariant while the network is faulty:
+// two live peers whose histories fork (a split, each side playing on) may
+// stay apart only while they cannot reach each other. Once both run and the
+// link between them works, the fork must end — one side rejoins the other
+// by snapshot — within ForkBoundTicks (bound < 0: report every fork).
 func (c *Checker) checkOutcome(n *Net, bound int) {
 	for i, p := range n.Peers {
 		if !p.Live() {
@@ -270,13 +259,20 @@ func (c *Checker) checkOutcome(n *Net, bound int) {
 				continue
 			}
 			k := [2]forkEnd{{p.ID, p.Incarnation}, {q.ID, q.Incarnation}}
-			f, forked := forkAt(p, q)
-			if !forked {
+			since, tracked := c.forks[k]
+			if !n.Connected(p, q) {
 				delete(c.forks, k)
 				continue
 			}
-			since, ok := c.forks[k]
-			if !ok {
+			f, forked := forkAt(p, q)
+			if !forked {
+				if tracked {
+					c.WorstForkTicks = max(c.WorstForkTicks, n.Now-since)
+				}
+				delete(c.forks, k)
+				continue
+			}
+			if !tracked {
 				c.forks[k] = n.Now
 				since = n.Now
 			}
@@ -284,10 +280,8 @@ func (c *Checker) checkOutcome(n *Net, bound int) {
 				continue
 			}
 			c.forks[k] = n.Now // report a lasting fork once per bound
-			if splitsMajority(n, p, f) || splitsMajority(n, q, f) {
-				c.violate(n.Now, "one outcome: %s (epoch %d, turn %d) and %s (epoch %d, turn %d) play on with histories that fork at turn %d, one side having dropped a majority of the players",
-					p.ID, p.LastEpoch(), p.Last(), q.ID, q.LastEpoch(), q.Last(), f)
-			}
+			c.violate(n.Now, "one game: %s (epoch %d, turn %d) and %s (epoch %d, turn %d) can reach each other and hold histories that fork at turn %d (for %d ticks)",
+				p.ID, p.LastEpoch(), p.Last(), q.ID, q.LastEpoch(), q.Last(), f, n.Now-since)
 		}
 	}
 }
@@ -301,10 +295,17 @@ func (c *Checker) check(n *Net) {
 	now := maxTurn(n)
 	keep := c.desyncs[:0]
 	for _, w := range c.desyncs {
+		w.tie = w.tie || lineagePlayers(n, w.peer) <= 2
 		switch {
 		case !w.peer.Live() || w.peer.Incarnation != w.inc || lineageSize(n, w.peer) < 2:
 			// The victim left, or nobody is left to compare it with.
-		case c.restores > w.restores:
+		case w.peer.Paused:
+			w.atTurn = now // a stopped process is repaired once it runs again
+		case w.peer.Restores > w.restores,
+			c.restores > w.anyRestores && w.tie:
+			// Two players voted: no majority could tell which one
+			// diverged, so either may be restored onto the other (Final
+			// compares their states).
 			c.WorstDesyncTurns = max(c.WorstDesyncTurns, now-w.atTurn)
 		case now > w.atTurn+c.DesyncBoundTurns:
 			c.violate(n.Now, "desync: %s diverged at turn %d and was not repaired by turn %d", w.peer.ID, w.atTurn, now)
@@ -317,11 +318,12 @@ func (c *Checker) check(n *Net) {
 
 // Final checks, after the network healed and a quiet period: one game —
 // every peer still running is in it (nobody was forced out, see handle),
-// following one host in one epoch, on one history — and every command
+// following one host in one epoch, on one history, caught up — and every command
 // proposed by a peer that stayed in the game executed exactly once there.
 // A command may be lost only with a branch the game discarded: when its
 // proposer rejoined by snapshot after proposing it.
 func (c *Checker) Final(n *Net) {
+	const finalLagTurns = 10 // a turn in flight, a few of input delay
 	var ref *Peer
 	for _, p := range n.Peers {
 		if !p.Live() || p.Status.Slot < 0 {
@@ -341,6 +343,16 @@ func (c *Checker) Final(n *Net) {
 		}
 		if f, forked := forkAt(ref, p); forked {
 			c.violate(n.Now, "one game: %s and %s hold histories that fork at turn %d after the heal", ref.ID, p.ID, f)
+		}
+		t := min(ref.Last(), p.Last())
+		if a, b := stateAt(ref, t), stateAt(p, t); a != nil && b != nil && *a != *b {
+			c.violate(n.Now, "one game: %s and %s hold different states at turn %d after the heal (a desync left unrepaired)", ref.ID, p.ID, t)
+		}
+	}
+	top := maxTurn(n)
+	for _, p := range n.Peers {
+		if p.Live() && p.Status.Slot >= 0 && p.Status.Joined && p.Last()+finalLagTurns < top {
+			c.violate(n.Now, "one game: %s is at turn %d, %d turns behind the game, after the heal", p.ID, p.Last(), top-p.Last())
 		}
 	}
 	for data, pr := range c.props {

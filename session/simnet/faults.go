@@ -1,6 +1,8 @@
 package simnet
 
 import (
+	"slices"
+
 	"hostfall/session"
 )
 
@@ -51,6 +53,47 @@ func (n *Net) Isolate(id session.PeerID) {
 			n.setCut(id, p.ID, true)
 		}
 	}
+}
+
+// Partition cuts every link between the peers in side and the rest.
+func (n *Net) Partition(side []session.PeerID) {
+	for _, p := range n.Peers {
+		if slices.Contains(side, p.ID) {
+			continue
+		}
+		for _, q := range side {
+			n.setCut(p.ID, q, true)
+		}
+	}
+}
+
+// Pause stops id's process (SIGSTOP, a laptop lid) for ticks (until Resume
+// when ticks ≤ 0): it does nothing and reads nothing, its connections stay
+// open and what is sent to it waits.
+func (n *Net) Pause(id session.PeerID, ticks int) {
+	if p := n.Peer(id); p != nil && p.Up {
+		p.Paused = true
+		p.resumeAt = 0
+		if ticks > 0 {
+			p.resumeAt = n.Now + ticks
+		}
+	}
+}
+
+// Resume continues a paused process where it stopped.
+func (n *Net) Resume(id session.PeerID) {
+	if p := n.Peer(id); p != nil {
+		p.Paused = false
+	}
+}
+
+// Connected reports whether a and b are both running and the link between
+// them is not cut: a fork between them must heal.
+func (n *Net) Connected(a, b *Peer) bool {
+	if !a.Up || !b.Up || a.Paused || b.Paused {
+		return false
+	}
+	return !n.link(a.ID, b.ID).cut && !n.link(b.ID, a.ID).cut
 }
 
 // Heal restores every link and removes drop, delay and slowness faults.

@@ -49,6 +49,10 @@ type Peer struct {
 	Quit        bool // this process left on purpose (Net.Leave)
 	refused     bool // a host refused it (a join answered no)
 	Slow        int  // extra ticks on every link touching this peer
+	// Paused: the process is stopped (SIGSTOP): it neither ticks nor reads
+	// its messages, which wait for it, until Resume.
+	Paused   bool
+	resumeAt int // tick a timed Pause ends; 0: until Resume
 	// LoadTicks is how long this peer takes to load a game after EvLoad
 	// (a window building its game screen); 0 loads at once.
 	LoadTicks int
@@ -73,6 +77,7 @@ type Peer struct {
 type AppliedTurn struct {
 	Number, Epoch uint64
 	Chain         uint64
+	State         uint64 // the toy game's state after the turn
 	Turn          session.Turn
 }
 
@@ -126,7 +131,7 @@ func (n *Net) boot(p *Peer, name string) {
 		panic(err)
 	}
 	p.Node = node
-	p.Up = true
+	p.Up, p.Paused = true, false
 	p.Left, p.Quit, p.refused = false, false, false
 	p.Incarnation++
 	p.State, p.chain = 0, 0
@@ -212,11 +217,22 @@ func (n *Net) Tick() {
 		return int(a.seq - b.seq)
 	})
 	i := 0
+	var held []envelope // for stopped processes: they read it when resumed
 	for ; i < len(n.queue) && n.queue[i].at <= n.Now; i++ {
+		if p := n.Peer(n.queue[i].to); p != nil && p.Paused {
+			held = append(held, n.queue[i])
+			continue
+		}
 		n.deliver(n.queue[i])
 	}
-	n.queue = slices.Delete(n.queue, 0, i)
+	n.queue = append(held, slices.Delete(n.queue, 0, i)...)
 	for _, p := range n.Peers {
+		if p.Paused && p.resumeAt > 0 && n.Now >= p.resumeAt {
+			p.Paused = false
+		}
+		if p.Paused {
+			continue
+		}
 		if p.Up && p.loadAt != 0 && n.Now >= p.loadAt {
 			p.loadAt = 0
 			p.Node.Loaded()
@@ -264,7 +280,7 @@ func (n *Net) drain() {
 	for range 8 {
 		busy := false
 		for _, p := range n.Peers {
-			if p.Up && p.Node.HasReady() {
+			if p.Up && !p.Paused && p.Node.HasReady() {
 				busy = true
 				n.handle(p)
 			}
@@ -369,7 +385,7 @@ func (p *Peer) apply(t session.Turn) {
 	th := turnHash(t)
 	p.State = mix(p.State, th)
 	p.chain = mix(p.chain, th)
-	p.Applied = append(p.Applied, AppliedTurn{Number: t.Number, Epoch: t.Epoch, Chain: p.chain, Turn: t})
+	p.Applied = append(p.Applied, AppliedTurn{Number: t.Number, Epoch: t.Epoch, Chain: p.chain, State: p.State, Turn: t})
 }
 
 func (p *Peer) snapshot(turn uint64) []byte {
