@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"hostfall/cli"
 )
 
 // The replay command refuses command lines it cannot run; what it runs is
@@ -16,7 +18,7 @@ func TestReplayCommandLine(t *testing.T) {
 		{"--speed", "20", "x.hfreplay"},
 		{"a", "b"},
 	} {
-		if err := runReplay(context.Background(), args); !errors.Is(err, errUsage) {
+		if err := runReplay(context.Background(), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("replay %q: %v, want a usage error", args, err)
 		}
 	}

@@ -7,16 +7,9 @@ import (
 	"fmt"
 	"os"
 
+	"hostfall/cli"
 	"hostfall/sound"
 )
-
-func init() {
-	register(command{
-		name:    "sounds",
-		summary: "list the game's sounds, play them, or render them to a WAV file",
-		run:     runSounds,
-	})
-}
 
 func runSounds(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("sounds", flag.ContinueOnError)
@@ -30,17 +23,14 @@ func runSounds(ctx context.Context, args []string) error {
 	wavPath := fs.String("wav", "", "render to this WAV file instead of playing")
 	times := fs.Int("n", 1, "how many times to play each sound")
 	seed := fs.Uint64("seed", 1, "seed of the random choice among a group's lines")
-	addVerbose(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	cli.AddVerbose(fs)
+	if err := cli.ParseOperands(fs, args); err != nil {
+		return err
 	}
 	err := sound.Demo(ctx, sound.DemoOptions{Names: fs.Args(), Times: *times, Seed: *seed, WAV: *wavPath, Out: os.Stdout})
 	var unknown *sound.UnknownSoundError
 	if errors.As(err, &unknown) {
-		return fmt.Errorf("%w: %v; `hostfall sounds` lists them", errUsage, err)
+		return cli.Usagef("%v; `hostfall sounds` lists them", err)
 	}
 	return err
 }

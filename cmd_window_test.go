@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"hostfall/cli"
 	"hostfall/render"
 )
 
@@ -18,10 +19,10 @@ func TestWindowPeerCommandLines(t *testing.T) {
 		args []string
 		want error
 	}{
-		{"host --load", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x", "--load", "x.hfsave"}, errUsage},
-		{"host --save-at", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x", "--save-at", "100"}, errUsage},
-		{"host --auto", func(a []string) error { return runHost(t.Context(), a) }, []string{"--auto"}, errUsage},
-		{"play --lobby --offline", func(a []string) error { return runPlay(t.Context(), a) }, []string{"--lobby", "--offline"}, errUsage},
+		{"host --load", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x", "--load", "x.hfsave"}, cli.ErrUsage},
+		{"host --save-at", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x", "--save-at", "100"}, cli.ErrUsage},
+		{"host --auto", func(a []string) error { return runHost(t.Context(), a) }, []string{"--auto"}, cli.ErrUsage},
+		{"play --lobby --offline", func(a []string) error { return runPlay(t.Context(), a) }, []string{"--lobby", "--offline"}, cli.ErrUsage},
 		{"join --relay, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--session", "x", "--relay", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, render.ErrNoDisplay},
 		{"host, no display", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x"}, render.ErrNoDisplay},
 		{"join, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--addr", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, render.ErrNoDisplay},

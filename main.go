@@ -1,8 +1,10 @@
 // Command hostfall is a peer-to-peer, LAN-first real-time strategy game.
 //
-// main wires the packages together and owns the command line; it has no game or
-// network logic of its own. Each subcommand lives in a cmd_*.go file of its own
-// and registers itself, so the commands grow without touching this file.
+// main owns the command line and nothing more: each subcommand's cmd_*.go
+// file parses its flags and refuses what the user must correct (exit code
+// 2), then hands the work to the package that does it: app for a network
+// peer, the window, the LAN list and the relay; status for what sim, play
+// --headless and replay --verify print; sound for the sound demo.
 package main
 
 import (
@@ -15,30 +17,33 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"hostfall/cli"
+	"hostfall/client/network"
+	"hostfall/logging"
 )
 
 // command is one `hostfall NAME …` subcommand.
 type command struct {
-	name    string
 	summary string
 	run     func(ctx context.Context, args []string) error
 }
 
-var commands = map[string]command{}
-
-// register adds a subcommand; called from the init of each cmd_*.go file.
-func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("hostfall: command registered twice: " + c.name)
-	}
-	commands[c.name] = c
+// commands are the subcommands by name; usage lists them in name order.
+var commands = map[string]command{
+	"browse": {"open the game window on the lobby browser (what hostfall alone does)", runBrowse},
+	"host":   {"host a network game in the window (it starts when N players joined or on Start; --headless: a bot plays; --load FILE resumes a save)", runHost},
+	"join":   {"join a network game in the window (--addr MULTIADDR; --headless: a bot plays instead)", runJoin},
+	"list":   {"list the sessions on the LAN (mDNS); --watch follows them", runList},
+	"play":   {"play against three bots in the game window, on the network (--offline: without it; --headless: four bots in text)", runPlay},
+	"relay":  {"run a circuit relay and session directory for players behind NAT", runRelay},
+	"replay": {"play back a replay file in the window, or check it with --headless --verify", runReplay},
+	"sim":    {"play bots against each other offline and print the result", runSim},
+	"sounds": {"list the game's sounds, play them, or render them to a WAV file", runSounds},
 }
 
 // defaultCommand runs when hostfall is started with no arguments.
 const defaultCommand = "browse"
-
-// errUsage marks a command line the user must correct; it exits with code 2.
-var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -63,20 +68,19 @@ func run(ctx context.Context, args []string) int {
 		usage()
 		return 2
 	}
-	setupLogging(os.Stderr)
+	logging.Setup(os.Stderr)
 	err := c.run(ctx, args)
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(os.Stderr, "hostfall %s: %v\n", name, err)
-		return 2
-	default:
-		fmt.Fprintf(os.Stderr, "hostfall %s: %v\n", name, err)
-		return 1
+	if errors.Is(err, network.ErrBadRelay) { // a --relay that does not parse
+		err = cli.Usagef("%v", err)
 	}
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "hostfall %s: %v\n", name, err)
+	if errors.Is(err, cli.ErrUsage) {
+		return 2
+	}
+	return 1
 }
 
 func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }

@@ -42,8 +42,8 @@
 //
 // # Drawing
 //
-// pixel needs the main OS thread: call Run inside opengl.Run (see
-// cmd_browse.go). Drawing batches everything of one kind into one draw call
-// (a layer): the terrain is a cached texture, units one quad each from a
-// sprite atlas drawn at start-up, off-screen units culled.
+// pixel needs the main OS thread: call Run inside opengl.Run (Open does).
+// Drawing batches everything of one kind into one draw call (a layer): the
+// terrain is a cached texture, units one quad each from a sprite atlas
+// drawn at start-up, off-screen units culled.
 package render

@@ -77,6 +77,34 @@ func Listening(s *Line, ai p2p.AddrInfo) {
 	s.Emit("listening", text, KV("peer", ai.ID.String()), KV("addrs", addrs))
 }
 
+// Auto says which --auto peer on the LAN hosts: this one, or id whose
+// lobby this one joins.
+func Auto(s *Line, host bool, id peer.ID) {
+	if host {
+		s.Emit("auto", "no --auto lobby on the LAN: this peer hosts one", KV("role", "host"), KV("host", id.String()))
+	} else {
+		s.Emit("auto", "joining the --auto lobby of "+id.String(), KV("role", "join"), KV("host", id.String()))
+	}
+}
+
+// Resuming says which save a host resumes and whom it waits for.
+func Resuming(s *Line, path string, turn, hash uint64, l session.Lobby) {
+	players := savedPlayers(l)
+	s.Emit("resume", fmt.Sprintf("resuming %s after turn %d; waiting for %s", path, turn, players),
+		KV("path", path), KV("turn", turn), KV("hash", Hex64(hash)), KV("players", players))
+}
+
+// savedPlayers names a save's human players.
+func savedPlayers(l session.Lobby) string {
+	var names []string
+	for _, s := range l.Slots {
+		if s.Kind == session.SlotHuman {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // Event prints ev's line, if it has one, and reports whether ev ended the
 // game. p is the peer that reported it.
 func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {

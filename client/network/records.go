@@ -2,7 +2,7 @@ package network
 
 // What a peer keeps of its games for the player: the replay file of every
 // game it plays and the desync reports. The directories are the caller's
-// (package main's dataDir).
+// (package datadir's, in the hostfall binary).
 
 import (
 	"errors"

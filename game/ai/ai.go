@@ -45,6 +45,19 @@ func ParseLevel(s string) (Level, error) {
 	return 0, fmt.Errorf("unknown bot level %q; the levels are easy and hard", s)
 }
 
+// ParseLevels reads a comma-separated list of levels ("easy, hard,easy").
+func ParseLevels(s string) ([]Level, error) {
+	var ls []Level
+	for _, f := range strings.Split(s, ",") {
+		l, err := ParseLevel(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+	}
+	return ls, nil
+}
+
 // profile holds the numbers that make a level.
 type profile struct {
 	period     int  // turns between decisions

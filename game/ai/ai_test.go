@@ -31,6 +31,17 @@ func TestParseLevel(t *testing.T) {
 	}
 }
 
+func TestParseLevels(t *testing.T) {
+	if got, err := ParseLevels("easy, hard,easy"); err != nil || !reflect.DeepEqual(got, []Level{Easy, Hard, Easy}) {
+		t.Errorf("ParseLevels(\"easy, hard,easy\") = %v, %v", got, err)
+	}
+	for _, in := range []string{"", "easy,", "easy,medium"} {
+		if got, err := ParseLevels(in); err == nil {
+			t.Errorf("ParseLevels(%q) = %v, want an error", in, got)
+		}
+	}
+}
+
 // play runs a match to its end or to turns.
 func play(t *testing.T, cfg game.Config, levels []Level, seed uint64, turns int) *Match {
 	t.Helper()

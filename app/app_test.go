@@ -1,0 +1,45 @@
+package app
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"hostfall/game/ai"
+	"hostfall/render"
+)
+
+// A bot match takes its settings' map size and players; settings no game
+// can be played with are an error, not a panic.
+func TestBotMatch(t *testing.T) {
+	m, err := BotMatch{Players: 3, Seed: 1, Size: 48, Levels: []ai.Level{ai.Easy}}.Match()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := m.World.Size(); w != 48 || h != 48 || m.World.NumPlayers() != 3 {
+		t.Errorf("a %d×%d map of %d players, want 48×48 of 3", w, h, m.World.NumPlayers())
+	}
+	if _, err := (BotMatch{Players: 9, Seed: 1, Size: 48, Levels: []ai.Level{ai.Easy}}).Match(); err == nil {
+		t.Error("9 players: no error")
+	}
+}
+
+// Without a display, what opens the window says so before it touches the
+// network; a save that cannot be read is refused before anything starts.
+func TestRefusedBeforeStarting(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	w := Window{Name: "Ann"}
+	for name, err := range map[string]error{
+		"browse":      Browse(t.Context(), w, Network{}),
+		"play":        Play(t.Context(), w, Network{Offline: true}, Skirmish{Bots: []ai.Level{ai.Easy}}),
+		"window host": Host(t.Context(), Peer{Player: "Ann"}, Game{Name: "x", Players: 2}),
+	} {
+		if !errors.Is(err, render.ErrNoDisplay) {
+			t.Errorf("%s: %v, want %v", name, err, render.ErrNoDisplay)
+		}
+	}
+	err := Resume(t.Context(), Peer{Headless: true}, filepath.Join(t.TempDir(), "none.hfsave"), Game{})
+	if err == nil {
+		t.Error("resuming a missing save: no error")
+	}
+}

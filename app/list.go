@@ -1,0 +1,37 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"time"
+
+	"hostfall/p2p"
+	"hostfall/status"
+)
+
+// Listing is what list looks for on the LAN.
+type Listing struct {
+	Interfaces []string      // browse only these; none means every multicast interface
+	All        bool          // also the peers looking for an --auto game
+	Watch      bool          // keep listening and print each change
+	Timeout    time.Duration // without Watch, how long to listen before printing
+	JSON       bool
+}
+
+// List prints the sessions that mDNS sees on the LAN to out.
+func List(ctx context.Context, l Listing, out io.Writer) error {
+	b := p2p.Browse(ctx, p2p.BrowseOptions{Interfaces: l.Interfaces, Logger: slog.Default()})
+	defer b.Close()
+	keep := func(s *p2p.Seen) bool { return l.All || s.State != p2p.AnnLooking }
+	if l.Watch {
+		return status.WatchSessions(ctx, b, keep, GameVersion, l.JSON, out)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(l.Timeout):
+	}
+	seen := slices.DeleteFunc(b.Sessions(), func(s p2p.Seen) bool { return !keep(&s) })
+	return status.Sessions(out, seen, GameVersion, l.JSON)
+}

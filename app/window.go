@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"hostfall/client"
+	"hostfall/client/network"
+	"hostfall/client/offline"
+	"hostfall/datadir"
+	"hostfall/game"
+	"hostfall/game/ai"
+	"hostfall/logging"
+	"hostfall/render"
+	"hostfall/sound"
+)
+
+// Window is the game window of a command.
+type Window struct {
+	Name          string // the player's name
+	Width, Height int
+	FPS           int // frame rate cap
+	Mute          bool
+}
+
+// OpenWindow runs the window on c until it closes, with sound unless muted.
+func OpenWindow(ctx context.Context, c render.Client, w Window) error {
+	o := render.Options{Width: w.Width, Height: w.Height, MaxFPS: w.FPS, PlayerName: w.Name}
+	if !w.Mute {
+		if srv, cuer, err := sound.OpenSpeaker(slog.Default()); err != nil {
+			slog.Warn("playing without sound", "err", err)
+		} else {
+			defer srv.Close()
+			o.Sound = cuer
+		}
+	}
+	return render.Open(ctx, c, o)
+}
+
+// Network is the network of a window that browses or plays (browse, play).
+type Network struct {
+	Offline  bool     // no network: games against bots on this machine only
+	Identity string   // "" means $HOSTFALL_IDENTITY or the user's config dir
+	Listen   []string // multiaddrs; none means every interface
+	Relay    string   // a Hostfall relay's multiaddr, or ""
+}
+
+// Browse opens the window on the lobby browser: the LAN's games to join (a
+// created game is hosted on this machine), or with n.Offline none.
+func Browse(ctx context.Context, w Window, n Network) error {
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
+	if n.Offline {
+		c := offline.New(offline.Options{Name: w.Name})
+		defer c.Close()
+		return OpenWindow(ctx, c, w)
+	}
+	c, err := startWindowClient(ctx, n, nil)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return OpenWindow(ctx, c, w)
+}
+
+// Skirmish is a game of the player against bots.
+type Skirmish struct {
+	Seed  uint64 // 0: a new map each time
+	Size  int
+	Bots  []ai.Level
+	Lobby bool   // stay in the lobby, every free slot open to players on the LAN
+	Load  string // resume this save on this machine instead
+}
+
+// Play opens the window on a skirmish under way: hosted on the network, or
+// on this machine only with n.Offline or a save to load.
+func Play(ctx context.Context, w Window, n Network, s Skirmish) error {
+	if err := render.CheckDisplay(); err != nil {
+		return err
+	}
+	bots := make([]uint8, len(s.Bots))
+	for i, l := range s.Bots {
+		bots[i] = uint8(l)
+	}
+	opt := client.CreateOptions{Name: w.Name + "'s skirmish", PlayerName: w.Name, MapSeed: s.Seed, MapSize: s.Size}
+	if n.Offline || s.Load != "" {
+		opt.Name = "Skirmish"
+		return playOffline(ctx, w, s.Load, opt, bots)
+	}
+	c, err := startWindowClient(ctx, n, func(o *network.Options) {
+		if !s.Lobby {
+			o.Session.CountdownTicks = 1 // the game is under way when the window opens
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if s.Lobby {
+		opt.MaxPlayers = game.MaxPlayers
+	}
+	if err := c.Skirmish(opt, bots, s.Lobby); err != nil {
+		return err
+	}
+	return OpenWindow(ctx, c, w)
+}
+
+// playOffline plays a skirmish, or resumes the save at load, on this
+// machine: bots take over a save's other players.
+func playOffline(ctx context.Context, w Window, load string, opt client.CreateOptions, bots []uint8) error {
+	c := offline.New(offline.Options{Name: w.Name, Countdown: 1, SaveDir: datadir.Saves()})
+	defer c.Close()
+	var err error
+	if load != "" {
+		err = c.Load(load)
+	} else {
+		err = c.Skirmish(opt, bots)
+	}
+	if err != nil {
+		return err
+	}
+	return OpenWindow(ctx, c, w)
+}
+
+// startWindowClient starts the window's network client: this machine's
+// host, the LAN browser and announcements, the relay if named (tweak, if
+// set, adjusts the client's options). Close stops it all.
+func startWindowClient(ctx context.Context, n Network, tweak func(*network.Options)) (*network.Client, error) {
+	opt := network.Options{GameVersion: GameVersion, ReplayDir: datadir.Replays(), ReportDir: datadir.DesyncReports(),
+		SaveDir: datadir.Saves(), Logger: logging.Window(), WaitScreen: true}
+	if tweak != nil {
+		tweak(&opt)
+	}
+	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Browse: true,
+		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
+	return network.Start(ctx, su, opt)
+}

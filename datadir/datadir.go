@@ -1,0 +1,31 @@
+package datadir
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Root is the data directory. $HOSTFALL_DATA overrides it (tests, several
+// peers on one machine); otherwise $XDG_DATA_HOME/hostfall or
+// ~/.local/share/hostfall.
+func Root() string {
+	if d := os.Getenv("HOSTFALL_DATA"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "hostfall")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "share", "hostfall")
+	}
+	return filepath.Join(os.TempDir(), "hostfall")
+}
+
+// Replays holds the replay file of every game played.
+func Replays() string { return filepath.Join(Root(), "replays") }
+
+// DesyncReports holds the reports of what differed when a peer desynced.
+func DesyncReports() string { return filepath.Join(Root(), "desync") }
+
+// Saves holds saved games.
+func Saves() string { return filepath.Join(Root(), "saves") }
