@@ -19,6 +19,7 @@ type peerInfo struct {
 	lastWaitEv int
 	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
 	resentAt   int
+	rejoinAt   int // tick it was last told to rejoin by snapshot (see sendRejoin)
 	loaded     bool
 	away       bool // its slot is away (or will be at the next turn)
 	current    bool // its last message was of this host's epoch
@@ -48,6 +49,7 @@ type hostState struct {
 	repairing  map[PeerID]int  // peer → tick its repair was ordered
 	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
 	wonOver    []uint64        // rival epochs this host told to merge into it (see rivalPing)
+	rivalAt    map[uint64]int  // rival epoch → tick this host first heard it
 	loadFrom   int             // tick the loading began
 	selfWait   int             // tick the others were last told to wait for this host's loading; 0: not told
 }
@@ -270,20 +272,30 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		}
 		pi.acked = m.Have
 	}
-	if m.Need && m.Have < n.base && n.lobby.State == StatePlaying {
-		// It needs turns from before the snapshot this host started
-		// from: only a snapshot brings it up, so it rejoins (see seek).
-		if n.now-pi.resentAt >= n.cfg.ResendTicks {
-			pi.resentAt = n.now
-			n.hostSend(pi, Message{Kind: MsgMerge, Targets: []PeerID{n.self}})
-		}
-	} else if m.Need && m.Have < n.last() {
+	if m.Need && n.sendRejoin(pi) {
+		return
+	}
+	if m.Need && m.Have < n.last() {
 		pi.resentAt = n.now
 		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Have, n.last()), Delay: n.delay})
 	}
 	for _, hr := range m.Hashes {
 		h.recordHash(n, pi.id, hr.Turn, hr.Hash)
 	}
+}
+
+// sendRejoin handles a peer that needs turns from before the snapshot this
+// host started from: only a snapshot brings it up, so it is told to rejoin
+// (see seek), at most once per ResendTicks. It reports whether it was so.
+func (n *Node) sendRejoin(pi *peerInfo) bool {
+	if pi.acked >= n.base || n.lobby.State != StatePlaying {
+		return false
+	}
+	if n.now-pi.rejoinAt >= n.cfg.ResendTicks {
+		pi.rejoinAt = n.now
+		n.hostSend(pi, Message{Kind: MsgMerge, Targets: []PeerID{n.self}})
+	}
+	return true
 }
 
 func (n *Node) onHello(m Message) {
@@ -543,7 +555,7 @@ func (n *Node) hostTick() {
 			n.sidePing(pi)
 		}
 		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
-			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks {
+			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks && !n.sendRejoin(pi) {
 			pi.resentAt = n.now
 			n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(pi.acked, n.last()), Delay: n.delay})
 		}

@@ -238,7 +238,8 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 	switch {
 	case roll < 18: // crash the host, reported or silent
 		others := covered(n, h)
-		checked := !*faulty && others > 0
+		paused := slices.ContainsFunc(n.Peers, func(p *simnet.Peer) bool { return p.Up && p.Paused })
+		checked := !*faulty && !paused && others > 0
 		e := h.LastEpoch()
 		if roll < 10 {
 			logf("crash host %s", h.ID)

@@ -189,8 +189,22 @@ func (n *Node) rivalPing(m Message) bool {
 	// A decision is final: pings the rival sent before our Merge reached
 	// it may count sides that have changed since, and a senior that
 	// changed its mind would leave both hosts seeking each other.
+	won := slices.Contains(h.wonOver, m.Epoch)
+	if h.rivalAt == nil {
+		h.rivalAt = map[uint64]int{}
+	}
+	if _, ok := h.rivalAt[m.Epoch]; !ok {
+		h.rivalAt[m.Epoch] = n.now
+	}
+	if !won && n.now-h.rivalAt[m.Epoch] < n.cfg.FailTicks {
+		// Decide on sides heard since the rival appeared: a host that was
+		// stopped counts its side from the messages that waited for it,
+		// and those expire after FailTicks unless its players still follow.
+		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
+		return true
+	}
 	theirs := int(m.Count)
-	win := slices.Contains(h.wonOver, m.Epoch) || count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
+	win := won || count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
 	if win {
 		if !slices.Contains(h.wonOver, m.Epoch) {
 			h.wonOver = append(h.wonOver, m.Epoch)

@@ -74,12 +74,9 @@ func (c *Checker) history(chain uint64) (map[[2]uint64]uint64, map[string]uint64
 }
 
 type desyncWatch struct {
-	peer        *Peer
-	inc         int
-	atTurn      uint64
-	restores    int  // the victim's restores when it diverged
-	anyRestores int  // everyone's
-	tie         bool // at some point only two players could vote on it
+	peer   *Peer
+	inc    int
+	atTurn uint64
 }
 
 func newChecker() *Checker {
@@ -103,12 +100,48 @@ func (c *Checker) proposed(p *Peer, slot int, data []byte) {
 	c.props[string(data)] = propRec{peer: p.ID, inc: p.Incarnation, slot: slot, restores: p.Restores}
 }
 
-func (c *Checker) restored(p *Peer, turn uint64) { c.restores++ }
+// restored checks a repair (cleanRepair: a desync repair of a player whose
+// state was right): it may be restored onto a diverged state only when the
+// right state was not held by a strict majority of the players in its game
+// (then no vote could tell). A rejoin by snapshot takes the state of the
+// game as it is; a later vote repairs it with the others.
+func (c *Checker) restored(n *Net, p *Peer, cleanRepair bool) {
+	c.restores++
+	if !cleanRepair || !p.Tainted || p.Status.Slot < 0 {
+		return
+	}
+	clean, all := 0, 0
+	host := n.Peer(p.Status.Host)
+	for _, q := range n.Peers {
+		// Voters: players of p's game that run and reach the host.
+		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch &&
+			host != nil && (q == host || n.Connected(q, host)) {
+			all++
+			if !q.Tainted || q == p {
+				clean++
+			}
+		}
+	}
+	if 2*clean > all {
+		c.violate(n.Now, "desync: %s was repaired onto a diverged state although %d of %d players held the right one", p.ID, clean, all)
+	}
+}
+
+// allTainted reports whether every live player in p's game holds a state
+// descending from the divergence: the game agreed on it (a tie went its way).
+func allTainted(n *Net, p *Peer) bool {
+	for _, q := range n.Peers {
+		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch && !q.Tainted {
+			return false
+		}
+	}
+	return true
+}
 
 func (c *Checker) crashed(p *Peer) {}
 
 func (c *Checker) desynced(n *Net, p *Peer) {
-	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n), restores: p.Restores, anyRestores: c.restores})
+	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n)})
 }
 
 // lineageSize counts the live peers that follow the same host in the same epoch as p.
@@ -116,18 +149,6 @@ func lineageSize(n *Net, p *Peer) int {
 	k := 0
 	for _, q := range n.Peers {
 		if q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
-			k++
-		}
-	}
-	return k
-}
-
-// lineagePlayers counts the live players (spectators do not vote on
-// hashes) that follow the same host in the same epoch as p.
-func lineagePlayers(n *Net, p *Peer) int {
-	k := 0
-	for _, q := range n.Peers {
-		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
 			k++
 		}
 	}
@@ -295,17 +316,15 @@ func (c *Checker) check(n *Net) {
 	now := maxTurn(n)
 	keep := c.desyncs[:0]
 	for _, w := range c.desyncs {
-		w.tie = w.tie || lineagePlayers(n, w.peer) <= 2
 		switch {
 		case !w.peer.Live() || w.peer.Incarnation != w.inc || lineageSize(n, w.peer) < 2:
 			// The victim left, or nobody is left to compare it with.
 		case w.peer.Paused:
 			w.atTurn = now // a stopped process is repaired once it runs again
-		case w.peer.Restores > w.restores,
-			c.restores > w.anyRestores && w.tie:
-			// Two players voted: no majority could tell which one
-			// diverged, so either may be restored onto the other (Final
-			// compares their states).
+			keep = append(keep, w)
+		case !w.peer.Tainted || allTainted(n, w.peer):
+			// Repaired, or the game agreed on the diverged state where no
+			// majority could tell (see restored; Final compares states).
 			c.WorstDesyncTurns = max(c.WorstDesyncTurns, now-w.atTurn)
 		case now > w.atTurn+c.DesyncBoundTurns:
 			c.violate(n.Now, "desync: %s diverged at turn %d and was not repaired by turn %d", w.peer.ID, w.atTurn, now)

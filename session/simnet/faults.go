@@ -184,6 +184,7 @@ func (n *Net) Restart(id session.PeerID, host session.PeerID) {
 func (n *Net) Desync(id session.PeerID) {
 	if p := n.Peer(id); p != nil && p.Up {
 		p.State ^= mix(0x5eed_bad_c0ffee, uint64(n.Now)) // distinct per injection: two never cancel
+		p.Tainted = true
 		n.Checker.desynced(n, p)
 	}
 }

@@ -51,7 +51,10 @@ type Peer struct {
 	Slow        int  // extra ticks on every link touching this peer
 	// Paused: the process is stopped (SIGSTOP): it neither ticks nor reads
 	// its messages, which wait for it, until Resume.
-	Paused   bool
+	Paused bool
+	// Tainted: the toy state descends from a Desync (injected here, or
+	// restored from a tainted snapshot).
+	Tainted  bool
 	resumeAt int // tick a timed Pause ends; 0: until Resume
 	// LoadTicks is how long this peer takes to load a game after EvLoad
 	// (a window building its game screen); 0 loads at once.
@@ -131,7 +134,7 @@ func (n *Net) boot(p *Peer, name string) {
 		panic(err)
 	}
 	p.Node = node
-	p.Up, p.Paused = true, false
+	p.Up, p.Paused, p.Tainted = true, false, false
 	p.Left, p.Quit, p.refused = false, false, false
 	p.Incarnation++
 	p.State, p.chain = 0, 0
@@ -295,8 +298,10 @@ func (n *Net) drain() {
 func (n *Net) handle(p *Peer) {
 	rd := p.Node.Ready()
 	if rd.Restore != nil {
+		clean := !p.Tainted
 		p.restore(rd.Restore, n.Checker)
-		n.Checker.restored(p, rd.Restore.Turn)
+		repair := slices.ContainsFunc(rd.Events, func(e session.Event) bool { return e.Kind == session.EvDesyncRepaired })
+		n.Checker.restored(n, p, clean && repair)
 	}
 	var hashes []session.HashReport // handed to the node after Advance
 	for _, t := range rd.Committed {
@@ -389,7 +394,10 @@ func (p *Peer) apply(t session.Turn) {
 }
 
 func (p *Peer) snapshot(turn uint64) []byte {
-	b := make([]byte, 24)
+	b := make([]byte, 25)
+	if p.Tainted {
+		b[24] = 1
+	}
 	binary.LittleEndian.PutUint64(b, p.State)
 	binary.LittleEndian.PutUint64(b[8:], p.chain)
 	binary.LittleEndian.PutUint64(b[16:], turn)
@@ -406,9 +414,10 @@ func (p *Peer) SnapshotData() []byte { return p.snapshot(p.Last()) }
 func (p *Peer) restore(s *session.Snapshot, c *Checker) {
 	p.Restores++
 	p.base = s.Turn
-	if len(s.Data) == 24 {
+	if len(s.Data) >= 24 {
 		p.State = binary.LittleEndian.Uint64(s.Data)
 		p.chain = binary.LittleEndian.Uint64(s.Data[8:])
+		p.Tainted = len(s.Data) > 24 && s.Data[24] == 1
 	}
 	p.baseChain = p.chain
 	k := 0
