@@ -77,9 +77,10 @@ func (h *hostState) votes(n *Node, p PeerID) bool {
 	return pi != nil && pi.slot >= 0
 }
 
-// judge finds the players' majority hash (ties: the host's; then the
-// smallest) and has every peer with another hash restored from a player's
-// snapshot of the majority state.
+// judge finds the players' majority hash (a tie goes to the host's; a tie
+// the host did not report in is left for the next hash turn) and has every
+// peer with another hash restored from a player's snapshot of the majority
+// state.
 func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 	counts := map[uint64]int{}
 	best := 0
@@ -93,18 +94,22 @@ func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 		return
 	}
 	var maj uint64
-	found := false
-	for _, r := range rs {
-		if counts[r.Hash] != best || !h.votes(n, r.Peer) {
-			continue
+	leaders := 0
+	for hash, c := range counts {
+		if c == best {
+			leaders++
+			maj = hash
 		}
-		if r.Peer == n.self {
-			maj, found = r.Hash, true
-			break
+	}
+	if leaders > 1 {
+		// A tie: the host's hash breaks it; without the host's report
+		// nobody can tell which state is right, and repairing either
+		// side could overwrite the right one. The next hash turn decides.
+		i := slices.IndexFunc(rs, func(r PeerHash) bool { return r.Peer == n.self })
+		if i < 0 || counts[rs[i].Hash] != best {
+			return
 		}
-		if !found || r.Hash < maj {
-			maj, found = r.Hash, true
-		}
+		maj = rs[i].Hash
 	}
 	var minority []PeerID
 	var source PeerID

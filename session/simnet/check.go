@@ -127,11 +127,11 @@ func (c *Checker) restored(n *Net, p *Peer, cleanRepair bool) {
 	}
 }
 
-// allTainted reports whether every live player in p's game holds a state
+// allTainted reports whether every running player in p's game holds a state
 // descending from the divergence: the game agreed on it (a tie went its way).
 func allTainted(n *Net, p *Peer) bool {
 	for _, q := range n.Peers {
-		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch && !q.Tainted {
+		if q.Live() && !q.Paused && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch && !q.Tainted {
 			return false
 		}
 	}
@@ -149,6 +149,18 @@ func lineageSize(n *Net, p *Peer) int {
 	k := 0
 	for _, q := range n.Peers {
 		if q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
+			k++
+		}
+	}
+	return k
+}
+
+// runningPlayers counts the players of p's game (same host and epoch)
+// that run: a stopped one reports no hashes.
+func runningPlayers(n *Net, p *Peer) int {
+	k := 0
+	for _, q := range n.Peers {
+		if q.Live() && !q.Paused && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
 			k++
 		}
 	}
@@ -319,8 +331,10 @@ func (c *Checker) check(n *Net) {
 		switch {
 		case !w.peer.Live() || w.peer.Incarnation != w.inc || lineageSize(n, w.peer) < 2:
 			// The victim left, or nobody is left to compare it with.
-		case w.peer.Paused:
-			w.atTurn = now // a stopped process is repaired once it runs again
+		case w.peer.Paused || runningPlayers(n, w.peer) < 2:
+			// A stopped process is repaired once it runs again, and only
+			// a running player can vote against it.
+			w.atTurn = now
 			keep = append(keep, w)
 		case !w.peer.Tainted || allTainted(n, w.peer):
 			// Repaired, or the game agreed on the diverged state where no
