@@ -122,6 +122,9 @@ func (n *Node) rejoinWelcome(m Message) {
 	}
 	n.pending = mine
 	if n.slot >= 0 && m.NextSeq > 0 {
+		// Until the snapshot arrives, numbers follow the host's, not the
+		// ones of the branch this node leaves.
+		n.nextSeq[n.slot] = m.NextSeq
 		n.propSeq[n.slot] = m.NextSeq - 1
 		for i := range n.pending {
 			n.propSeq[n.slot]++
