@@ -52,6 +52,24 @@ func (n *Node) becomeJoining(host PeerID) {
 // what it knows of it); a follower keeps no host state.
 func (n *Node) becomeFollower() {
 	n.setRole(roleFollower)
+	n.keepOwnOpen()
+}
+
+// keepOwnOpen ends a host's state: its own commands it had not sequenced
+// yet go back to pending, so the next host gets them (dropping them would
+// leave a gap in the slot's numbers, and the next host would refuse every
+// later command of the slot).
+func (n *Node) keepOwnOpen() {
+	if n.hs == nil {
+		return
+	}
+	var own []pendingCmd
+	for _, c := range n.hs.open {
+		if c.Slot == n.slot && n.slot >= 0 {
+			own = append(own, pendingCmd{cmd: c, sentAt: n.now})
+		}
+	}
+	n.pending = append(own, n.pending...)
 	n.hs = nil
 }
 

@@ -23,7 +23,8 @@ func (n *Node) seek(target PeerID) {
 	if target == "" || target == n.self {
 		target = n.nextSeekTarget("")
 	}
-	n.hs, n.el, n.deferred = nil, nil, nil
+	n.keepOwnOpen()
+	n.el, n.deferred = nil, nil
 	n.hostLost, n.awaitResume = false, false
 	n.snapTargets = nil
 	if !n.rejoin {

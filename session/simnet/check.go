@@ -339,7 +339,9 @@ func (c *Checker) check(n *Net) {
 		case !w.peer.Tainted || allTainted(n, w.peer):
 			// Repaired, or the game agreed on the diverged state where no
 			// majority could tell (see restored; Final compares states).
-			c.WorstDesyncTurns = max(c.WorstDesyncTurns, now-w.atTurn)
+			if now > w.atTurn {
+				c.WorstDesyncTurns = max(c.WorstDesyncTurns, now-w.atTurn)
+			}
 		case now > w.atTurn+c.DesyncBoundTurns:
 			c.violate(n.Now, "desync: %s diverged at turn %d and was not repaired by turn %d", w.peer.ID, w.atTurn, now)
 		default:
