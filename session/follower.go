@@ -171,6 +171,10 @@ func (n *Node) followerTick() {
 			return
 		}
 	}
+	if n.rejoin && n.expectSnap && n.now-n.snapAskedAt >= seekTicks {
+		n.seek(n.host) // the snapshot was lost on the way: ask again
+		return
+	}
 	if n.hostLost || n.awaitResume || n.rejoin {
 		return
 	}

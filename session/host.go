@@ -19,7 +19,8 @@ type peerInfo struct {
 	lastWaitEv int
 	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
 	resentAt   int
-	rejoinAt   int // tick it was last told to rejoin by snapshot (see sendRejoin)
+	rejoinAt   int    // tick it was last told to rejoin by snapshot (see sendRejoin)
+	needHave   uint64 // the turn it last asked to be sent turns after
 	loaded     bool
 	away       bool // its slot is away (or will be at the next turn)
 	current    bool // its last message was of this host's epoch
@@ -275,8 +276,10 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 	if m.Need && n.sendRejoin(pi) {
 		return
 	}
-	if m.Need && m.Have < n.last() {
-		pi.resentAt = n.now
+	if m.Need && m.Have < n.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
+		// One answer per gap: a peer that wakes up reads many pings at
+		// once and asks for the same turns after each.
+		pi.resentAt, pi.needHave = n.now, m.Have
 		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Have, n.last()), Delay: n.delay})
 	}
 	for _, hr := range m.Hashes {

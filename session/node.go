@@ -156,6 +156,7 @@ type Node struct {
 	expectSnap  bool
 	rejoin      bool // seeking the game again (see seek); until the snapshot is in
 	seekSince   int
+	snapAskedAt int // tick a rejoining node was welcomed and began to wait for its snapshot
 	hashQueue   []HashReport
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int

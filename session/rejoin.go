@@ -110,6 +110,7 @@ func (n *Node) rejoinWelcome(m Message) {
 		return
 	}
 	n.expectSnap = true
+	n.snapAskedAt = n.now
 	n.log, n.chains, n.arrived = nil, nil, nil
 	n.base, n.baseChain = n.released, 0
 	// Commands numbered below NextSeq reached this host already (a slot's

@@ -80,11 +80,19 @@ func (n *Net) Pause(id session.PeerID, ticks int) {
 	}
 }
 
-// Resume continues a paused process where it stopped.
+// Resume continues a paused process where it stopped: it reads what
+// waited for it at once, in the order it arrived.
 func (n *Net) Resume(id session.PeerID) {
-	if p := n.Peer(id); p != nil {
-		p.Paused = false
+	p := n.Peer(id)
+	if p == nil || !p.Paused {
+		return
 	}
+	p.Paused = false
+	for _, e := range p.held {
+		e.at = n.Now
+		n.queue = append(n.queue, e)
+	}
+	p.held = nil
 }
 
 // Connected reports whether a and b are both running and the link between

@@ -55,7 +55,8 @@ type Peer struct {
 	// Tainted: the toy state descends from a Desync (injected here, or
 	// restored from a tainted snapshot).
 	Tainted  bool
-	resumeAt int // tick a timed Pause ends; 0: until Resume
+	resumeAt int        // tick a timed Pause ends; 0: until Resume
+	held     []envelope // what reached it while paused, in order
 	// LoadTicks is how long this peer takes to load a game after EvLoad
 	// (a window building its game screen); 0 loads at once.
 	LoadTicks int
@@ -134,7 +135,7 @@ func (n *Net) boot(p *Peer, name string) {
 		panic(err)
 	}
 	p.Node = node
-	p.Up, p.Paused, p.Tainted = true, false, false
+	p.Up, p.Paused, p.Tainted, p.held = true, false, false, nil
 	p.Left, p.Quit, p.refused = false, false, false
 	p.Incarnation++
 	p.State, p.chain = 0, 0
@@ -219,20 +220,21 @@ func (n *Net) Tick() {
 		}
 		return int(a.seq - b.seq)
 	})
+	for _, p := range n.Peers {
+		if p.Paused && p.resumeAt > 0 && n.Now >= p.resumeAt {
+			n.Resume(p.ID)
+		}
+	}
 	i := 0
-	var held []envelope // for stopped processes: they read it when resumed
 	for ; i < len(n.queue) && n.queue[i].at <= n.Now; i++ {
 		if p := n.Peer(n.queue[i].to); p != nil && p.Paused {
-			held = append(held, n.queue[i])
+			p.held = append(p.held, n.queue[i]) // read when it runs again
 			continue
 		}
 		n.deliver(n.queue[i])
 	}
-	n.queue = append(held, slices.Delete(n.queue, 0, i)...)
+	n.queue = slices.Delete(n.queue, 0, i)
 	for _, p := range n.Peers {
-		if p.Paused && p.resumeAt > 0 && n.Now >= p.resumeAt {
-			p.Paused = false
-		}
 		if p.Paused {
 			continue
 		}

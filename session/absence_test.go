@@ -1,0 +1,81 @@
+package session_test
+
+import (
+	"fmt"
+	"testing"
+
+	"hostfall/session/simnet"
+)
+
+// An absence of any length — a stalled Wi-Fi link or a stopped process
+// (SIGSTOP, a laptop lid), of a player or of the host, from 1 s to 5 min —
+// ends with the absent peer back in its own slot, in one game with the
+// others, caught up, and the game never stopped for it for longer than the
+// wait. A tick is 10 ms: 100 ticks = 1 s, 30,000 ticks = 5 min.
+func TestAbsenceOfAnyLengthEndsInOneGame(t *testing.T) {
+	for _, c := range []struct {
+		who   string // "player" or "host"
+		how   string // "link" (isolated) or "stop" (paused)
+		ticks int
+	}{
+		{"player", "link", 100}, {"player", "stop", 100},
+		{"player", "link", 3000}, {"player", "stop", 3000},
+		{"player", "link", 30000}, {"player", "stop", 30000},
+		{"host", "link", 100}, {"host", "stop", 100},
+		{"host", "link", 3000}, {"host", "stop", 3000},
+		{"host", "link", 30000}, {"host", "stop", 30000},
+	} {
+		t.Run(fmt.Sprintf("%s-%s-%d", c.who, c.how, c.ticks), func(t *testing.T) {
+			n := gameOf(t, uint64(c.ticks), 4, simConfig())
+			n.Run(30)
+			victim := n.Peers[2]
+			if c.who == "host" {
+				victim = hostOf(n)
+			}
+			slot := victim.Status.Slot
+			if c.how == "link" {
+				n.Isolate(victim.ID)
+			} else {
+				n.Pause(victim.ID, 0)
+			}
+			// The others play on meanwhile (checked every 10 s).
+			for left := c.ticks; left > 0; left -= 1000 {
+				before := maxOthers(n, victim)
+				proposeAll(n)
+				n.Run(min(left, 1000))
+				if left >= 1000 && maxOthers(n, victim) < before+50 {
+					t.Fatalf("the others stopped playing (turn %d → %d)", before, maxOthers(n, victim))
+				}
+			}
+			n.Heal()
+			n.Resume(victim.ID)
+			ref := n.Peers[0]
+			if ref == victim {
+				ref = n.Peers[1]
+			}
+			took, ok := runUntil(n, 2000, func() bool {
+				ab := awayBack(ref, slot)
+				return victim.Status.Host == ref.Status.Host && victim.Status.Epoch == ref.Status.Epoch &&
+					victim.Status.Slot == slot && victim.Last()+10 >= ref.Last() && (len(ab) == 0 || ab[len(ab)-1] < 0)
+			})
+			if !ok || victim.Left {
+				t.Fatalf("%s is not back in slot %d after the heal: left=%v %+v (ref %+v)", victim.ID, slot, victim.Left, victim.Status, ref.Status)
+			}
+			t.Logf("back %d ticks after the heal", took)
+			proposeAll(n)
+			n.Run(300)
+			noViolations(t, n)
+		})
+	}
+}
+
+// maxOthers is the newest turn held by a running peer other than p.
+func maxOthers(n *simnet.Net, p *simnet.Peer) uint64 {
+	var m uint64
+	for _, q := range n.Peers {
+		if q != p && q.Live() {
+			m = max(m, q.Last())
+		}
+	}
+	return m
+}
