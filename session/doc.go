@@ -130,9 +130,14 @@
 // two hosts meet when the network heals. The senior host (lowest slot; on a
 // tie, the newer epoch) alone decides, so they never both win: the side with
 // more players goes on; with equal sides the one more than 40 turns (2 s)
-// ahead; else the senior. The losing host tells its peers to merge (MsgMerge)
+// ahead; else the senior. It decides FailTicks after it first heard the
+// rival, so each side counts only players heard since (a host that was
+// stopped cannot count its side from the messages that waited for it), and
+// its decision is final. The losing host tells its peers to merge (MsgMerge)
 // and they all rejoin the winner by snapshot; what they played since the
 // split is lost, and commands they sequenced only there never execute.
+// Every turns message carries the chain it extends: a follower never
+// commits turns onto a history the host does not hold, it rejoins instead.
 // Generations are never reused by a node (it remembers the newest it saw),
 // so two histories never share an epoch.
 //
