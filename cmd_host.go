@@ -7,6 +7,7 @@ import (
 	"hostfall/app"
 	"hostfall/cli"
 	"hostfall/game"
+	"hostfall/game/ai"
 )
 
 func runHost(ctx context.Context, args []string) error {
@@ -23,8 +24,16 @@ func runHost(ctx context.Context, args []string) error {
 	fs.IntVar(&g.Size, "size", game.DefaultMapSize, "map width and height in tiles")
 	fs.Uint64Var(&g.SaveAt, "save-at", 0, "save the game after this turn into the data dir's saves/ (0 = never)")
 	load := fs.String("load", "", "resume a saved game: its players rejoin their slots, and the game starts when all are back")
+	away := fs.String("away", "hold", "what an away player's slot does until the player is back: hold (its units stay where they are), or a bot level (easy, hard) that plays it")
 	if err := p.Parse(fs, args); err != nil {
 		return err
+	}
+	if *away != "hold" {
+		l, err := ai.ParseLevel(*away)
+		if err != nil {
+			return cli.Usagef("--away: %v, or hold", err)
+		}
+		g.AwayBot = uint32(l) + 1
 	}
 	if !p.Headless && (*load != "" || g.SaveAt != 0) {
 		return cli.Usagef("--load and --save-at go with --headless; in the window, save from the pause menu and load with `hostfall play --load`")

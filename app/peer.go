@@ -57,13 +57,16 @@ type Game struct {
 	Seed          uint64
 	Size          int
 	SaveAt        uint64 // save after this turn (0 = never)
+	AwayBot       uint32 // an away player's slot: 0 its units hold, L a bot of level L−1 plays it
 }
 
 // Host creates the session g and plays it. With p.Auto it first agrees
 // with the other Auto peers on the LAN on a host, and joins that one's
 // lobby unless it is this peer.
 func Host(ctx context.Context, p Peer, g Game) error {
-	r, err := start(ctx, p, func(o *network.Options) { o.TurnLimit, o.StartWith, o.SaveAt = g.Turns, g.Players, g.SaveAt })
+	r, err := start(ctx, p, func(o *network.Options) {
+		o.TurnLimit, o.StartWith, o.SaveAt, o.AwayBot = g.Turns, g.Players, g.SaveAt, g.AwayBot
+	})
 	if err != nil {
 		return err
 	}
@@ -82,8 +85,8 @@ func Host(ctx context.Context, p Peer, g Game) error {
 }
 
 // Resume hosts the saved game at path: the save decides the map, the slots
-// and the bots; of g only Name, Turns (0: the save's limit) and SaveAt
-// count. The game starts once every player of the save is back and ready.
+// and the bots; of g only Name, Turns (0: the save's limit), SaveAt and
+// AwayBot count. The game starts once every player of the save is back and ready.
 func Resume(ctx context.Context, p Peer, path string, g Game) error {
 	sv, err := savegame.ReadFile(path)
 	if err != nil {
@@ -94,7 +97,7 @@ func Resume(ctx context.Context, p Peer, path string, g Game) error {
 		return fmt.Errorf("%s cannot be resumed: %w", path, err)
 	}
 	// The session refuses to start until every player of the save is back and ready.
-	r, err := start(ctx, p, func(o *network.Options) { o.StartWith, o.SaveAt = 1, g.SaveAt })
+	r, err := start(ctx, p, func(o *network.Options) { o.StartWith, o.SaveAt, o.AwayBot = 1, g.SaveAt, g.AwayBot })
 	if err != nil {
 		return err
 	}

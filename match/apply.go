@@ -179,6 +179,9 @@ func (m *Match) botFor(slot, own int) *ai.Bot {
 		level = min(ai.Level(m.lobby.Slots[slot].BotLevel), ai.Hard)
 	case slot == own && m.opt.SelfBot:
 		level = m.opt.SelfLevel
+	case slot != own && m.lobby.AwayBot > 0:
+		// An away player's slot, driven by this host until it is back.
+		level = min(ai.Level(m.lobby.AwayBot-1), ai.Hard)
 	default:
 		return nil
 	}

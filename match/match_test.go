@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"hostfall/game"
@@ -380,5 +381,64 @@ func TestCheckStart(t *testing.T) {
 		if err := CheckStart(tc.l); !errors.Is(err, tc.want) && err != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
+	}
+}
+
+// With the lobby's AwayBot set, the host's match runs a bot for an away
+// player's slot: its economy goes on (it trains) while the player is gone,
+// and the bot stops once the player is back.
+func TestAwayPlayersSlotIsPlayedByABot(t *testing.T) {
+	const seed = 5
+	n := simnet.New(seed, session.Config{GameVersion: "test", CountdownTicks: 2})
+	matches := map[session.PeerID]*Match{}
+	for i := range 3 {
+		id := session.PeerID(fmt.Sprintf("peer-%d", i))
+		p := n.Add(id, string(id))
+		matches[id] = New(Options{}) // the players give no orders of their own
+		if i == 0 {
+			if err := p.Node.Host(session.Settings{Name: "m", MapSeed: seed, MapSize: 64, MaxPlayers: 3, AwayBot: 2}); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := p.Node.Join("peer-0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
+		if err := matches[p.ID].Apply(&rd, peerNode{n, p}); err != nil {
+			t.Fatalf("%s: %v", p.ID, err)
+		}
+	}
+	n.Run(10)
+	for _, p := range n.Peers[1:] {
+		p.Node.EditSlot(session.SlotEdit{Name: string(p.ID), Ready: true})
+	}
+	n.Run(5)
+	host, away := n.Peers[0], n.Peers[2]
+	if err := host.Node.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n.Run(100)
+	slot := away.Status.Slot
+	player, _ := matches[host.ID].Player(slot)
+	n.Pause(away.ID, 0) // stopped (a laptop lid): it catches up from the turns after
+	n.Run(2500)
+	if !slices.Contains(host.Status.Drives, slot) {
+		t.Fatalf("the host does not drive away slot %d (drives %v)", slot, host.Status.Drives)
+	}
+	var trained int32
+	matches[host.ID].View(func(w *game.World) { trained = w.Player(player).Trained })
+	if trained == 0 {
+		t.Fatalf("the away player's slot trained nothing in 25 s: no bot played it")
+	}
+	n.Resume(away.ID)
+	n.Run(1000)
+	if slices.Contains(host.Status.Drives, slot) || !away.Live() || away.Status.Host != host.ID {
+		t.Fatalf("the player is not back in its slot: host drives %v, %+v", host.Status.Drives, away.Status)
+	}
+	var a, b uint64
+	matches[host.ID].View(func(w *game.World) { a = w.Hash() })
+	matches[away.ID].View(func(w *game.World) { b = w.Hash() })
+	if host.Last() == away.Last() && a != b {
+		t.Fatal("the returning player's world differs from the host's")
 	}
 }

@@ -2,8 +2,10 @@ package session_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
+	session "hostfall/session"
 	"hostfall/session/simnet"
 )
 
@@ -78,4 +80,63 @@ func maxOthers(n *simnet.Net, p *simnet.Peer) uint64 {
 		}
 	}
 	return m
+}
+
+// With AwayBot set, the host drives an away player's slot (a bot plays it)
+// and hands it back when the player is back; the player's own commands
+// then execute again, with no gap in the slot's numbering.
+func TestAwayPlayersSlotIsPlayedByTheHostUntilBack(t *testing.T) {
+	n := simnet.New(5, simConfig())
+	host := n.Add(pid(0), "p0")
+	if err := host.Node.Host(session.Settings{Name: "sim", MapSeed: 7, MaxPlayers: 8, AwayBot: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 3; i++ {
+		p := n.Add(pid(i), fmt.Sprintf("p%d", i))
+		if err := p.Node.Join(host.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.Run(20)
+	playing(t, n)
+	n.Run(20)
+	victim := n.Peers[2]
+	slot := victim.Status.Slot
+	n.Isolate(victim.ID)
+	if _, ok := runUntil(n, 1000, func() bool { return slices.Contains(host.Status.Drives, slot) }); !ok {
+		t.Fatalf("the host does not drive away slot %d: %v", slot, host.Status.Drives)
+	}
+	if err := n.Propose(host, slot, []byte("bot-order")); err != nil {
+		t.Fatalf("the host cannot order for the away slot: %v", err)
+	}
+	n.Run(30)
+	if !containsCmd(n.Peers[1], "bot-order") {
+		t.Fatal("the bot's order for the away slot did not execute")
+	}
+	n.Heal()
+	if _, ok := runUntil(n, 1000, func() bool {
+		ab := awayBack(host, slot)
+		return len(ab) > 0 && ab[len(ab)-1] < 0
+	}); !ok {
+		t.Fatalf("the player is not back: %v", awayBack(host, slot))
+	}
+	if slices.Contains(host.Status.Drives, slot) {
+		t.Fatalf("the host still drives slot %d after the player is back", slot)
+	}
+	if err := n.Propose(host, slot, []byte("late")); err == nil {
+		t.Fatal("the host may still order for a slot whose player is back")
+	}
+	for i := range 3 {
+		if err := n.Propose(victim, slot, []byte(fmt.Sprintf("mine-%d", i))); err != nil {
+			t.Fatal(err)
+		}
+		n.Run(10)
+	}
+	n.Run(50)
+	for i := range 3 {
+		if !containsCmd(host, fmt.Sprintf("mine-%d", i)) {
+			t.Fatalf("the returning player's order mine-%d did not execute", i)
+		}
+	}
+	noViolations(t, n)
 }

@@ -307,7 +307,7 @@ func lobbyToWire(l *Lobby) *wirepb.Lobby {
 	w := &wirepb.Lobby{
 		Revision: l.Revision, Name: l.Name, MapSeed: l.MapSeed, MapSize: l.MapSize,
 		TurnTicks: l.TurnTicks, Password: l.Password, MaxPlayers: l.MaxPlayers,
-		State: uint32(l.State), GameVersion: l.GameVersion, TurnLimit: l.TurnLimit, Resume: l.Resume,
+		State: uint32(l.State), GameVersion: l.GameVersion, TurnLimit: l.TurnLimit, Resume: l.Resume, AwayBot: l.AwayBot,
 	}
 	for _, s := range l.Slots {
 		w.Slots = append(w.Slots, &wirepb.Slot{Kind: uint32(s.Kind), Peer: string(s.Peer), Name: s.Name,
@@ -332,7 +332,7 @@ func lobbyFromWire(w *wirepb.Lobby) (*Lobby, error) {
 	l := &Lobby{
 		Revision: w.Revision, Name: w.Name, MapSeed: w.MapSeed, MapSize: w.MapSize,
 		TurnTicks: w.TurnTicks, Password: w.Password, MaxPlayers: w.MaxPlayers,
-		State: LobbyState(w.State), GameVersion: w.GameVersion, TurnLimit: w.TurnLimit, Resume: w.Resume,
+		State: LobbyState(w.State), GameVersion: w.GameVersion, TurnLimit: w.TurnLimit, Resume: w.Resume, AwayBot: w.AwayBot,
 	}
 	for _, s := range w.Slots {
 		if s.Kind > uint32(SlotBot) || s.Color > 255 || s.Team > 255 || s.BotLevel > 255 {

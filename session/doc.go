@@ -94,7 +94,8 @@
 // than MaxLagTurns behind, silent, or disconnected, the host holds turns
 // back, everyone sees EvWaiting with the ticks left, and after DropTicks the
 // player is away: Turn.Presence marks it at a turn (EvPlayerAway on every
-// peer at the same turn). Its slot and units stay; nobody waits for it. Once
+// peer at the same turn). Its slot and units stay; nobody waits for it
+// (with Lobby.AwayBot the host drives the slot, a bot plays it). Once
 // it follows the host again and has caught up to within MaxLagTurns/2, a
 // later turn marks it back (EvPlayerBack). Only a player's own Leave (or a
 // kick) sequences a departure: no timeout makes anyone leave.

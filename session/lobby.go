@@ -51,7 +51,7 @@ func (n *Node) Host(s Settings) error {
 	n.lobby = Lobby{
 		Revision: 1, Name: s.Name, MapSeed: s.MapSeed, MapSize: s.MapSize, TurnTicks: tt,
 		Password: s.Password != "", MaxPlayers: maxP, GameVersion: n.cfg.GameVersion,
-		TurnLimit: s.TurnLimit, Slots: make([]Slot, maxP),
+		TurnLimit: s.TurnLimit, AwayBot: s.AwayBot, Slots: make([]Slot, maxP),
 	}
 	n.lobby.Slots[0] = Slot{Kind: SlotHuman, Peer: n.self, Name: n.cfg.Name, Color: 0}
 	for i := 1; i < int(maxP); i++ {
@@ -226,6 +226,7 @@ func (n *Node) Configure(s Settings) error {
 	}
 	n.lobby.Name, n.lobby.MapSeed, n.lobby.MapSize = s.Name, s.MapSeed, s.MapSize
 	n.lobby.TurnLimit = s.TurnLimit
+	n.lobby.AwayBot = s.AwayBot
 	if s.TurnTicks > 0 {
 		n.lobby.TurnTicks = s.TurnTicks
 	}

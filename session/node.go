@@ -315,7 +315,8 @@ func (n *Node) Drives() []int {
 	}
 	if n.role == roleHost {
 		for i, s := range n.lobby.Slots {
-			if s.Kind == SlotBot && !n.isGone(i) {
+			bot := s.Kind == SlotBot || s.Kind == SlotHuman && n.lobby.AwayBot > 0 && n.isAway(i) && i != n.slot
+			if bot && !n.isGone(i) {
 				d = append(d, i)
 			}
 		}
@@ -324,7 +325,8 @@ func (n *Node) Drives() []int {
 }
 
 // Propose queues a command for slot. Only slots in Drives are accepted: a
-// player's own slot, and bot slots on the host. The command is kept until it
+// player's own slot, and on the host bot slots and, when the lobby says so
+// (AwayBot), the slots of away players. The command is kept until it
 // is seen in a committed turn (resent after host changes), so it executes once.
 func (n *Node) Propose(slot int, data []byte) error {
 	if n.role == roleLeft {

@@ -72,6 +72,7 @@ func (n *Node) hostSaved(s Settings) error {
 	if s.TurnLimit != 0 {
 		l.TurnLimit = s.TurnLimit
 	}
+	l.AwayBot = s.AwayBot
 	l.Password = s.Password != ""
 	for i := range l.Slots {
 		sl := &l.Slots[i]

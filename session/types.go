@@ -71,6 +71,10 @@ type Lobby struct {
 	State       LobbyState
 	GameVersion string
 	TurnLimit   uint64 // the game ends after this turn on every peer (0 = no limit)
+	// AwayBot is what happens to an away player's slot: 0, its units hold
+	// where they are; L > 0, the host runs a bot of level L−1 for it until
+	// the player is back.
+	AwayBot uint32
 	// Resume is non-zero when the session resumes a saved game: every peer
 	// starts from the saved state after turn Resume (sent by the host when
 	// loading) instead of the map seed, and turns go on from Resume+1.
@@ -114,6 +118,7 @@ type Settings struct {
 	MaxPlayers uint32 // 2..MaxSlots; 0 = 8
 	Password   string // "" = no password
 	TurnLimit  uint64 // the game ends after this turn (0 = when a team wins)
+	AwayBot    uint32 // see Lobby.AwayBot
 	// Resume, when set, hosts a saved game (see Saved): the lobby's slots,
 	// map and turn length are the save's, human slots are reserved for the
 	// players who played them, and the game starts from the saved state.

@@ -85,6 +85,9 @@ type Options struct {
 	// TurnLimit ends the games this client hosts at that turn (0: when a
 	// team wins).
 	TurnLimit uint64
+	// AwayBot is the games' choice for an away player's slot (see
+	// session.Lobby.AwayBot): 0 its units hold, L a bot of level L−1 plays.
+	AwayBot uint32
 	// Session tunes the session engine (tests: a short countdown).
 	Session session.Config
 	// TickMillis is the session tick (default session.DefaultTickMillis).
@@ -329,6 +332,7 @@ func (c *Client) Create(o client.CreateOptions) error {
 	}
 	settings := o.Settings()
 	settings.TurnLimit = c.opt.TurnLimit
+	settings.AwayBot = c.opt.AwayBot
 	if err := s.peer.Host(settings); err != nil {
 		c.drop(s, "")
 		return fmt.Errorf("cannot create the game: %w", err)
@@ -350,7 +354,7 @@ func (c *Client) Resume(sv *session.Saved, o client.CreateOptions, turnLimit uin
 	if err != nil {
 		return err
 	}
-	if err := s.peer.Host(session.Settings{Name: o.Name, Password: o.Password, Resume: sv, TurnLimit: turnLimit}); err != nil {
+	if err := s.peer.Host(session.Settings{Name: o.Name, Password: o.Password, Resume: sv, TurnLimit: turnLimit, AwayBot: c.opt.AwayBot}); err != nil {
 		c.drop(s, "")
 		return err
 	}

@@ -603,6 +603,7 @@ type Lobby struct {
 	GameVersion   string                 `protobuf:"bytes,11,opt,name=game_version,json=gameVersion,proto3" json:"game_version,omitempty"`
 	TurnLimit     uint64                 `protobuf:"varint,12,opt,name=turn_limit,json=turnLimit,proto3" json:"turn_limit,omitempty"` // the game ends at this turn on every peer; 0 = no limit
 	Resume        uint64                 `protobuf:"varint,13,opt,name=resume,proto3" json:"resume,omitempty"`                        // the game resumes a save after this turn; 0 = a new game from the map seed
+	AwayBot       uint32                 `protobuf:"varint,14,opt,name=away_bot,json=awayBot,proto3" json:"away_bot,omitempty"`       // 0: an away player's units hold; L: a bot of level L-1 plays for it
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -724,6 +725,13 @@ func (x *Lobby) GetTurnLimit() uint64 {
 func (x *Lobby) GetResume() uint64 {
 	if x != nil {
 		return x.Resume
+	}
+	return 0
+}
+
+func (x *Lobby) GetAwayBot() uint32 {
+	if x != nil {
+		return x.AwayBot
 	}
 	return 0
 }
@@ -1288,7 +1296,7 @@ const file_session_proto_rawDesc = "" +
 	"\x05color\x18\x04 \x01(\rR\x05color\x12\x12\n" +
 	"\x04team\x18\x05 \x01(\rR\x04team\x12\x14\n" +
 	"\x05ready\x18\x06 \x01(\bR\x05ready\x12\x1b\n" +
-	"\tbot_level\x18\a \x01(\rR\bbotLevel\"\x8a\x03\n" +
+	"\tbot_level\x18\a \x01(\rR\bbotLevel\"\xa5\x03\n" +
 	"\x05Lobby\x12\x1a\n" +
 	"\brevision\x18\x01 \x01(\x04R\brevision\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x19\n" +
@@ -1308,7 +1316,8 @@ const file_session_proto_rawDesc = "" +
 	"\fgame_version\x18\v \x01(\tR\vgameVersion\x12\x1d\n" +
 	"\n" +
 	"turn_limit\x18\f \x01(\x04R\tturnLimit\x12\x16\n" +
-	"\x06resume\x18\r \x01(\x04R\x06resume\"v\n" +
+	"\x06resume\x18\r \x01(\x04R\x06resume\x12\x19\n" +
+	"\baway_bot\x18\x0e \x01(\rR\aawayBot\"v\n" +
 	"\x05Hello\x12\x1a\n" +
 	"\bprotocol\x18\x01 \x01(\rR\bprotocol\x12!\n" +
 	"\fgame_version\x18\x02 \x01(\tR\vgameVersion\x12\x12\n" +
