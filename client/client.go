@@ -215,7 +215,7 @@ type EventKind uint8
 const (
 	EvNone           EventKind = iota
 	EvHostChanged              // Name is now hosting; the hand-over took Millis
-	EvWaiting                  // the game waits for Name, who is dropped in Seconds
+	EvWaiting                  // the game waits for Name (OtherPlayers: a new host for its followers), away in Seconds
 	EvWaitOver                 // the wait for Name ended
 	EvPlayerLeft               // Name left the game; Text says why
 	EvDesync                   // the game states diverged at Turn; a repair is under way
@@ -369,3 +369,7 @@ func (o CreateOptions) Settings() session.Settings {
 	}
 	return s
 }
+
+// OtherPlayers is the Name of an EvWaiting that waits for every other player
+// (a new host without a majority, before it plays on with its followers).
+const OtherPlayers = session.OtherPlayers

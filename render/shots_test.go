@@ -387,6 +387,7 @@ func TestShotMigration(t *testing.T) {
 	h.frame(nil)
 	c.Push(client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 140},
 		client.Event{Kind: client.EvWaiting, Name: "Cy", Seconds: 3},
+		client.Event{Kind: client.EvWaiting, Name: client.OtherPlayers, Seconds: 3},
 		client.Event{Kind: client.EvDesync, Turn: 880}, client.Event{Kind: client.EvDesyncRepaired, Turn: 880})
 	h.frame(func(in *ui.Input) { in.Press(ui.KeyF3) })
 	h.frame(nil)
@@ -399,7 +400,8 @@ func TestShotMigration(t *testing.T) {
 	}{
 		{"Host left — Bo is now hosting (hand-over took 140 ms)", toRGBA(colAccent)},
 		{"Desync detected — repaired", toRGBA(colGood)},
-		{"Waiting for Cy… dropping in 3 s", color.RGBA{251, 146, 60, 255}},
+		{"Waiting for Cy… away in 3 s", color.RGBA{251, 146, 60, 255}},
+		{"Waiting for the other players… playing on without them in 3 s", color.RGBA{251, 146, 60, 255}},
 	}
 	y := ui.TopBarH + 12
 	np := ui.NewLayout(1024, 768).NetPanel

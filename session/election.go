@@ -316,7 +316,7 @@ func (n *Node) decide() {
 	}
 	if !el.waiting {
 		el.waiting = true
-		n.emit(Event{Kind: EvWaiting, Slot: -1, Name: "the other players", TicksLeft: left})
+		n.emit(Event{Kind: EvWaiting, Slot: -1, Name: OtherPlayers, TicksLeft: left})
 	}
 	el.gatherEnd = n.now + min(n.cfg.GatherTicks, left)
 	for _, p := range n.otherPlayers() {

@@ -13,7 +13,7 @@ const (
 	EvLoad                     // load the game from Lobby now, then call Loaded()
 	EvGameStarted              // the first turn is coming: Turn (1, or Resume+1 for a saved game)
 	EvHostChanged              // OldHost → NewHost at Epoch; Ticks = ticks since the old host was lost
-	EvWaiting                  // waiting for Name (Slot); TicksLeft before it is dropped
+	EvWaiting                  // waiting for Name (Slot; -1: OtherPlayers); TicksLeft before it is away
 	EvWaitOver                 // the wait for Slot ended (it caught up or was dropped)
 	EvPlayerLeft               // Slot left at Turn for Reason (also in that turn's Departures)
 	EvDesync                   // Desync: divergence detected (write the report from it)
@@ -22,6 +22,11 @@ const (
 	EvPlayerAway               // Slot (Name) is away from Turn: silent, its slot and units stay
 	EvPlayerBack               // Slot (Name) is back from Turn
 )
+
+// OtherPlayers is the Name of an EvWaiting with Slot -1: a candidate without
+// a majority waits for the players it misses before it plays on with those
+// that followed it.
+const OtherPlayers = "the other players"
 
 var eventNames = [...]string{"none", "joined", "refused", "lobby", "chat", "countdown", "load",
 	"game-started", "host-changed", "waiting", "wait-over", "player-left", "desync",

@@ -130,7 +130,7 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 			KV("old", ev.OldHost.String()), KV("new", ev.Host.String()), KV("epoch", ev.Epoch), KV("turn", ev.Turn),
 			KV("ms", ev.Took.Milliseconds()))
 	case network.EvWaiting:
-		s.Emit("waiting", fmt.Sprintf("waiting for %s; dropped in %.0f s", ev.Name, ev.Left.Seconds()),
+		s.Emit("waiting", fmt.Sprintf("waiting for %s; away in %.0f s", ev.Name, ev.Left.Seconds()),
 			KV("slot", ev.Slot), KV("name", ev.Name), KV("seconds_left", int(ev.Left.Seconds())))
 	case network.EvWaitOver:
 		s.Emit("wait_over", "", KV("slot", ev.Slot), KV("name", ev.Name))
