@@ -102,11 +102,22 @@ func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 		}
 	}
 	if leaders > 1 {
-		// A tie: the host's hash breaks it; without the host's report
-		// nobody can tell which state is right, and repairing either
-		// side could overwrite the right one. The next hash turn decides.
+		// A tie: the host's hash breaks it once every voter reported (two
+		// players can only settle it so). Without the host's report, or
+		// with voters missing, nobody can tell which state is right, and
+		// repairing either side could overwrite the right one: the next
+		// hash turn decides.
+		voters, cast := 0, 0
+		for _, p := range h.reporters(n) {
+			if h.votes(n, p) {
+				voters++
+			}
+		}
+		for _, c := range counts {
+			cast += c
+		}
 		i := slices.IndexFunc(rs, func(r PeerHash) bool { return r.Peer == n.self })
-		if i < 0 || counts[rs[i].Hash] != best {
+		if i < 0 || counts[rs[i].Hash] != best || cast < voters {
 			return
 		}
 		maj = rs[i].Hash

@@ -305,7 +305,7 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 			n.Desync(pick.ID)
 		}
 	case roll < 100:
-		if pick != h && pick.Status.Slot >= 0 {
+		if pick != h && pick.Status.Slot >= 0 && !pick.Paused { // a stopped process cannot quit
 			logf("%s leaves", pick.ID)
 			n.Leave(pick)
 		}

@@ -105,7 +105,7 @@ func (c *Checker) proposed(p *Peer, slot int, data []byte) {
 // right state was not held by a strict majority of the players in its game
 // (then no vote could tell). A rejoin by snapshot takes the state of the
 // game as it is; a later vote repairs it with the others.
-func (c *Checker) restored(n *Net, p *Peer, cleanRepair bool) {
+func (c *Checker) restored(n *Net, p *Peer, turn uint64, cleanRepair bool) {
 	c.restores++
 	if !cleanRepair || !p.Tainted || p.Status.Slot < 0 {
 		return
@@ -113,9 +113,10 @@ func (c *Checker) restored(n *Net, p *Peer, cleanRepair bool) {
 	clean, all := 0, 0
 	host := n.Peer(p.Status.Host)
 	for _, q := range n.Peers {
-		// Voters: players of p's game that run and reach the host.
+		// Voters: players of p's game that run, reach the host and hold
+		// the turn the vote was about.
 		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch &&
-			host != nil && (q == host || n.Connected(q, host)) {
+			host != nil && (q == host || n.Connected(q, host)) && (q == p || q.Last() >= turn) {
 			all++
 			if !q.Tainted || q == p {
 				clean++

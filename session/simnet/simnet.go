@@ -303,7 +303,7 @@ func (n *Net) handle(p *Peer) {
 		clean := !p.Tainted
 		p.restore(rd.Restore, n.Checker)
 		repair := slices.ContainsFunc(rd.Events, func(e session.Event) bool { return e.Kind == session.EvDesyncRepaired })
-		n.Checker.restored(n, p, clean && repair)
+		n.Checker.restored(n, p, rd.Restore.Turn, clean && repair)
 	}
 	var hashes []session.HashReport // handed to the node after Advance
 	for _, t := range rd.Committed {
