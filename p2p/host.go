@@ -59,7 +59,12 @@ type Host struct {
 	gate *gater
 	log  *slog.Logger
 	stop func() bool
+	file string // the identity key file; "" for a key given in memory
 }
+
+// IdentityFile is the key file this host's identity came from, "" when the
+// key was given in memory: what belongs to the identity is kept beside it.
+func (h *Host) IdentityFile() string { return h.file }
 
 // NewHost starts a libp2p host.
 func NewHost(ctx context.Context, opt Options) (*Host, error) {
@@ -68,6 +73,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		log = slog.Default()
 	}
 	key := opt.Identity
+	file := ""
 	if key == nil {
 		path := opt.IdentityPath
 		if path == "" {
@@ -80,6 +86,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		if key, err = LoadIdentity(path); err != nil {
 			return nil, err
 		}
+		file = path
 	}
 	listen := opt.Listen
 	if len(listen) == 0 {
@@ -108,7 +115,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start libp2p host: %w", err)
 	}
-	hh := &Host{h: h, gate: g, log: log}
+	hh := &Host{h: h, gate: g, log: log, file: file}
 	hh.stop = context.AfterFunc(ctx, func() { h.Close() })
 	log.Debug("p2p host up", "peer", h.ID(), "addrs", h.Addrs())
 	return hh, nil

@@ -140,3 +140,25 @@ func TestAwayPlayersSlotIsPlayedByTheHostUntilBack(t *testing.T) {
 	}
 	noViolations(t, n)
 }
+
+// A process restarted with the same identity never claims a generation it
+// used before it crashed (Config.Generation is what it kept on disk), so
+// two different histories never share an epoch.
+func TestRestartedNodeNeverReusesAGeneration(t *testing.T) {
+	// In a game: the restarted host of a crashed game claims above what it kept.
+	net := gameOf(t, 3, 2, simConfig())
+	net.Run(20)
+	host := net.Peers[0]
+	net.Crash(net.Peers[1].ID)
+	net.Run(400)
+	used := host.Status.Generation
+	if used == 0 {
+		t.Fatal("the host reports no generation")
+	}
+	net.Crash(host.ID)
+	net.Restart(host.ID, net.Peers[1].ID)
+	net.Run(1)
+	if got := host.Status.Generation; got < used {
+		t.Fatalf("the restarted process starts at generation %d, below %d it had used", got, used)
+	}
+}

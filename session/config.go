@@ -32,6 +32,12 @@ type Config struct {
 	HashEvery      int // peers report their state hash every this many turns (default 10)
 	MaxDelayTurns  int // cap of the adaptive input delay (default 4)
 	KeepTurns      int // committed turns kept in memory for catch-up and migration (default 8192)
+
+	// Generation is Status.Generation as an earlier run of this identity
+	// last reported it: a restarted process never claims a generation it
+	// (or anyone it heard) already used, so two histories never share an
+	// epoch. Zero for a first run.
+	Generation uint64
 }
 
 // DefaultTickMillis is the tick interval the defaults are chosen for.

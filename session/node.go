@@ -189,7 +189,7 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("%w: Config.Self is empty", ErrBadArgument)
 	}
 	cfg.fill()
-	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}}
+	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, maxGen: cfg.Generation}
 	for i := range n.nextSeq {
 		n.nextSeq[i] = 1
 	}
@@ -685,14 +685,14 @@ func (n *Node) status() Status {
 		Self: n.self, Host: n.host, IsHost: n.role == roleHost, Epoch: n.epoch, Slot: n.slot,
 		Drives: n.Drives(), Turn: n.released, State: n.lobby.State, Delay: n.delay,
 		Joined: n.role == roleHost || n.role == roleFollower || n.role == roleCandidate,
-		Left:   n.role == roleLeft, Revision: n.lobby.Revision,
+		Left:   n.role == roleLeft, Revision: n.lobby.Revision, Generation: n.maxGen,
 	}
 }
 
 func statusEqual(a, b Status) bool {
 	return a.Host == b.Host && a.IsHost == b.IsHost && a.Epoch == b.Epoch && a.Slot == b.Slot &&
 		slices.Equal(a.Drives, b.Drives) && a.State == b.State && a.Delay == b.Delay &&
-		a.Joined == b.Joined && a.Left == b.Left && a.Revision == b.Revision
+		a.Joined == b.Joined && a.Left == b.Left && a.Revision == b.Revision && a.Generation == b.Generation
 }
 
 // chainMix folds a turn into the history chain hash (FNV-1a over its fields),

@@ -74,6 +74,10 @@ type Status struct {
 	Joined   bool
 	Left     bool
 	Revision uint64
+	// Generation is the newest host generation this node has seen or
+	// claimed. Keep it with the identity and pass it back as
+	// Config.Generation when the process restarts.
+	Generation uint64
 }
 
 // Ready is everything the node wants the caller to do. Handle it in this order:

@@ -252,6 +252,9 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 		Name: name, GameVersion: c.opt.GameVersion, Password: password, Spectate: spectate,
 		Match: mo, Session: c.opt.Session, TickMillis: c.opt.TickMillis, Logger: c.log,
 	}
+	if f := c.opt.Host.IdentityFile(); f != "" {
+		po.GenerationFile = f + ".generation"
+	}
 	if hosting {
 		po.SaveAt = c.opt.SaveAt
 	}

@@ -19,10 +19,13 @@ import (
 
 // PeerOptions set up a Peer.
 type PeerOptions struct {
-	Name        string // player name in the lobby
-	GameVersion string // peers with another game version are refused
-	Password    string // to join a session that has one
-	Spectate    bool   // join as a spectator
+	// GenerationFile keeps session.Status.Generation across restarts of
+	// this identity (see session.Config.Generation); "" keeps nothing.
+	GenerationFile string
+	Name           string // player name in the lobby
+	GameVersion    string // peers with another game version are refused
+	Password       string // to join a session that has one
+	Spectate       bool   // join as a spectator
 	// Match sets up the game side (a bot for the own slot, the replay, desync
 	// reports). OnDesyncReport is taken over: reports arrive as EvDesyncReport.
 	Match match.Options
@@ -114,6 +117,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	cfg.Self = session.PeerID(h.ID().String())
 	cfg.Name, cfg.GameVersion, cfg.Password, cfg.Spectate = opt.Name, opt.GameVersion, opt.Password, opt.Spectate
 	cfg.Rand = client.CryptoRand{}
+	cfg.Generation = loadGeneration(opt.GenerationFile, log)
 	node, err := session.NewNode(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("network: %w", err)
@@ -429,6 +433,9 @@ func (p *Peer) ready() {
 
 // handled does the loop's side of one Ready: send, then tell.
 func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
+	if rd.Status.Generation > p.st.Generation {
+		saveGeneration(p.opt.GenerationFile, rd.Status.Generation, p.log)
+	}
 	p.st = rd.Status
 	for i := range rd.Messages {
 		m := &rd.Messages[i]

@@ -57,6 +57,7 @@ type Peer struct {
 	Tainted  bool
 	resumeAt int        // tick a timed Pause ends; 0: until Resume
 	held     []envelope // what reached it while paused, in order
+	savedGen uint64     // Status.Generation as the process last saved it (survives Restart)
 	// LoadTicks is how long this peer takes to load a game after EvLoad
 	// (a window building its game screen); 0 loads at once.
 	LoadTicks int
@@ -130,6 +131,7 @@ func (n *Net) boot(p *Peer, name string) {
 	cfg.Self = p.ID
 	cfg.Name = name
 	cfg.Rand = rand.New(rand.NewPCG(n.Rand.Uint64(), n.Rand.Uint64()))
+	cfg.Generation = p.savedGen // kept on disk with the identity
 	node, err := session.NewNode(cfg)
 	if err != nil {
 		panic(err)
@@ -343,6 +345,7 @@ func (n *Net) handle(p *Peer) {
 		}
 	}
 	p.Status = rd.Status
+	p.savedGen = rd.Status.Generation
 	p.Node.Advance()
 	for _, h := range hashes {
 		p.Node.ReportHash(h.Turn, h.Hash)
