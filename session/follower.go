@@ -67,10 +67,12 @@ func (n *Node) stepMember(m Message) {
 		}
 	case MsgTurns:
 		n.onTurns(m)
+		n.fixGap(m.NextSeq)
 	case MsgPing:
 		if n.lobby.State == StatePlaying && m.Turn > n.last() {
 			n.sendAck(true)
 		}
+		n.fixGap(m.NextSeq)
 	case MsgDesync:
 		if m.Desync != nil {
 			n.expectSnap = true

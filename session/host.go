@@ -161,6 +161,9 @@ func (n *Node) hostSend(pi *peerInfo, m Message) {
 	pi.lastSend = n.now
 	m.To = pi.id
 	m.Epoch = n.epoch
+	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.isGone(pi.slot) {
+		m.NextSeq = n.hs.expectSeq(n, pi.slot) // lets the peer mend a gap (see fixGap)
+	}
 	if m.Kind == MsgTurns && len(m.Turns) > 0 {
 		// The chain the turns extend: a peer whose history differs (a
 		// branch this game discarded) must not commit them onto its own.

@@ -114,11 +114,12 @@ func (n *Node) rejoinWelcome(m Message) {
 	n.log, n.chains, n.arrived = nil, nil, nil
 	n.base, n.baseChain = n.released, 0
 	// Commands numbered below NextSeq reached this host already (a slot's
-	// numbers are this process's alone); the rest are renumbered after them,
-	// past the numbers a discarded branch used.
+	// numbers are this process's alone): they keep their numbers, and stay
+	// pending until a turn holds them, in case the host dies first. The rest
+	// are numbered on from NextSeq, past the numbers a discarded branch used.
 	var mine []pendingCmd
 	for _, p := range n.pending {
-		if p.cmd.Slot == n.slot && n.slot >= 0 && p.cmd.Seq >= m.NextSeq {
+		if p.cmd.Slot == n.slot && n.slot >= 0 {
 			mine = append(mine, p)
 		}
 	}
@@ -127,11 +128,40 @@ func (n *Node) rejoinWelcome(m Message) {
 		// Until the snapshot arrives, numbers follow the host's, not the
 		// ones of the branch this node leaves.
 		n.nextSeq[n.slot] = m.NextSeq
-		n.propSeq[n.slot] = m.NextSeq - 1
-		for i := range n.pending {
-			n.propSeq[n.slot]++
-			n.pending[i].cmd.Seq = n.propSeq[n.slot]
+		n.renumberFrom(m.NextSeq)
+	}
+}
+
+// renumberFrom numbers this node's own pending commands from next on,
+// keeping those below next (the host has them): the host takes a slot's
+// commands only in order, so a gap — numbers used where no host will
+// sequence them — would stop the slot's commands for good.
+func (n *Node) renumberFrom(next uint64) {
+	seq := next
+	for i := range n.pending {
+		if c := &n.pending[i].cmd; c.Slot == n.slot && c.Seq >= next {
+			c.Seq = seq
+			seq++
 		}
+	}
+	n.propSeq[n.slot] = max(seq-1, next-1)
+}
+
+// fixGap handles the host's NextSeq for this node's slot (on its turns and
+// pings): when the oldest pending command is numbered past it, the ones in
+// between died with an earlier host, and the pending ones are renumbered
+// and sent again.
+func (n *Node) fixGap(next uint64) {
+	if next == 0 || n.slot < 0 || len(n.pending) == 0 || n.expectSnap {
+		return
+	}
+	first := n.pending[0].cmd
+	if first.Slot != n.slot || first.Seq <= next {
+		return
+	}
+	n.renumberFrom(next)
+	for i := range n.pending {
+		n.pending[i].sentAt = n.now - n.cfg.ResendTicks // resent on the next tick
 	}
 }
 
