@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -85,5 +87,73 @@ func TestHeadlessHostKilled(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "replays")); err != nil {
 		t.Error(err)
+	}
+}
+
+// A 1v1 of two headless processes on loopback, bots playing both sides: one
+// player's process is stopped (SIGSTOP: a laptop lid, a debugger) for 10 s
+// mid-game and continued. The other waits, marks it away and plays on; the
+// stopped one finds the game again. Both end at the turn limit with the same
+// hash: one game, never two victories. Once with the joiner stopped, once
+// with the host.
+func TestHeadless1v1SurvivesAStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("multi-process network test; skipped with -short")
+	}
+	bin := buildBinary(t)
+	for _, stopped := range []string{"join", "host"} {
+		t.Run(stopped, func(t *testing.T) {
+			t.Parallel() // each its own pair of processes and data dirs
+			dir := t.TempDir()
+			env := func(name string) []string {
+				return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			defer cancel()
+			const turns = 600 // 30 s of play
+			host, err := peerproc.Start("host", append([]string{bin, "host", "--headless", "--name", "stop", "--players", "2",
+				"--turns", fmt.Sprint(turns), "--size", "64", "--level", "easy", "--status-json"}, loopback...), env("host")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer host.Kill()
+			_, addr := hostAddr(t, ctx, host)
+			join, err := peerproc.Start("join", append([]string{bin, "join", "--headless", "--addr", addr, "--player", "j",
+				"--level", "easy", "--status-json"}, loopback...), env("join")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer join.Kill()
+			victim := join
+			if stopped == "host" {
+				victim = host
+			}
+			if _, err := victim.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 100 }); err != nil {
+				t.Fatal(err)
+			}
+			_ = victim.Cmd.Process.Signal(syscall.SIGSTOP)
+			time.Sleep(10 * time.Second)
+			_ = victim.Cmd.Process.Signal(syscall.SIGCONT)
+			var hash string
+			for _, p := range []*peerproc.Proc{host, join} {
+				if err := p.Exit(90 * time.Second); err != nil {
+					t.Fatalf("%s: %v\n%s", p.Name, err, p.Stderr())
+				}
+				if left := p.Find("left"); len(left) > 0 {
+					t.Errorf("%s was put out of the game: %v", p.Name, left)
+				}
+				end := p.Find("end")
+				if len(end) != 1 || end[0].Int("turn") != turns {
+					t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, turns)
+				}
+				if hash == "" {
+					hash = end[0].Str("hash")
+				} else if h := end[0].Str("hash"); h != hash {
+					t.Errorf("two games: %s ended with hash %s, the other with %s", p.Name, h, hash)
+				}
+				t.Logf("%s: away/back lines %d/%d, host changes %d", p.Name,
+					len(p.Find("player_away")), len(p.Find("player_back")), len(p.Find("host_changed")))
+			}
+		})
 	}
 }
