@@ -27,6 +27,21 @@ func hostAddr(t *testing.T, ctx context.Context, host *peerproc.Proc) (id, addr 
 	return "", ""
 }
 
+// checkEnd checks that p printed one end line, at turn, and that its hash is
+// *hash (the first peer checked sets it): every peer ended in one game.
+func checkEnd(t *testing.T, p *peerproc.Proc, turn int64, hash *string) {
+	t.Helper()
+	end := p.Find("end")
+	if len(end) != 1 || end[0].Int("turn") != turn {
+		t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, turn)
+	}
+	if h := end[0].Str("hash"); *hash == "" {
+		*hash = h
+	} else if h != *hash {
+		t.Errorf("%s ended with hash %s, the peer before with %s", p.Name, h, *hash)
+	}
+}
+
 // verifyReplayOf checks the replay a process says it saved with
 // `hostfall replay --headless --verify`.
 func verifyReplayOf(t *testing.T, bin string, p *peerproc.Proc) {
@@ -109,15 +124,7 @@ func TestHeadlessSaveAndLoad(t *testing.T) {
 		if err := p.Exit(2 * time.Minute); err != nil {
 			t.Fatalf("%s: %v\n%s", p.Name, err, p.Stderr())
 		}
-		end := p.Find("end")
-		if len(end) != 1 || end[0].Int("turn") != limit {
-			t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, limit)
-		}
-		if endHash == "" {
-			endHash = end[0].Str("hash")
-		} else if h := end[0].Str("hash"); h != endHash {
-			t.Errorf("%s ended with hash %s, %s with %s", p.Name, h, bob2.Name, endHash)
-		}
+		checkEnd(t, p, limit, &endHash)
 		turns := p.Find("turn")
 		if len(turns) == 0 || turns[0].Int("turn") <= saveAt {
 			t.Fatalf("%s: turn lines %v; the resumed game must go on after turn %d", p.Name, turns, saveAt)

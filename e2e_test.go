@@ -74,15 +74,7 @@ func TestHeadlessHostKilled(t *testing.T) {
 		} else {
 			t.Logf("%s: host_changed to %s at turn %d after %d ms", j.Name, hc[0].Str("new"), hc[0].Int("turn"), hc[0].Int("ms"))
 		}
-		end := j.Find("end")
-		if len(end) != 1 || end[0].Int("turn") != turns {
-			t.Fatalf("%s: end lines %v, want one at turn %d", j.Name, end, turns)
-		}
-		if endHash == "" {
-			endHash = end[0].Str("hash")
-		} else if h := end[0].Str("hash"); h != endHash {
-			t.Errorf("%s ended with hash %s, %s with %s", j.Name, h, joins[0].Name, endHash)
-		}
+		checkEnd(t, j, turns, &endHash)
 		verifyReplayOf(t, bin, j)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "replays")); err != nil {
@@ -142,15 +134,7 @@ func TestHeadless1v1SurvivesAStop(t *testing.T) {
 				if left := p.Find("left"); len(left) > 0 {
 					t.Errorf("%s was put out of the game: %v", p.Name, left)
 				}
-				end := p.Find("end")
-				if len(end) != 1 || end[0].Int("turn") != turns {
-					t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, turns)
-				}
-				if hash == "" {
-					hash = end[0].Str("hash")
-				} else if h := end[0].Str("hash"); h != hash {
-					t.Errorf("two games: %s ended with hash %s, the other with %s", p.Name, h, hash)
-				}
+				checkEnd(t, p, turns, &hash)
 				t.Logf("%s: away/back lines %d/%d, host changes %d", p.Name,
 					len(p.Find("player_away")), len(p.Find("player_back")), len(p.Find("host_changed")))
 			}

@@ -117,15 +117,7 @@ func TestWindowPeerHostKilled(t *testing.T) {
 		if hc := p.Find("host_changed"); len(hc) != 1 || hc[0].Str("old") != hostID {
 			t.Errorf("%s: host_changed lines %v, want one from %s", p.Name, hc, hostID)
 		}
-		end := p.Find("end")
-		if len(end) != 1 || end[0].Int("turn") != turns {
-			t.Fatalf("%s: end lines %v, want one at turn %d", p.Name, end, turns)
-		}
-		if endHash == "" {
-			endHash = end[0].Str("hash")
-		} else if h := end[0].Str("hash"); h != endHash {
-			t.Errorf("%s ended with hash %s, %s with %s", p.Name, h, peers[0].Name, endHash)
-		}
+		checkEnd(t, p, turns, &endHash)
 		verifyReplayOf(t, bin, p)
 	}
 	refuseDamagedReplay(t, bin, win)
