@@ -301,6 +301,12 @@ func (n *Node) decide() {
 		}
 	}
 	present := slices.DeleteFunc(n.presentPlayers(), func(p PeerID) bool { return slices.Contains(el.quit, p) })
+	if !slices.Contains(present, n.self) {
+		// This node is away itself (the game went on without it, say it
+		// was stopped): it counts among those present, so it never wins
+		// a majority of one against the players who went on.
+		present = append(present, n.self)
+	}
 	if 2*players > max(len(present), players) {
 		n.win()
 		return
