@@ -133,8 +133,8 @@ func (n *Node) onClaim(m Message) {
 	}
 	if n.role == roleCandidate {
 		mine := n.el.claim
-		if c, ok := n.chainAt(m.Turn); ok && c != m.Chain {
-			n.reject(m) // another history: its claimer must rejoin by snapshot
+		if n.otherHistory(m) {
+			n.reject(m) // its claimer must rejoin by snapshot
 			return
 		}
 		if epochGen(m.Epoch) > epochGen(mine) ||
@@ -161,8 +161,8 @@ func (n *Node) onClaim(m Message) {
 
 // follow joins a candidate's new epoch and hands it what this node holds.
 func (n *Node) follow(m Message) {
-	if c, ok := n.chainAt(m.Turn); ok && c != m.Chain {
-		n.reject(m) // another history: not our game
+	if n.otherHistory(m) {
+		n.reject(m) // not our game
 		return
 	}
 	if n.el == nil {
@@ -210,6 +210,13 @@ func (n *Node) onFollow(m Message) {
 	el.followers = append(el.followers, followInfo{id: m.From, slot: slot, last: m.Turn, turns: m.Turns,
 		lobby: m.Lobby, cmds: m.Commands, loaded: m.Loaded})
 	n.maybeDecide()
+}
+
+// otherHistory reports whether a claim comes from another history: at the
+// claim's turn, which this node holds, the chains differ.
+func (n *Node) otherHistory(m Message) bool {
+	c, ok := n.chainAt(m.Turn)
+	return ok && c != m.Chain
 }
 
 // sameHistory checks a follower's history against ours by chain hash: the

@@ -61,7 +61,7 @@ func (n *Node) becomeHost() {
 	n.hs = &hostState{
 		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
 		wrong:  map[PeerID]guesses{},
-		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{},
+		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{}, rivalAt: map[uint64]int{},
 	}
 	if n.loaded {
 		n.hs.loaded[n.self] = true

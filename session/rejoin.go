@@ -225,9 +225,6 @@ func (n *Node) rivalPing(m Message) bool {
 	// it may count sides that have changed since, and a senior that
 	// changed its mind would leave both hosts seeking each other.
 	won := slices.Contains(h.wonOver, m.Epoch)
-	if h.rivalAt == nil {
-		h.rivalAt = map[uint64]int{}
-	}
 	if _, ok := h.rivalAt[m.Epoch]; !ok {
 		h.rivalAt[m.Epoch] = n.now
 	}
@@ -241,7 +238,7 @@ func (n *Node) rivalPing(m Message) bool {
 	theirs := int(m.Count)
 	win := won || count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
 	if win {
-		if !slices.Contains(h.wonOver, m.Epoch) {
+		if !won {
 			h.wonOver = append(h.wonOver, m.Epoch)
 		}
 		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Targets: []PeerID{n.self}})

@@ -18,11 +18,10 @@ type Checker struct {
 	// the snapshot's trip — 6×HashEvery = 60 turns at the default.
 	DesyncBoundTurns uint64
 
-	turns    map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
-	props    map[string]propRec   // command data → who proposed it
-	hist     map[uint64]histRec   // toy chain after a turn → that turn, and the chain before it
-	desyncs  []desyncWatch
-	restores int
+	turns   map[[2]uint64]uint64 // (turn, epoch) → chain of the history up to it
+	props   map[string]propRec   // command data → who proposed it
+	hist    map[uint64]histRec   // toy chain after a turn → that turn, and the chain before it
+	desyncs []desyncWatch
 
 	WorstDesyncTurns uint64
 
@@ -106,7 +105,6 @@ func (c *Checker) proposed(p *Peer, slot int, data []byte) {
 // (then no vote could tell). A rejoin by snapshot takes the state of the
 // game as it is; a later vote repairs it with the others.
 func (c *Checker) restored(n *Net, p *Peer, turn uint64, cleanRepair bool) {
-	c.restores++
 	if !cleanRepair || !p.Tainted || p.Status.Slot < 0 {
 		return
 	}
@@ -115,8 +113,8 @@ func (c *Checker) restored(n *Net, p *Peer, turn uint64, cleanRepair bool) {
 	for _, q := range n.Peers {
 		// Voters: players of p's game that run, reach the host and hold
 		// the turn the vote was about.
-		if q.Live() && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch &&
-			host != nil && (q == host || n.Connected(q, host)) && (q == p || q.Last() >= turn) {
+		if sameGame(p, q) && q.Status.Slot >= 0 && host != nil && (q == host || n.Connected(q, host)) &&
+			(q == p || q.Last() >= turn) {
 			all++
 			if !q.Tainted || q == p {
 				clean++
@@ -132,7 +130,7 @@ func (c *Checker) restored(n *Net, p *Peer, turn uint64, cleanRepair bool) {
 // descending from the divergence: the game agreed on it (a tie went its way).
 func allTainted(n *Net, p *Peer) bool {
 	for _, q := range n.Peers {
-		if q.Live() && !q.Paused && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch && !q.Tainted {
+		if runningPlayerOf(p, q) && !q.Tainted {
 			return false
 		}
 	}
@@ -145,11 +143,23 @@ func (c *Checker) desynced(n *Net, p *Peer) {
 	c.desyncs = append(c.desyncs, desyncWatch{peer: p, inc: p.Incarnation, atTurn: maxTurn(n)})
 }
 
+// sameGame reports whether q is live and follows the same host in the same
+// epoch as p.
+func sameGame(p, q *Peer) bool {
+	return q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch
+}
+
+// runningPlayerOf reports whether q is a player of p's game whose process
+// runs: a stopped one reports no hashes.
+func runningPlayerOf(p, q *Peer) bool {
+	return sameGame(p, q) && !q.Paused && q.Status.Slot >= 0
+}
+
 // lineageSize counts the live peers that follow the same host in the same epoch as p.
 func lineageSize(n *Net, p *Peer) int {
 	k := 0
 	for _, q := range n.Peers {
-		if q.Live() && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
+		if sameGame(p, q) {
 			k++
 		}
 	}
@@ -161,7 +171,7 @@ func lineageSize(n *Net, p *Peer) int {
 func runningPlayers(n *Net, p *Peer) int {
 	k := 0
 	for _, q := range n.Peers {
-		if q.Live() && !q.Paused && q.Status.Slot >= 0 && q.Status.Host == p.Status.Host && q.Status.Epoch == p.Status.Epoch {
+		if runningPlayerOf(p, q) {
 			k++
 		}
 	}
