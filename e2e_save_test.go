@@ -64,6 +64,7 @@ func verifyReplayOf(t *testing.T, bin string, p *peerproc.Proc) {
 // game goes on from the saved state to its turn limit with equal hashes on
 // every peer; the replays of the resumed game verify.
 func TestHeadlessSaveAndLoad(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
 	if testing.Short() {
 		t.Skip("multi-process network test; skipped with -short")
 	}

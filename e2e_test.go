@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -13,15 +14,39 @@ import (
 	"hostfall/internal/peerproc"
 )
 
+// built is the hostfall binary the process tests run: one build per test
+// binary run, shared by tests that run in parallel, removed by TestMain.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
 // buildBinary builds hostfall once per test binary run.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hostfall")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "hostfall-e2e-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "hostfall")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // loopback listens on 127.0.0.1 only, TCP and QUIC.
@@ -31,6 +56,7 @@ var loopback = []string{"--listen", "/ip4/127.0.0.1/tcp/0", "--listen", "/ip4/12
 // gets SIGKILL mid-game; every survivor prints host_changed, they end at
 // the same turn with the same hash, exit 0, and their replays verify.
 func TestHeadlessHostKilled(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
 	if testing.Short() {
 		t.Skip("multi-process network test; skipped with -short")
 	}
@@ -89,6 +115,7 @@ func TestHeadlessHostKilled(t *testing.T) {
 // hash: one game, never two victories. Once with the joiner stopped, once
 // with the host.
 func TestHeadless1v1SurvivesAStop(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
 	if testing.Short() {
 		t.Skip("multi-process network test; skipped with -short")
 	}

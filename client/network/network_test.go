@@ -25,6 +25,7 @@ import (
 // Ann starts; both play the same game to its turn limit and end with equal
 // states, equal world events, and replays that verify.
 func TestTwoClientsPlayOneGame(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	const limit = 240
 	lan := &Static{}
 	ann := newClient(t, "Ann", func(o *Options) { o.TurnLimit = limit })
@@ -188,6 +189,7 @@ func verifyReplay(t *testing.T, path string, turns int) {
 // The host leaves mid-game: the other player takes over (EvHostChanged
 // names Bo) and the game goes on.
 func TestHostLeavesMidGame(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	lan := &Static{}
 	sessions := make(chan context.Context, 4)
 	ann := newClient(t, "Ann", func(o *Options) {
@@ -270,6 +272,7 @@ func TestHostLeavesMidGame(t *testing.T) {
 // the same client then joins with the right one. Invite codes go to the
 // resolver, and without one they are refused.
 func TestJoinRefusedThenAccepted(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	lan := &Static{}
 	ann := newClient(t, "Ann", nil)
 	var codes []string
@@ -325,6 +328,7 @@ func TestJoinRefusedThenAccepted(t *testing.T) {
 
 // A host nobody answers at: the join gives up with a sentence.
 func TestJoinUnreachable(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	lan := &Static{}
 	gone := newClient(t, "Gone", nil)
 	addr := gone.Addr()

@@ -18,6 +18,7 @@ import (
 // turns sent to the host of a running game are ignored, and the game goes
 // on with equal states.
 func TestStrangerIsIgnored(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	marker := []byte{1, byte(game.CmdMove), 0, 0x55, 0x55}
 	var strangerCmd atomic.Bool
 	peers := newGame(t, gameOpts{players: 3, turnLimit: 260, tweak: func(i int, o *PeerOptions) {
@@ -54,6 +55,7 @@ func TestStrangerIsIgnored(t *testing.T) {
 // command frame that claims another slot, a proposal for a slot it does not
 // drive. Every peer rejects them the same way and the states stay equal.
 func TestForgedCommands(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	const forger = 2
 	var holders [3]atomic.Pointer[Peer]
 	var mu sync.Mutex

@@ -11,6 +11,7 @@ import (
 // A game of a few hundred turns over real libp2p hosts: every peer ends at
 // the turn limit with the same state.
 func TestGameOnLoopback(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	peers := newGame(t, gameOpts{players: 4, bots: 1, turnLimit: 300})
 	testwait.For(t, "the end", 60*time.Second, func() bool {
 		for _, p := range peers {

@@ -14,6 +14,7 @@ import (
 // and another game version are refused with a sentence that says why, and
 // the refused peers never take a slot.
 func TestHandshakeOverLoopback(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	host := startPeer(t, "host", testPeerOptions("host"))
 	if err := host.Host(session.Settings{Name: "locked", MapSeed: 7, MapSize: 64, MaxPlayers: 4, Password: "swordfish"}); err != nil {
 		t.Fatal(err)

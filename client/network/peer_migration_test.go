@@ -44,6 +44,7 @@ func short(id interface{ String() string }) string {
 // connection to it drops): the next player takes over and the game ends
 // with the same state on every survivor.
 func TestHostClosedMidGame(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	peers := newGame(t, gameOpts{players: 4, bots: 1, turnLimit: 300})
 	testwait.For(t, "turn 80", 30*time.Second, func() bool { return peers[0].Status().Turn >= 80 })
 	peers[0].host.Close()
@@ -58,6 +59,7 @@ func TestHostClosedMidGame(t *testing.T) {
 // The host's session streams are reset and no new one opens while its
 // connections stay up: only heartbeats notice, and the migration follows.
 func TestHostStreamsResetMidGame(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	peers := newGame(t, gameOpts{players: 3, bots: 1, turnLimit: 240})
 	testwait.For(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
 	peers[0].t.Cut()
@@ -67,6 +69,7 @@ func TestHostStreamsResetMidGame(t *testing.T) {
 
 // Two hosts fail one after the other; the last two players finish.
 func TestTwoHostsFail(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	peers := newGame(t, gameOpts{players: 4, turnLimit: 300})
 	testwait.For(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
 	peers[0].host.Close()

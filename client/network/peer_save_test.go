@@ -15,6 +15,7 @@ import (
 // in a new session whose players (new identities, so they are matched by
 // name) start from the saved state and end with equal hashes.
 func TestSaveGameAndResumeOnLoopback(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	const limit = 160
 	peers := newGame(t, gameOpts{players: 2, bots: 1, turnLimit: limit})
 	testwait.For(t, "turn 40", 20*time.Second, func() bool { return peers[0].Status().Turn >= 40 })

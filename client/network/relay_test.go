@@ -110,6 +110,7 @@ func newRelayClient(t *testing.T, name string, relay *p2p.Host, tweak func(*Opti
 // it (SourceRelay) beside a LAN game and Bo joins it from the list, through
 // the relay's circuit; Cy, with no relay of his own, joins with the code.
 func TestRelayDirectoryAndInvite(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	relay := startRelay(t)
 	ann := newRelayClient(t, "ann", relay, nil)
 	lan := &Static{}

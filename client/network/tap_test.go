@@ -65,6 +65,7 @@ func (tp *tap) replay() string {
 // The event tap sees the peer's events from joining to the end, and the
 // replay's path once it is saved; JoinVia joins by a resolver (an address).
 func TestEventTapAndJoinVia(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	var ta, tb tap
 	ann := newClient(t, "Ann", func(o *Options) { o.TurnLimit = 60; ta.options(o) })
 	bo := newClient(t, "Bo", tb.options)
@@ -115,6 +116,7 @@ func (tp *tap) file(k FileKind) (File, bool) {
 // says ready by itself, the host starts once two players are in and saves
 // the game at SaveAt; nobody touches the lobby.
 func TestUnattendedPeers(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	var ta, tb tap
 	unattended := func(tp *tap) func(*Options) {
 		return func(o *Options) {

@@ -72,6 +72,7 @@ func (g *lanGame) killHosts(ctx context.Context, at ...int64) []*peerproc.Proc {
 // and start; the host gets SIGKILL mid-game; every survivor prints
 // host_changed, they all end with the same hash, and their replays verify.
 func TestLANHostKilled(t *testing.T) {
+	t.Parallel() // a lab of its own; its processes mostly wait on the network
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -83,6 +84,7 @@ func TestLANHostKilled(t *testing.T) {
 
 // The host is killed, then the peer that took over is killed too.
 func TestLANTwoHostKills(t *testing.T) {
+	t.Parallel() // a lab of its own; its processes mostly wait on the network
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -95,6 +97,7 @@ func TestLANTwoHostKills(t *testing.T) {
 // Every link delays 50 ms ± 10 ms and loses 1 % of packets; the game still
 // ends with equal hashes everywhere, also after a host kill.
 func TestLANNetem(t *testing.T) {
+	t.Parallel() // a lab of its own; its processes mostly wait on the network
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -107,6 +110,7 @@ func TestLANNetem(t *testing.T) {
 // Three peers started at once with `host --auto` and no session name agree
 // on one host, end up in its lobby and play the game to the end together.
 func TestLANAuto(t *testing.T) {
+	t.Parallel() // a lab of its own; its processes mostly wait on the network
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()

@@ -67,6 +67,7 @@ const natLogEnv = "HFLAN_NAT_LOG"
 // game that is still correct, over the relay; the scenario then runs once
 // more in fresh namespaces, and two misses in a row fail the test.
 func TestNATRelayInvite(t *testing.T) {
+	t.Parallel() // a lab of its own; its processes mostly wait on the network
 	for attempt := 1; attempt <= 2; attempt++ {
 		direct := false
 		t.Run(fmt.Sprintf("attempt%d", attempt), func(t *testing.T) { direct = natGame(t) })
