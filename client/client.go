@@ -373,3 +373,12 @@ func (o CreateOptions) Settings() session.Settings {
 // OtherPlayers is the Name of an EvWaiting that waits for every other player
 // (a new host without a majority, before it plays on with its followers).
 const OtherPlayers = session.OtherPlayers
+
+// WaitText is the sentence shown while the game waits for name (an
+// EvWaiting), secs seconds before it goes on without them.
+func WaitText(name string, secs int) string {
+	if name == OtherPlayers {
+		return fmt.Sprintf("Waiting for the other players… playing on without them in %d s", secs)
+	}
+	return fmt.Sprintf("Waiting for %s… away in %d s", name, secs)
+}

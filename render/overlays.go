@@ -78,22 +78,12 @@ func (b *banners) expire(now time.Time) {
 	b.list = slices.DeleteFunc(b.list, func(x banner) bool { return !now.Before(x.until) })
 }
 
-// waitText says who the game waits for and what happens when the wait ends:
-// a player is marked away (its slot stays), and a host that lost the others
-// plays on with whoever followed it.
-func waitText(name string, secs int) string {
-	if name == client.OtherPlayers {
-		return fmt.Sprintf("Waiting for the other players… playing on without them in %d s", secs)
-	}
-	return fmt.Sprintf("Waiting for %s… away in %d s", name, secs)
-}
-
 // lines returns the banners to show at now, oldest first.
 func (b *banners) lines(now time.Time) []banner {
 	out := slices.Clone(b.list)
 	for _, w := range b.waiting {
 		secs := int(math.Ceil(w.deadline.Sub(now).Seconds()))
-		out = append(out, banner{text: waitText(w.name, max(secs, 0)), color: colWaiting})
+		out = append(out, banner{text: client.WaitText(w.name, max(secs, 0)), color: colWaiting})
 	}
 	return out
 }

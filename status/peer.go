@@ -2,6 +2,7 @@ package status
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/p2p"
@@ -130,7 +132,7 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 			KV("old", ev.OldHost.String()), KV("new", ev.Host.String()), KV("epoch", ev.Epoch), KV("turn", ev.Turn),
 			KV("ms", ev.Took.Milliseconds()))
 	case network.EvWaiting:
-		s.Emit("waiting", fmt.Sprintf("waiting for %s; away in %.0f s", ev.Name, ev.Left.Seconds()),
+		s.Emit("waiting", client.WaitText(ev.Name, int(math.Round(ev.Left.Seconds()))),
 			KV("slot", ev.Slot), KV("name", ev.Name), KV("seconds_left", int(ev.Left.Seconds())))
 	case network.EvWaitOver:
 		s.Emit("wait_over", "", KV("slot", ev.Slot), KV("name", ev.Name))

@@ -3,7 +3,10 @@ package status
 import (
 	"bytes"
 	"testing"
+	"time"
 
+	"hostfall/client"
+	"hostfall/client/network"
 	"hostfall/session"
 )
 
@@ -27,5 +30,27 @@ func TestAutoAndResumeLines(t *testing.T) {
 	Resuming(&Line{Human: &human}, "a.hfsave", 120, 0xabc, lobby)
 	if got := human.String(); got != "resuming a.hfsave after turn 120; waiting for Ann, Bo\n" {
 		t.Fatalf("text %q", got)
+	}
+}
+
+// The waiting line says what happens when the wait runs out: a player goes
+// away, or, for a new host's followers, the game plays on without the others.
+func TestWaitingLines(t *testing.T) {
+	for _, c := range []struct {
+		ev   network.Event
+		want string
+	}{
+		{network.Event{Kind: network.EvWaiting, Slot: 2, Name: "Bo", Left: 2600 * time.Millisecond},
+			`{"ev":"waiting","slot":2,"name":"Bo","seconds_left":2}` + "\n" + "Waiting for Bo… away in 3 s\n"},
+		{network.Event{Kind: network.EvWaiting, Slot: -1, Name: client.OtherPlayers, Left: 3 * time.Second},
+			`{"ev":"waiting","slot":-1,"name":"the other players","seconds_left":3}` + "\n" +
+				"Waiting for the other players… playing on without them in 3 s\n"},
+	} {
+		var js, human bytes.Buffer
+		(&Peer{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
+		(&Peer{Line: &Line{Human: &human}}).Event(nil, c.ev)
+		if got := js.String() + human.String(); got != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.ev.Name, got, c.want)
+		}
 	}
 }
