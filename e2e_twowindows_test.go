@@ -131,6 +131,7 @@ func (l *twoWindowLab) checkGameOnScreen(t *testing.T, p *peerproc.Proc) {
 // the fix, the host's loop waited on the world's lock while its window
 // built the game screen, was suspected at turn 2, and the game split.
 func TestTwoWindowsStart(t *testing.T) {
+	t.Parallel() // a display and namespaces of its own
 	l := newTwoWindowLab(t)
 	const turns = 100
 	kept := 0

@@ -31,6 +31,7 @@ const migrationShot = "testdata/e2e/migration-window.png"
 // game ends with one hash on every survivor, every survivor's replay
 // verifies and a damaged copy is refused.
 func TestWindowPeerHostKilled(t *testing.T) {
+	t.Parallel() // a display and namespaces of its own
 	display := windowDisplay(t)
 	if _, err := exec.LookPath("xwd"); err != nil {
 		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
