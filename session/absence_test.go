@@ -162,3 +162,99 @@ func TestRestartedNodeNeverReusesAGeneration(t *testing.T) {
 		t.Fatalf("the restarted process starts at generation %d, below %d it had used", got, used)
 	}
 }
+
+// A process restarted with the same identity after the game moved on to a
+// new host asks whichever player it can reach; a player that is not the
+// host names the host, and the restarted process follows that answer and
+// takes its own slot back (the old host as well as a joiner).
+func TestRestartedPlayerAskingAMemberIsSentToTheHost(t *testing.T) {
+	for _, who := range []string{"host", "player"} {
+		t.Run(who, func(t *testing.T) {
+			n := gameOf(t, 11, 4, simConfig())
+			n.Run(30)
+			victim := n.Peers[3]
+			if who == "host" {
+				victim = hostOf(n)
+			}
+			slot := victim.Status.Slot
+			n.Crash(victim.ID)
+			proposeAll(n)
+			n.Run(500)
+			ref := hostOf(n)
+			var via *simnet.Peer
+			for _, p := range n.Peers {
+				if p != victim && p != ref && p.Live() {
+					via = p
+				}
+			}
+			n.Restart(victim.ID, via.ID)
+			took, ok := runUntil(n, 2000, func() bool {
+				ab := awayBack(ref, slot)
+				return !victim.Left && victim.Status.Host == ref.ID && victim.Status.Slot == slot &&
+					victim.Last()+10 >= ref.Last() && len(ab) > 0 && ab[len(ab)-1] < 0
+			})
+			if !ok {
+				t.Fatalf("%s asked %s and is not back in slot %d: left=%v %+v (host %s %+v)",
+					victim.ID, via.ID, slot, victim.Left, victim.Status, ref.ID, ref.Status)
+			}
+			t.Logf("back %d ticks after the restart", took)
+			proposeAll(n)
+			n.Run(300)
+			noViolations(t, n)
+		})
+	}
+}
+
+// A host whose other players are all away is still the game: a claim from
+// one of them (it lost the host and ran for host on its own, and its claim
+// arrives when its link comes back) is not a majority of the players, so
+// the host keeps its game and the claimer comes back into it.
+func TestAHostAloneKeepsItsGameAgainstAnAwayClaimer(t *testing.T) {
+	for heal := 400; heal <= 1400; heal += 100 {
+		t.Run(fmt.Sprint(heal), func(t *testing.T) {
+			n := gameOf(t, uint64(heal), 3, simConfig())
+			n.Run(30)
+			host := hostOf(n)
+			var others []*simnet.Peer
+			for _, p := range n.Peers {
+				if p != host {
+					others = append(others, p)
+				}
+			}
+			// others[0] stops; others[1] loses its links, and what it sends
+			// meanwhile (its claims) reaches the host when they are back.
+			n.Pause(others[0].ID, 0)
+			c := others[1].ID
+			n.Queue(c, host.ID)
+			n.Cut(c, others[0].ID)
+			top := host.Last()
+			n.Run(100)
+			if err := n.Propose(host, host.Status.Slot, []byte("played-alone")); err != nil {
+				t.Fatal(err)
+			}
+			for left := heal; left > 0; left -= 10 {
+				proposeAll(n)
+				n.Run(10)
+				if host.Last() < top {
+					t.Fatalf("the host rolled back from turn %d to %d while alone", top, host.Last())
+				}
+				top = host.Last()
+			}
+			n.Heal()
+			for range 100 {
+				proposeAll(n)
+				n.Run(10)
+				if host.Last() < top {
+					t.Fatalf("the host's game (turn %d) was rolled back to turn %d by %s's claim", top, host.Last(), others[1].ID)
+				}
+				top = host.Last()
+			}
+			n.Resume(others[0].ID)
+			n.Run(500)
+			if h := hostOf(n); !containsCmd(h, "played-alone") {
+				t.Fatalf("the game %s hosts lost what %s played while alone", h.ID, host.ID)
+			}
+			noViolations(t, n)
+		})
+	}
+}

@@ -705,7 +705,16 @@ func (n *Node) newerHeard(m Message) bool {
 		return false
 	}
 	h.newer[m.From] = true
-	if m.Kind != MsgClaim || 2*len(h.newer) <= len(n.presentPlayers()) {
+	// The players that moved count among the voters even when this host
+	// marked them away: a host left alone does not step down for one claim
+	// from a player it had given up on (its claim may be seconds old).
+	voters := n.presentPlayers()
+	for p := range h.newer {
+		if !slices.Contains(voters, p) {
+			voters = append(voters, p)
+		}
+	}
+	if m.Kind != MsgClaim || 2*len(h.newer) <= len(voters) {
 		return false // a rival host is met by the split rule (rivalPing)
 	}
 	if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {

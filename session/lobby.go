@@ -104,8 +104,9 @@ func (n *Node) stepJoining(m Message) {
 		n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
 		n.leave(m.Refusal.Text)
 	case MsgReject:
-		// A member, not the host: it names the host to ask.
-		if n.rejoin && len(m.Targets) == 1 && m.Targets[0] != n.self && m.Targets[0] != n.joinHost {
+		// A member, not the host: it names the host to ask. A process
+		// restarted mid-game asks whoever it can reach, as a seeking one does.
+		if len(m.Targets) == 1 && m.Targets[0] != "" && m.Targets[0] != n.self && m.Targets[0] != n.joinHost {
 			n.ask(m.Targets[0])
 		}
 	case MsgWelcome:

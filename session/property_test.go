@@ -270,9 +270,15 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 			n.Restart(p.ID, h.ID)
 		}
 	case roll < 48:
-		if pick != other {
+		if pick != other && rng.IntN(2) == 0 {
 			logf("cut %s-%s", pick.ID, other.ID)
 			n.Cut(pick.ID, other.ID)
+			heal()
+		} else if pick != other {
+			// What they send meanwhile waits in the transport's queues and
+			// arrives, stale, when the link is back.
+			logf("cut %s-%s, queued", pick.ID, other.ID)
+			n.Queue(pick.ID, other.ID)
 			heal()
 		}
 	case roll < 54:

@@ -18,6 +18,13 @@ func (n *Net) setCut(a, b session.PeerID, cut bool) {
 			continue
 		}
 		l.cut = cut
+		if !cut {
+			for _, e := range l.held {
+				e.at = n.Now + 1
+				n.queue = append(n.queue, e)
+			}
+			l.held, l.queued = nil, false
+		}
 		kind := session.MsgDisconnected
 		if !cut {
 			kind = session.MsgConnected
@@ -45,6 +52,16 @@ func (n *Net) dropInFlight(f func(envelope) bool) {
 
 // Cut breaks the connection between a and b in both directions.
 func (n *Net) Cut(a, b session.PeerID) { n.setCut(a, b, true) }
+
+// Queue cuts a and b apart like Cut, but what either sends the other
+// meanwhile waits in its sender's queue and is delivered, late and in one
+// burst, when the link is back: a transport whose send queue outlived the
+// connection (a stale claim, old turns).
+func (n *Net) Queue(a, b session.PeerID) {
+	n.setCut(a, b, true)
+	n.link(a, b).queued = true
+	n.link(b, a).queued = true
+}
 
 // Isolate cuts id off from every other peer.
 func (n *Net) Isolate(id session.PeerID) {
@@ -158,6 +175,11 @@ func (n *Net) crash(id session.PeerID, report bool) {
 	}
 	p.Up = false
 	n.dropInFlight(func(e envelope) bool { return e.from == id || e.to == id })
+	for k, l := range n.links {
+		if k.a == id || k.b == id {
+			l.held = nil // a crashed process's queues die with it
+		}
+	}
 	if report {
 		for _, q := range n.Peers {
 			if q.ID != id {

@@ -36,6 +36,10 @@ type link struct {
 	// retransmission timeout, holding up what follows it (head of line).
 	stallPerMil int
 	stallTicks  int
+	// A cut link whose messages wait in the sender's queue and go out when
+	// it is back (see Queue): they arrive late, in one burst.
+	queued bool
+	held   []envelope
 }
 
 // Peer is one simulated process: a node plus the toy game it drives.
@@ -192,6 +196,11 @@ func (n *Net) send(from *Peer, m session.Message) {
 	n.Msgs++
 	l := n.link(from.ID, m.To)
 	to := n.Peer(m.To)
+	if l.cut && l.queued && to != nil && to.Up {
+		n.seq++
+		l.held = append(l.held, envelope{seq: n.seq, from: from.ID, to: m.To, data: data})
+		return
+	}
 	if l.cut || to == nil || !to.Up {
 		return
 	}
