@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"hostfall/game"
@@ -31,11 +32,21 @@ func (m *Match) Apply(rd *session.Ready, n Node) error {
 	}
 	if rd.Restore != nil {
 		before := m.keptAt(rd.Restore.Turn)
+		repair := m.desync != nil
+		had, hadHash := m.turn(), uint64(0)
+		if m.world != nil {
+			hadHash = m.world.Hash()
+		}
 		if err := m.Restore(rd.Restore.Data); err != nil {
 			return fmt.Errorf("match: restore turn %d: %w", rd.Restore.Turn, err)
 		}
 		m.repaired(rd.Restore.Turn, before)
-		m.startResumedReplay(rd.Restore)
+		// After the end the state stays the end's whatever turn the session
+		// names: the replay is whole, nothing goes on.
+		if !m.startResumedReplay(rd.Restore) && !repair && !m.ended() &&
+			(had != int(rd.Restore.Turn) || hadHash != m.world.Hash()) {
+			m.replayFromSnapshot(rd.Restore)
+		}
 	}
 	for _, t := range rd.Committed {
 		if err := m.applyTurn(t, n); err != nil {
@@ -190,14 +201,48 @@ func (m *Match) botFor(slot, own int) *ai.Bot {
 }
 
 // startResumedReplay begins the replay of a resumed game with the state it
-// resumed from, so playing it back needs no other file.
-func (m *Match) startResumedReplay(s *session.Snapshot) {
+// resumed from, so playing it back needs no other file. It reports whether
+// s was that state.
+func (m *Match) startResumedReplay(s *session.Snapshot) bool {
 	if !m.recRes || s.Turn != m.lobby.Resume {
-		return
+		return false
 	}
-	m.recRes = false
+	m.recRes, m.recLate = false, false
 	var err error
 	m.rec, err = replay.NewResumedWriter(m.opt.Replay, m.lobby, session.Snapshot{Turn: s.Turn, Data: s.Data})
+	m.recTo = s.Turn
+	m.replayFailed(err)
+	return true
+}
+
+// replayFromSnapshot is the replay of a peer that took the game back by
+// snapshot (not a desync repair: the snapshot is not the state it had): a
+// late joiner starts its replay there; a peer that was recording ends its
+// replay (the game it played, whole) and goes on in NextReplay's.
+func (m *Match) replayFromSnapshot(s *session.Snapshot) {
+	var w io.Writer
+	switch {
+	case m.recLate:
+		w, m.recLate = m.opt.Replay, false
+	case m.rec != nil:
+		err := m.rec.Close()
+		m.rec = nil
+		if err != nil {
+			m.replayFailed(err)
+			return
+		}
+		if m.opt.NextReplay != nil {
+			w = m.opt.NextReplay()
+		}
+	}
+	if w == nil || s.Turn == 0 {
+		return
+	}
+	// The replay reads as a game resumed after the snapshot's turn.
+	l := m.lobby.Clone()
+	l.Resume = s.Turn
+	var err error
+	m.rec, err = replay.NewResumedWriter(w, l, session.Snapshot{Turn: s.Turn, Data: s.Data})
 	m.recTo = s.Turn
 	m.replayFailed(err)
 }

@@ -44,8 +44,17 @@ type Options struct {
 	SelfBot   bool
 	SelfLevel ai.Level
 	// Replay, when set, receives the replay of a game this peer plays from
-	// its first turn (a late joiner records none).
+	// its first turn; a late joiner's (a player that came back in a new
+	// process) starts from the snapshot it joined with.
 	Replay io.Writer
+	// NextReplay, when set, gives the writer of this peer's next replay.
+	// A peer that takes the game back by snapshot after it lost it (it was
+	// away, or its side of a split lost the merge) cannot go on with the
+	// replay it wrote: its turns stop before the snapshot, or went on along
+	// a branch the game discarded. That replay ends there, whole, and the
+	// game goes on in a new one that starts from the snapshot. Without
+	// NextReplay the replay just ends.
+	NextReplay func() io.Writer
 	// OnReplayError is told once when the replay cannot be written; the game
 	// goes on without it.
 	OnReplayError func(error)
@@ -90,6 +99,9 @@ type Match struct {
 	desync *session.DesyncInfo // a desync whose report waits for the restore
 	buf    []byte
 	cmds   []game.Command
+
+	// A late joiner: its replay starts with the first snapshot.
+	recLate bool
 }
 
 // Stats counts what the match did; for the network panel and tests.
@@ -179,6 +191,7 @@ func (m *Match) Load(l session.Lobby) error {
 	if err != nil {
 		return err
 	}
+	m.recLate = m.opt.Replay != nil && l.State >= session.StatePlaying
 	if l.Resume > 0 {
 		m.limit = l.TurnLimit
 		m.setPlayers(l, players)

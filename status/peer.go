@@ -156,12 +156,32 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 			win = WinnerOf(game.Team(ev.Winner), ev.Winners)
 			reason = "victory"
 		}
-		// stall_ms: the longest the peer's loop could not answer.
-		s.End(ev.Turn, ev.Hash, win, reason, KV("stall_ms", p.Status().Stall.Milliseconds()))
+		// stall_ms: the longest the peer's loop could not answer; slot:
+		// this peer's own (-1 a spectator); players: what each player kept.
+		st := p.Status()
+		s.End(ev.Turn, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()), KV("slot", st.Slot),
+			KV("players", endPlayers(ev.Players)))
 		ps.Ended = true
 		return true
 	}
 	return false
+}
+
+// EndPlayer is one player of the end line: its lobby slot, the units and
+// buildings it has at the end, and whether it is out of the game.
+type EndPlayer struct {
+	Slot      int  `json:"slot"`
+	Units     int  `json:"units"`
+	Buildings int  `json:"buildings"`
+	Out       bool `json:"out"`
+}
+
+func endPlayers(ps []network.EndPlayer) []EndPlayer {
+	out := []EndPlayer{}
+	for _, p := range ps {
+		out = append(out, EndPlayer{Slot: p.Slot, Units: p.Units, Buildings: p.Buildings, Out: p.Out})
+	}
+	return out
 }
 
 func (ps *Peer) desync(ev network.Event) {

@@ -63,6 +63,7 @@ type Event struct {
 	Count   int
 	Winner  int
 	Winners []game.PlayerID // EvEnd: the players of the winning team
+	Players []EndPlayer     // EvEnd: every player of the game at the end, in game player order
 	Reason  session.DepartReason
 	Text    string
 	Chat    *session.Chat
@@ -70,4 +71,14 @@ type Event struct {
 	Desync  *session.DesyncInfo
 	Report  *match.Report
 	Saved   *session.Saved
+}
+
+// EndPlayer is what is left of one player at the game's end: the lobby
+// slot it plays, its units and buildings, and whether it is out (beaten,
+// surrendered or departed). A player that was never out still has its army.
+type EndPlayer struct {
+	Slot      int
+	Units     int
+	Buildings int
+	Out       bool
 }

@@ -33,6 +33,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -247,6 +248,7 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 		OnReplayError: func(err error) { c.log.Error("replay not saved", "err", err) }}
 	if s.replay != nil {
 		mo.Replay = s.replay
+		mo.NextReplay = func() io.Writer { c.nextReplay(s); return s.replay }
 	}
 	po := PeerOptions{
 		Name: name, GameVersion: c.opt.GameVersion, Password: password, Spectate: spectate,

@@ -587,6 +587,11 @@ func (p *Peer) endEvent() {
 			e.Winner = int(t)
 			e.Winners = w.Winners()
 		}
+		for pl := range w.NumPlayers() {
+			info := w.Player(game.PlayerID(pl))
+			e.Players = append(e.Players, EndPlayer{Slot: p.m.Slot(game.PlayerID(pl)), Units: info.Units,
+				Buildings: info.Buildings, Out: info.Out})
+		}
 	}
 	p.emit(e)
 }

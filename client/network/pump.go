@@ -176,6 +176,20 @@ func (c *Client) saveReplay(s *netSession) {
 	}
 }
 
+// nextReplay ends the session's replay file, which the game goes on from
+// in a new one, and says where it is. It runs on the peer's loop.
+func (c *Client) nextReplay(s *netSession) {
+	path, err := s.replay.Next()
+	switch {
+	case err != nil:
+		c.log.Error("replay not saved", "err", err)
+		c.notice("The replay could not be saved: " + err.Error() + ".")
+	case path != "":
+		c.notice("Replay saved to " + path + "; the game's replay goes on in another file.")
+		c.file(File{Kind: FileReplay, Path: path})
+	}
+}
+
 func (c *Client) notice(text string) { c.push(client.Event{Kind: client.EvNotice, Text: text}) }
 
 // Ended is closed when the game of the current session has ended (never,

@@ -65,8 +65,33 @@ func (l *ReplayFile) open() {
 		}
 	}
 	id := l.peer[max(0, len(l.peer)-6):]
-	l.path = filepath.Join(l.dir, fmt.Sprintf("%s-%s-%s.hfreplay", time.Now().Format("20060102-150405"), name, id))
-	l.f, l.err = os.OpenFile(l.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	base := filepath.Join(l.dir, fmt.Sprintf("%s-%s-%s", time.Now().Format("20060102-150405"), name, id))
+	l.path = base + ".hfreplay"
+	// A game's next replay (Next) may start within the same second.
+	for n := 2; ; n++ {
+		l.f, l.err = os.OpenFile(l.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if !errors.Is(l.err, os.ErrExist) || n > 100 {
+			return
+		}
+		l.path = fmt.Sprintf("%s-%d.hfreplay", base, n)
+	}
+}
+
+// Next closes the current file and returns its path ("" if nothing was
+// written); the next write starts another file. For a game whose replay
+// goes on in a new one (match.Options.NextReplay).
+func (l *ReplayFile) Next() (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		err := l.err
+		l.path, l.err = "", nil
+		return "", err
+	}
+	err := l.f.Close()
+	path := l.path
+	l.f, l.path = nil, ""
+	return path, err
 }
 
 // Close closes the file and returns its path ("" if nothing was written).
