@@ -63,6 +63,7 @@ type Event struct {
 	Count   int
 	Winner  int
 	Winners []game.PlayerID // EvEnd: the players of the winning team
+	Units   []int           // EvEnd: each game player's units and buildings
 	Reason  session.DepartReason
 	Text    string
 	Chat    *session.Chat

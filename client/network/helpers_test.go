@@ -53,15 +53,18 @@ func newClient(t *testing.T, name string, tweak func(*Options)) *tclient {
 	return newClientOn(t, name, p2p.Options{}, tweak)
 }
 
-// newClientOn is newClient on a host built with hopt (identity, listen
-// addresses and logger are the test's).
+// newClientOn is newClient on a host built with hopt (listen addresses and
+// logger are the test's; the identity too, unless hopt names one).
 func newClientOn(t *testing.T, name string, hopt p2p.Options, tweak func(*Options)) *tclient {
 	t.Helper()
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
+	if hopt.Identity == nil {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hopt.Identity = k
 	}
-	hopt.Identity, hopt.Logger = k, testLog()
+	hopt.Logger = testLog()
 	hopt.Listen = []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}
 	h, err := p2p.NewHost(t.Context(), hopt)
 	if err != nil {

@@ -46,6 +46,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 		c.opt.OnEvent(s.peer, ev)
 	}
 	c.auto(s, ev)
+	c.record(s, ev)
 	switch ev.Kind {
 	case EvDesyncReport:
 		c.report(ev)
@@ -92,7 +93,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 func (c *Client) auto(s *netSession, ev Event) {
 	switch {
 	case ev.Kind == EvJoined && c.opt.ReadyOnJoin && !s.peer.Status().IsHost:
-		if err := s.peer.EditSlot(session.SlotEdit{Name: s.name, Ready: true}); err != nil {
+		if err := s.peer.EditSlot(session.SlotEdit{Name: s.name, Ready: true}); err != nil && !errors.Is(err, session.ErrNotInLobby) {
 			c.log.Warn("cannot say ready", "err", err)
 		}
 	case ev.Kind == EvLobby && c.opt.StartWith > 0 && !s.autoStarted && ev.Lobby != nil &&
