@@ -156,8 +156,9 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 			win = WinnerOf(game.Team(ev.Winner), ev.Winners)
 			reason = "victory"
 		}
-		// stall_ms: the longest the peer's loop could not answer.
-		s.End(ev.Turn, ev.Hash, win, reason, KV("stall_ms", p.Status().Stall.Milliseconds()))
+		// stall_ms: the longest the peer's loop could not answer; units:
+		// each game player's units and buildings.
+		s.End(ev.Turn, ev.Hash, win, reason, KV("stall_ms", p.Status().Stall.Milliseconds()), KV("units", ev.Units))
 		ps.Ended = true
 		return true
 	}
