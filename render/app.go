@@ -73,6 +73,7 @@ type App struct {
 	events  []client.Event
 	chat    []chatLine
 	banners banners
+	rejoin  client.RejoinStatus // a rejoin under way (client.Rejoiner), as update read it
 	showNet bool
 	net     client.NetStatus // what the network panel shows (read while it shows)
 	// clip puts text on the system clipboard (the window's; nil in tests
@@ -130,6 +131,7 @@ func (a *App) update(in ui.Input) {
 		a.showNet = !a.showNet
 	}
 	a.pick()
+	a.readRejoin()
 	switch a.screen {
 	case scrBrowser:
 		a.browser.update(&in)
@@ -227,6 +229,20 @@ func (a *App) pick() {
 		}
 	}
 	a.screen = next
+}
+
+// readRejoin reads the progress of a rejoin: the game screen shows it in a
+// banner until the player has caught up, then says the slot is back.
+func (a *App) readRejoin() {
+	rj, ok := a.cl.(client.Rejoiner)
+	if !ok {
+		return
+	}
+	st := rj.Rejoining()
+	if a.rejoin.Active && !st.Active && st.Joined {
+		a.banners.add(client.EvNotice, "Back in "+a.rejoin.Game+": your units take your orders again", colGood, a.now.Add(bannerTime))
+	}
+	a.rejoin = st
 }
 
 // cue plays a sound cue (from the update step).
