@@ -626,6 +626,13 @@ func (p *Peer) event(ev session.Event) {
 		l := ev.Lobby.Clone()
 		p.lob = l
 		p.lobby.Store(&l)
+	case kind == EvJoined:
+		// The lobby the host welcomed this peer into: the host's next
+		// revision may come only after this peer's first edit.
+		l := p.node.Lobby()
+		p.lob = l
+		p.lobby.Store(&l)
+		e.Lobby = &l
 	case kind == EvDesync && ev.Desync != nil:
 		e.Turn = ev.Desync.Turn
 	}

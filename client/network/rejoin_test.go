@@ -188,6 +188,9 @@ func TestRecordEndsWithTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo ready", 10*time.Second, func() bool { return readyHumans(ptr(ann.lobby())) == 2 })
+	if sl := ann.lobby().Slots[1]; sl.Color != 1 || sl.Name != "Bo" {
+		t.Errorf("Bo, ready on joining, is %q in colour %d; want Bo in the slot's colour 1 (not the host's)", sl.Name, sl.Color)
+	}
 	if err := ann.Start(); err != nil {
 		t.Fatal(err)
 	}
