@@ -74,8 +74,10 @@ type App struct {
 	chat    []chatLine
 	banners banners
 	rejoin  client.RejoinStatus // a rejoin under way (client.Rejoiner), as update read it
-	showNet bool
-	net     client.NetStatus // what the network panel shows (read while it shows)
+	// rejoinBack: the player was told the rejoin is over.
+	rejoinBack bool
+	showNet    bool
+	net        client.NetStatus // what the network panel shows (read while it shows)
 	// clip puts text on the system clipboard (the window's; nil in tests
 	// that draw without one).
 	clip func(string)
@@ -232,15 +234,20 @@ func (a *App) pick() {
 }
 
 // readRejoin reads the progress of a rejoin: the game screen shows it in a
-// banner until the player has caught up, then says the slot is back.
+// banner until the player has caught up, then says the slot is back (once
+// a rejoin, however quickly it got there).
 func (a *App) readRejoin() {
 	rj, ok := a.cl.(client.Rejoiner)
 	if !ok {
 		return
 	}
 	st := rj.Rejoining()
-	if a.rejoin.Active && !st.Active && st.Joined {
-		a.banners.add(client.EvNotice, "Back in "+a.rejoin.Game+": your units take your orders again", colGood, a.now.Add(bannerTime))
+	switch {
+	case st.Game == "":
+		a.rejoinBack = false
+	case st.Joined && !st.Active && !a.rejoinBack:
+		a.rejoinBack = true
+		a.banners.add(client.EvNotice, "Back in "+st.Game+": your units take your orders again", colGood, a.now.Add(bannerTime))
 	}
 	a.rejoin = st
 }

@@ -64,6 +64,9 @@ func (r *rejoining) status(st Status) client.RejoinStatus {
 	defer r.mu.Unlock()
 	game := r.rec.Session
 	out := client.RejoinStatus{Game: game, Active: !r.done && !st.Left, Joined: st.Joined}
+	if st.Joined {
+		out.Turn, out.Of = st.Turn, st.HostTurn
+	}
 	switch {
 	case !out.Active:
 	case !st.Joined:
@@ -71,11 +74,10 @@ func (r *rejoining) status(st Status) client.RejoinStatus {
 	case st.Turn == 0:
 		out.Text = fmt.Sprintf("Rejoining %s… loading the game", game)
 	case st.HostTurn > st.Turn+catchUpSlack:
-		out.Turn, out.Of = st.Turn, st.HostTurn
 		out.Text = fmt.Sprintf("Rejoining %s… catching up turn %d/%d", game, st.Turn, st.HostTurn)
 	default:
 		r.done = true
-		out.Active, out.Turn, out.Of = false, st.Turn, st.HostTurn
+		out.Active = false
 	}
 	return out
 }
