@@ -104,7 +104,7 @@ func TestWindowPeerHostKilled(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	saveShot(t, img)
+	saveShot(t, img, migrationShot, "at the hand-over")
 	if err != nil {
 		t.Errorf("%v (the capture is logged above)", err)
 	}
@@ -124,17 +124,18 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	refuseDamagedReplay(t, bin, win)
 }
 
-var updateShot = flag.Bool("update", false, "rewrite "+migrationShot+" with this run's capture")
+var updateShot = flag.Bool("update", false, "rewrite the captures in testdata/e2e ("+migrationShot+", "+rejoinShot+") with this run's")
 
 // saveShot keeps the screen for a person to look at: in the test's artifact
-// directory (as render's screenshot tests do), and in testdata with -update.
-func saveShot(t *testing.T, img image.Image) {
+// directory (as render's screenshot tests do), and at shot (in testdata)
+// with -update; when says what it shows.
+func saveShot(t *testing.T, img image.Image, shot, when string) {
 	t.Helper()
-	path := filepath.Join(t.ArtifactDir(), filepath.Base(migrationShot))
+	path := filepath.Join(t.ArtifactDir(), filepath.Base(shot))
 	if *updateShot {
-		path = migrationShot
+		path = shot
 	}
-	defer t.Logf("the window's screen at the hand-over: %s", path)
+	defer t.Logf("the window's screen %s: %s", when, path)
 	if err := xvfb.WritePNG(path, img); err != nil {
 		t.Fatal(err)
 	}
@@ -144,9 +145,13 @@ func saveShot(t *testing.T, img image.Image) {
 // it on a 1024×768 window with the network panel hidden: a box centred at
 // the top, below the top bar (y 40 to 74), its left edge a stripe of the
 // accent colour, light text inside on a dark ground.
-func checkHostBanner(img *image.RGBA) error {
+func checkHostBanner(img *image.RGBA) error { return checkBanner(img, 250, 204, 21) }
+
+// checkBanner finds the first banner, as checkHostBanner does, with a
+// stripe of colour (r, g, b).
+func checkBanner(img *image.RGBA, r, g, b int) error {
 	const top, bottom = 40 + 4, 40 + 30
-	accent := func(c color.RGBA) bool { return near(c, 250, 204, 21, 24) }
+	accent := func(c color.RGBA) bool { return near(c, r, g, b, 24) }
 	left := -1
 	for x := 0; x < 512 && left < 0; x++ {
 		if columnIs(img, x, top, bottom, accent) {
