@@ -22,15 +22,13 @@ import (
 // turn limit with one hash, its units are still there at the end, and the
 // record is gone once the game ended (a second --rejoin is a usage error).
 func TestHeadlessRejoinAfterKill(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
 	if testing.Short() {
 		t.Skip("multi-process network test; skipped with -short")
 	}
-	t.Parallel() // three light processes of its own, with their own data dirs
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	env := func(name string) []string {
-		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
-	}
+	env := func(name string) []string { return playerEnv(dir, name) }
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	const turns = 400 // 20 s of play
@@ -48,19 +46,7 @@ func TestHeadlessRejoinAfterKill(t *testing.T) {
 	_, addr := hostAddr(t, ctx, host)
 	j1 := start("j1", "join", "--headless", "--addr", addr, "--player", "j1", "--level", "easy", "--status-json")
 	victim := start("j2", "join", "--headless", "--addr", addr, "--player", "j2", "--level", "easy", "--status-json")
-	st, err := victim.WaitEv(ctx, "start")
-	if err != nil {
-		t.Fatal(err)
-	}
-	slot := st.Int("slot")
-	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 80 }); err != nil {
-		t.Fatal(err)
-	}
-	victim.Kill()
-	<-victim.Done()
-	if recs, _ := filepath.Glob(filepath.Join(dir, "data-j2", "lastgame", "*.json")); len(recs) != 1 {
-		t.Fatalf("the killed join left %d records of its game, want 1", len(recs))
-	}
+	slot := killMidGame(t, ctx, host, victim, 80, filepath.Join(dir, "data-j2"))
 	time.Sleep(5 * time.Second)
 	restarted := time.Now()
 	back := start("j2", "join", "--headless", "--rejoin", "--player", "j2", "--level", "easy", "--status-json")
@@ -107,4 +93,23 @@ func TestHeadlessRejoinAfterKill(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
 		t.Errorf("--rejoin with no game to rejoin: %v, want exit code 2\n%s", err, out)
 	}
+}
+
+// killMidGame kills victim (SIGKILL) once host has played turn, and returns
+// the slot it played; the record of its game stays in its data dir.
+func killMidGame(t *testing.T, ctx context.Context, host, victim *peerproc.Proc, turn int64, data string) int64 {
+	t.Helper()
+	st, err := victim.WaitEv(ctx, "start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= turn }); err != nil {
+		t.Fatal(err)
+	}
+	victim.Kill()
+	<-victim.Done()
+	if recs, _ := filepath.Glob(filepath.Join(data, "lastgame", "*.json")); len(recs) != 1 {
+		t.Fatalf("the killed %s left %d records of its game, want 1", victim.Name, len(recs))
+	}
+	return st.Int("slot")
 }

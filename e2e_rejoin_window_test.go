@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
 	"hostfall/internal/xvfb"
 )
@@ -36,68 +34,18 @@ var (
 // and an order given with the mouse (a box selection, a right-click) is
 // applied by the host for that slot: the player controls its units again.
 func TestWindowRejoinButton(t *testing.T) {
-	display := windowDisplay(t)
-	if _, err := exec.LookPath("xwd"); err != nil {
-		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
-	}
-	bin := buildBinary(t)
-	lab, err := netns.NewPrefixed("hfrj-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lab.Close()
-	sw, err := lab.Switch("sw", "10.79.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	env := func(name string) []string {
-		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
-	}
+	t.Parallel() // a display and namespaces of its own
+	lab := newWindowLab(t, "hfrj-", "10.79.0")
+	display, env, start := lab.display, lab.env, lab.start
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	ip := map[string]string{}
-	nss := map[string]*netns.NS{}
-	for _, name := range []string{"host", "window"} {
-		ns, err := lab.Namespace(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		link, err := sw.Plug(ns)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nss[name], ip[name] = ns, link.IP
-	}
-	start := func(label, name string, env []string, args ...string) *peerproc.Proc {
-		t.Helper()
-		args = append(args, "--listen", "/ip4/"+ip[name]+"/tcp/0", "--listen", "/ip4/"+ip[name]+"/udp/0/quic-v1")
-		p, err := peerproc.Start(label, nss[name].Argv(append([]string{bin}, args...)...), env...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(p.Kill)
-		return p
-	}
 	// HOSTFALL_TRACE: the host prints every command it applies, with its slot.
 	host := start("host", "host", append(env("host"), "HOSTFALL_TRACE=1"), "host", "--headless", "--name", "comeback",
 		"--player", "Hosty", "--players", "2", "--turns", "12000", "--size", "64", "--level", "easy", "--status-json")
 	_, addr := hostAddr(t, ctx, host)
 	winEnv := append(env("window"), "DISPLAY="+display)
 	win := start("window", "window", winEnv, "join", "--addr", addr, "--player", "Win", "--status-json", "--mute", "--fps", "20")
-	st, err := win.WaitEv(ctx, "start")
-	if err != nil {
-		t.Fatal(err)
-	}
-	slot := st.Int("slot")
-	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
-		t.Fatal(err)
-	}
-	win.Kill()
-	<-win.Done()
-	if recs, _ := filepath.Glob(filepath.Join(dir, "data-window", "lastgame", "*.json")); len(recs) != 1 {
-		t.Fatalf("the killed window left %d records of its game, want 1", len(recs))
-	}
+	slot := killMidGame(t, ctx, host, win, 60, filepath.Join(lab.dir, "data-window"))
 
 	// The window again, with nothing named: the lobby browser.
 	browser := start("browser", "window", winEnv, "--mute", "--fps", "20")

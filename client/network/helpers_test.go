@@ -13,6 +13,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/session"
 )
@@ -107,6 +108,19 @@ func (c *tclient) find(kind client.EventKind, ok func(client.Event) bool) (clien
 		return client.Event{}, false
 	}
 	return c.events[i], true
+}
+
+// await waits, d at most, for an event of kind that ok accepts (nil: any)
+// and returns it; what names it when the wait fails.
+func (c *tclient) await(what string, d time.Duration, kind client.EventKind, ok func(client.Event) bool) client.Event {
+	c.t.Helper()
+	var e client.Event
+	testwait.For(c.t, what, d, func() bool {
+		var found bool
+		e, found = c.find(kind, ok)
+		return found
+	})
+	return e
 }
 
 func (c *tclient) all(kind client.EventKind) []client.Event {

@@ -96,8 +96,10 @@ func gameOfThree(t *testing.T, cyKey crypto.PrivKey, cyDir string) (ann, bo, cy 
 // names as host, a member that is not the host (the record is older than
 // a host change, as if), which names Ann; Ann takes Cy back into its own
 // slot with the game as it is now, Cy's orders execute again, the record
-// names the right host once more, and leaving removes it.
+// names the right host once more, and again after the host's process dies
+// and Bo takes over; leaving removes it.
 func TestRejoinTakesTheSlotBack(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	cyKey, cyDir := newKey(t), t.TempDir()
 	ann, bo, cy := gameOfThree(t, cyKey, cyDir)
 	annID, boID := ann.opt.Host.ID(), bo.opt.Host.ID()
@@ -168,6 +170,14 @@ func TestRejoinTakesTheSlotBack(t *testing.T) {
 		r := cy.record()
 		return r != nil && r.Host == annID
 	})
+
+	// The host's process dies too: the game goes on with Bo as host, and
+	// both records say so.
+	ann.crash()
+	testwait.For(t, "the records naming Bo as host after the migration", 15*time.Second, func() bool {
+		rb, rc := bo.record(), cy.record()
+		return rb != nil && rc != nil && rb.Host == boID && rc.Host == boID
+	})
 	cy.Leave()
 	testwait.For(t, "Cy's record gone once it left", 5*time.Second, func() bool { return cy.record() == nil })
 	if _, err := cy.LastGame(); !errors.Is(err, ErrNoLastGame) {
@@ -177,6 +187,7 @@ func TestRejoinTakesTheSlotBack(t *testing.T) {
 
 // The record goes when the game ends: nobody is left to rejoin it with.
 func TestRecordEndsWithTheGame(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	lan := &Static{}
 	ann := player(t, "Ann", newKey(t), t.TempDir(), func(o *Options) { o.TurnLimit = 60 })
 	bo := player(t, "Bo", newKey(t), t.TempDir(), func(o *Options) { o.Browser = lan; o.ReadyOnJoin = true })
@@ -203,6 +214,7 @@ func TestRecordEndsWithTheGame(t *testing.T) {
 // when nobody of the game answers, the player is told in a sentence and
 // the record stays for another try.
 func TestRejoinWithoutTheGame(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
 	key, dir := newKey(t), t.TempDir()
 	c := player(t, "Cy", key, dir, func(o *Options) { o.RejoinTimeout = 1500 * time.Millisecond })
 	if err := c.Rejoin(client.JoinOptions{}); !errors.Is(err, ErrNoLastGame) {
@@ -240,12 +252,7 @@ func TestRejoinWithoutTheGame(t *testing.T) {
 	if st := c3.Rejoining(); !st.Active || st.Game != "gone" || !strings.Contains(st.Text, "Rejoining gone") {
 		t.Errorf("while asking: %+v", st)
 	}
-	var e client.Event
-	testwait.For(t, "the refusal", 10*time.Second, func() bool {
-		var ok bool
-		e, ok = c3.find(client.EvRefused, nil)
-		return ok
-	})
+	e := c3.await("the refusal", 10*time.Second, client.EvRefused, nil)
 	if !strings.Contains(e.Text, "Nobody in “gone” answered") {
 		t.Errorf("the refusal says %q", e.Text)
 	}

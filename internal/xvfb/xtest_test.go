@@ -8,15 +8,7 @@ import (
 // On a virtual display the pointer goes where Move puts it, and a click and
 // a drag are taken (the server answers each event with no X error).
 func TestPointer(t *testing.T) {
-	display, stop, err := Start()
-	if errors.Is(err, ErrNotInstalled) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	p, err := OpenPointer(display)
+	p, err := OpenPointer(startDisplay(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,4 +30,19 @@ func TestPointer(t *testing.T) {
 	if x, y, _ := p.Position(); x != 50 || y != 60 {
 		t.Fatalf("after the drag the pointer is at (%d, %d)", x, y)
 	}
+}
+
+// startDisplay starts Xvfb for the test (stopped when it ends), or skips
+// the test where Xvfb is not installed.
+func startDisplay(t *testing.T) string {
+	t.Helper()
+	display, stop, err := Start()
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return display
 }
