@@ -165,7 +165,7 @@ func (c *Client) seek(ctx context.Context, s *netSession, rec *LastGame, timeout
 	if lan != nil {
 		where = ", and the games on the LAN were looked through"
 	}
-	return fmt.Sprintf("Nobody in “%s” answered within %d s (%s of it were asked%s): the game may be over, "+
+	return fmt.Sprintf("Nobody in \"%s\" answered within %d s (%s of it were asked%s): the game may be over, "+
 		"or its players are out of reach. Try again, or join another game.", rec.Session, int(timeout.Seconds()),
 		plural(len(rec.Members)-1, "player", "players"), where)
 }

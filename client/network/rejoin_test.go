@@ -253,7 +253,7 @@ func TestRejoinWithoutTheGame(t *testing.T) {
 		t.Errorf("while asking: %+v", st)
 	}
 	e := c3.await("the refusal", 10*time.Second, client.EvRefused, nil)
-	if !strings.Contains(e.Text, "Nobody in “gone” answered") {
+	if !strings.Contains(e.Text, "Nobody in \"gone\" answered") {
 		t.Errorf("the refusal says %q", e.Text)
 	}
 	if c3.record() == nil {
