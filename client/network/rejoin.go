@@ -133,13 +133,14 @@ func (c *Client) seek(ctx context.Context, s *netSession, rec *LastGame, timeout
 	c.awaitRelay(ctx)
 	for ctx.Err() == nil {
 		cands := append(rec.targets(), lanHosts(lan, rec)...)
+		asked := map[peer.ID]bool{} // this round: each player once, so two that name each other cannot loop
 		for i := 0; i < len(cands) && ctx.Err() == nil; i++ {
 			ai := cands[i]
-			if i > 0 && slices.ContainsFunc(cands[:i], func(x peer.AddrInfo) bool { return x.ID == ai.ID }) {
+			if asked[ai.ID] {
 				continue
 			}
-			m := rec.member(ai.ID)
-			s.rejoin.ask(m.Name)
+			asked[ai.ID] = true
+			s.rejoin.ask(rec.member(ai.ID).Name)
 			answered, host := c.ask(ctx, s, ai)
 			if answered {
 				c.log.Info("the game answered", "asked", ai.ID, "host", s.peer.Status().Host, "after", time.Since(began))
@@ -148,7 +149,7 @@ func (c *Client) seek(ctx context.Context, s *netSession, rec *LastGame, timeout
 				}
 				return ""
 			}
-			if host != "" && rec.member(host) != nil {
+			if host != "" && rec.member(host) != nil && !asked[host] {
 				c.log.Info("a player named its host", "asked", ai.ID, "host", host)
 				next := rec.member(host).addrInfo()
 				next.Addrs = append(next.Addrs, c.opt.Host.LibP2P().Peerstore().Addrs(host)...)
