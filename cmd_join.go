@@ -16,8 +16,12 @@ func runJoin(ctx context.Context, args []string) error {
 	fs.StringVar(&jf.addr, "addr", "", "the host's multiaddr, ending in /p2p/<peer ID>")
 	fs.StringVar(&jf.session, "session", "", "the name of a session on the LAN (found with mDNS), or with --relay in the relay's directory")
 	fs.StringVar(&jf.invite, "invite", "", "an invite code (HF1-…) a host behind NAT printed")
+	fs.BoolVar(&jf.rejoin, "rejoin", false, "take your slot back in the game this identity was playing when its process stopped (the data dir keeps a record of it)")
 	if err := jf.Parse(fs, args); err != nil {
 		return err
+	}
+	if jf.rejoin && jf.addr+jf.session+jf.invite == "" {
+		return app.Rejoin(ctx, jf.Peer.Peer)
 	}
 	res, err := jf.resolver()
 	if err != nil {
@@ -31,6 +35,7 @@ type joinFlags struct {
 	addr    string
 	session string
 	invite  string
+	rejoin  bool
 }
 
 // resolver says how join finds the host. The ways to name a session are
@@ -42,8 +47,8 @@ func (jf *joinFlags) resolver() (p2p.Resolver, error) {
 			given++
 		}
 	}
-	if given > 1 {
-		return nil, cli.Usagef("--addr, --session and --invite are alternatives; give one")
+	if given > 1 || jf.rejoin {
+		return nil, cli.Usagef("--addr, --session, --invite and --rejoin are alternatives; give one")
 	}
 	switch {
 	case jf.addr != "":

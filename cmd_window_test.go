@@ -26,6 +26,8 @@ func TestWindowPeerCommandLines(t *testing.T) {
 		{"join --relay, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--session", "x", "--relay", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, render.ErrNoDisplay},
 		{"host, no display", func(a []string) error { return runHost(t.Context(), a) }, []string{"--name", "x"}, render.ErrNoDisplay},
 		{"join, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--addr", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, render.ErrNoDisplay},
+		{"join --rejoin --addr", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--rejoin", "--addr", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWHkqrU1SD2soZS6D2n8QJjzuaRjnPRXsiJrebpdHS9iZK"}, cli.ErrUsage},
+		{"join --rejoin, no display", func(a []string) error { return runJoin(t.Context(), a) }, []string{"--rejoin"}, render.ErrNoDisplay},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := tt.run(tt.args); !errors.Is(err, tt.want) {

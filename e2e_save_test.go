@@ -27,6 +27,12 @@ func hostAddr(t *testing.T, ctx context.Context, host *peerproc.Proc) (id, addr 
 	return "", ""
 }
 
+// playerEnv makes a process player name, with a data dir and an identity
+// of its own under dir.
+func playerEnv(dir, name string) []string {
+	return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
+}
+
 // checkEnd checks that p printed one end line, at turn, and that its hash is
 // *hash (the first peer checked sets it): every peer ended in one game.
 func checkEnd(t *testing.T, p *peerproc.Proc, turn int64, hash *string) {

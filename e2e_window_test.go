@@ -32,45 +32,15 @@ const migrationShot = "testdata/e2e/migration-window.png"
 // verifies and a damaged copy is refused.
 func TestWindowPeerHostKilled(t *testing.T) {
 	t.Parallel() // a display and namespaces of its own
-	display := windowDisplay(t)
-	if _, err := exec.LookPath("xwd"); err != nil {
-		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
-	}
-	bin := buildBinary(t)
-	lab, err := netns.NewPrefixed("hfwin-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lab.Close()
-	sw, err := lab.Switch("sw", "10.77.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	env := func(name string) []string {
-		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
-	}
+	l := newWindowLab(t, "hfwin-", "10.77.0")
+	bin, display, env := l.bin, l.display, l.env
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	const turns = 500
-	// start runs hostfall args… as name in a namespace of its own on sw.
+	// start runs hostfall args… as name in a namespace of its own on the switch.
 	start := func(name string, env []string, args ...string) *peerproc.Proc {
 		t.Helper()
-		ns, err := lab.Namespace(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		link, err := sw.Plug(ns)
-		if err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "--listen", "/ip4/"+link.IP+"/tcp/0", "--listen", "/ip4/"+link.IP+"/udp/0/quic-v1")
-		p, err := peerproc.Start(name, ns.Argv(append([]string{bin}, args...)...), env...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(p.Kill)
-		return p
+		return l.start(name, name, env, args...)
 	}
 	host := start("host", env("host"), "host", "--headless", "--name", "e2e-window", "--player", "Hosty", "--players", "4",
 		"--turns", fmt.Sprint(turns), "--size", "64", "--level", "easy", "--status-json")
@@ -104,7 +74,7 @@ func TestWindowPeerHostKilled(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	saveShot(t, img)
+	saveShot(t, img, migrationShot, "at the hand-over")
 	if err != nil {
 		t.Errorf("%v (the capture is logged above)", err)
 	}
@@ -124,17 +94,79 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	refuseDamagedReplay(t, bin, win)
 }
 
-var updateShot = flag.Bool("update", false, "rewrite "+migrationShot+" with this run's capture")
+// windowLab is the LAN of a window test: an X display, the hostfall
+// binary, and network namespaces on one switch; each player has a data dir
+// and an identity of its own.
+type windowLab struct {
+	t                 *testing.T
+	display, bin, dir string
+	lab               *netns.Lab
+	sw                *netns.Switch
+	ns                map[string]*netns.NS
+	ip                map[string]string
+}
+
+// newWindowLab sets a window test's LAN up (namespaces named prefix…,
+// addresses subnet.N), or skips the test where it cannot run.
+func newWindowLab(t *testing.T, prefix, subnet string) *windowLab {
+	t.Helper()
+	display := windowDisplay(t)
+	if _, err := exec.LookPath("xwd"); err != nil {
+		t.Skip("xwd (x11-apps) is not installed; run scripts/deps.sh")
+	}
+	l := &windowLab{t: t, display: display, bin: buildBinary(t), dir: t.TempDir(), ns: map[string]*netns.NS{}, ip: map[string]string{}}
+	var err error
+	if l.lab, err = netns.NewPrefixed(prefix); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.lab.Close)
+	if l.sw, err = l.lab.Switch("sw", subnet); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// env is what makes a process player name: its data dir and identity.
+func (l *windowLab) env(name string) []string { return playerEnv(l.dir, name) }
+
+// start runs hostfall args… as label in namespace ns (made and plugged into
+// the switch on first use), listening on its address; it is killed when
+// the test ends.
+func (l *windowLab) start(label, ns string, env []string, args ...string) *peerproc.Proc {
+	t := l.t
+	t.Helper()
+	if l.ns[ns] == nil {
+		n, err := l.lab.Namespace(ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		link, err := l.sw.Plug(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.ns[ns], l.ip[ns] = n, link.IP
+	}
+	args = append(args, "--listen", "/ip4/"+l.ip[ns]+"/tcp/0", "--listen", "/ip4/"+l.ip[ns]+"/udp/0/quic-v1")
+	p, err := peerproc.Start(label, l.ns[ns].Argv(append([]string{l.bin}, args...)...), env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	return p
+}
+
+var updateShot = flag.Bool("update", false, "rewrite the captures in testdata/e2e ("+migrationShot+", "+rejoinShot+") with this run's")
 
 // saveShot keeps the screen for a person to look at: in the test's artifact
-// directory (as render's screenshot tests do), and in testdata with -update.
-func saveShot(t *testing.T, img image.Image) {
+// directory (as render's screenshot tests do), and at shot (in testdata)
+// with -update; when says what it shows.
+func saveShot(t *testing.T, img image.Image, shot, when string) {
 	t.Helper()
-	path := filepath.Join(t.ArtifactDir(), filepath.Base(migrationShot))
+	path := filepath.Join(t.ArtifactDir(), filepath.Base(shot))
 	if *updateShot {
-		path = migrationShot
+		path = shot
 	}
-	defer t.Logf("the window's screen at the hand-over: %s", path)
+	defer t.Logf("the window's screen %s: %s", when, path)
 	if err := xvfb.WritePNG(path, img); err != nil {
 		t.Fatal(err)
 	}
@@ -144,9 +176,13 @@ func saveShot(t *testing.T, img image.Image) {
 // it on a 1024×768 window with the network panel hidden: a box centred at
 // the top, below the top bar (y 40 to 74), its left edge a stripe of the
 // accent colour, light text inside on a dark ground.
-func checkHostBanner(img *image.RGBA) error {
+func checkHostBanner(img *image.RGBA) error { return checkBanner(img, 250, 204, 21) }
+
+// checkBanner finds the first banner, as checkHostBanner does, with a
+// stripe of colour (r, g, b).
+func checkBanner(img *image.RGBA, r, g, b int) error {
 	const top, bottom = 40 + 4, 40 + 30
-	accent := func(c color.RGBA) bool { return near(c, 250, 204, 21, 24) }
+	accent := func(c color.RGBA) bool { return near(c, r, g, b, 24) }
 	left := -1
 	for x := 0; x < 512 && left < 0; x++ {
 		if columnIs(img, x, top, bottom, accent) {

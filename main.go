@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string) int {
 	}
 	logging.Setup(os.Stderr)
 	err := c.run(ctx, args)
-	if errors.Is(err, network.ErrBadRelay) { // a --relay that does not parse
+	if errors.Is(err, network.ErrBadRelay) || errors.Is(err, network.ErrNoLastGame) { // a --relay that does not parse; --rejoin with no game
 		err = cli.Usagef("%v", err)
 	}
 	if err == nil || errors.Is(err, flag.ErrHelp) {

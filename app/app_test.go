@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"hostfall/client/network"
 	"hostfall/game/ai"
 	"hostfall/render"
 )
@@ -42,4 +43,18 @@ func TestRefusedBeforeStarting(t *testing.T) {
 	if err == nil {
 		t.Error("resuming a missing save: no error")
 	}
+}
+
+// `join --rejoin` with no record of a game: an error saying there is no
+// game to rejoin (the command line makes it a usage error), and no game.
+func TestRejoinWithoutARecord(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOSTFALL_DATA", dir)
+	p := Peer{Headless: true, Player: "Cy", Identity: filepath.Join(dir, "cy.key"),
+		Listen: []string{"/ip4/127.0.0.1/tcp/0"}}
+	err := Rejoin(t.Context(), p)
+	if !errors.Is(err, network.ErrNoLastGame) {
+		t.Fatalf("rejoining with no record: %v", err)
+	}
+	t.Logf("the error: %v", err)
 }

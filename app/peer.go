@@ -111,11 +111,23 @@ func Resume(ctx context.Context, p Peer, path string, g Game) error {
 
 // Join joins the session res finds and plays it.
 func Join(ctx context.Context, p Peer, res p2p.Resolver) error {
+	return joinWith(ctx, p, func(c *network.Client, o client.JoinOptions) error { return c.JoinVia(res, o) })
+}
+
+// Rejoin takes the player back to its slot in the game this identity was
+// playing when its process stopped (the record in the data dir) and plays
+// it on. Without a record the error wraps network.ErrNoLastGame.
+func Rejoin(ctx context.Context, p Peer) error {
+	return joinWith(ctx, p, (*network.Client).Rejoin)
+}
+
+// joinWith starts the peer, joins with join and plays the game.
+func joinWith(ctx context.Context, p Peer, join func(*network.Client, client.JoinOptions) error) error {
 	r, err := start(ctx, p, nil)
 	if err != nil {
 		return err
 	}
-	if err := r.c.JoinVia(res, client.JoinOptions{PlayerName: p.Player, Password: p.Password}); err != nil {
+	if err := join(r.c, client.JoinOptions{PlayerName: p.Player, Password: p.Password}); err != nil {
 		r.c.Close()
 		return err
 	}
@@ -134,7 +146,7 @@ type running struct {
 func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running, error) {
 	r := &running{p: p, line: &status.Line{JSON: p.JSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}}
 	opt := network.Options{GameVersion: GameVersion, ReplayDir: datadir.Replays(), ReportDir: datadir.DesyncReports(),
-		SaveDir: datadir.Saves(), JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default()}
+		SaveDir: datadir.Saves(), LastGameDir: datadir.LastGames(), JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default()}
 	su := network.Setup{IdentityPath: p.Identity, Listen: p.Listen, Relay: p.Relay, Auto: p.Auto, AwaitRelay: p.Headless}
 	(&status.Peer{Line: r.line}).Hook(&opt, &su, p.Headless && p.JSON && os.Getenv("HOSTFALL_TRACE") != "")
 	if p.Headless {

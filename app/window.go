@@ -129,7 +129,7 @@ func playOffline(ctx context.Context, w Window, load string, opt client.CreateOp
 // set, adjusts the client's options). Close stops it all.
 func startWindowClient(ctx context.Context, n Network, tweak func(*network.Options)) (*network.Client, error) {
 	opt := network.Options{GameVersion: GameVersion, ReplayDir: datadir.Replays(), ReportDir: datadir.DesyncReports(),
-		SaveDir: datadir.Saves(), Logger: logging.Window(), WaitScreen: true}
+		SaveDir: datadir.Saves(), LastGameDir: datadir.LastGames(), Logger: logging.Window(), WaitScreen: true}
 	if tweak != nil {
 		tweak(&opt)
 	}

@@ -8,6 +8,7 @@ package client
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"time"
 
@@ -93,6 +94,46 @@ type Loader interface {
 // hosts; Save returns the path of the file written.
 type Saver interface {
 	Save() (path string, err error)
+}
+
+// Rejoiner is implemented by clients that keep a record of the game the
+// player is in (the network client), so that a Hostfall whose process was
+// stopped takes the player back to its own slot: the browser offers
+// "Rejoin GAME" while there is a record.
+type Rejoiner interface {
+	// LastGame describes the game to rejoin: ErrNoLastGame when there is
+	// none, another error (a sentence) when its record cannot be used.
+	LastGame() (LastGame, error)
+	// Rejoin asks that game's players for it and takes the player's slot
+	// back; it returns at once. Rejoining tells how far it got, and the
+	// game screen shows once the game took the player back; a failure
+	// arrives as an EvRefused sentence.
+	Rejoin(JoinOptions) error
+	// Rejoining is the progress of the rejoin under way (Active false
+	// when there is none, or once the player has caught up).
+	Rejoining() RejoinStatus
+	// ForgetLastGame drops the record (the player will not go back).
+	ForgetLastGame()
+}
+
+// ErrNoLastGame says there is no game to rejoin.
+var ErrNoLastGame = errors.New("no game to rejoin")
+
+// LastGame is the game a Rejoiner can take the player back to.
+type LastGame struct {
+	Name    string    // the session's name
+	Players []string  // the other players' names
+	Updated time.Time // when the record was last written
+}
+
+// RejoinStatus is the progress of a rejoin.
+type RejoinStatus struct {
+	Game   string // the session's name
+	Active bool   // asking for the game, loading it or catching up
+	Joined bool   // a host took the player back
+	Turn   uint64 // while catching up: the turn applied…
+	Of     uint64 // …of the host's newest
+	Text   string // what it does now, as a sentence to show
 }
 
 // Replayer is implemented by clients that play a recorded game back (the

@@ -29,3 +29,8 @@ func DesyncReports() string { return filepath.Join(Root(), "desync") }
 
 // Saves holds saved games.
 func Saves() string { return filepath.Join(Root(), "saves") }
+
+// LastGames holds, for each identity, the record of the game it is playing
+// (one file a peer ID), so a restarted process can take its slot back
+// (`hostfall join --rejoin`, the browser's Rejoin button).
+func LastGames() string { return filepath.Join(Root(), "lastgame") }

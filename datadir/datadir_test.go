@@ -19,6 +19,7 @@ func TestRoot(t *testing.T) {
 		{Replays(), "/data/replays"},
 		{DesyncReports(), "/data/desync"},
 		{Saves(), "/data/saves"},
+		{LastGames(), "/data/lastgame"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s, want %s", tt.got, tt.want)

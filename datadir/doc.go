@@ -1,3 +1,4 @@
 // Package datadir says where Hostfall keeps what it writes for the player:
-// replays, desync reports and saved games, under one data directory.
+// replays, desync reports, saved games and the record of the game being
+// played (to rejoin it after a restart), under one data directory.
 package datadir

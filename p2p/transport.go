@@ -465,8 +465,17 @@ func (l *link) enqueue(frame []byte) {
 	}
 }
 
+// opened is the outcome of opening a stream.
+type opened struct {
+	s   network.Stream
+	err error
+}
+
 // run owns the link: it opens or adopts a stream, writes the queue to it,
 // pings, and after a while without a stream or anything to send it ends.
+// A stream opens on a goroutine of its own: dialing a peer's old addresses
+// can take openTimeout, and meanwhile the peer (restarted elsewhere) may
+// open a stream this way, which must not wait behind the dial.
 func (l *link) run() {
 	t := l.t
 	defer t.wg.Done()
@@ -478,6 +487,7 @@ func (l *link) run() {
 		backoff = minBackoff
 		retry   *time.Timer
 		idleAt  = time.Now()
+		opening chan opened // the stream being opened, nil when none is
 	)
 	drop := func() {
 		if cur != nil {
@@ -504,14 +514,12 @@ func (l *link) run() {
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	for {
-		if cur == nil && len(l.out) > 0 && retry == nil {
-			if s, err := l.open(); err != nil {
-				t.log.Debug("cannot open a session stream", "peer", l.p, "err", err, "retry in", backoff)
-				retry = time.NewTimer(backoff)
-				backoff = min(2*backoff, maxBackoff)
-			} else {
-				use(s, true)
-			}
+		if cur == nil && len(l.out) > 0 && retry == nil && opening == nil {
+			opening = make(chan opened, 1)
+			go func(done chan<- opened) {
+				s, err := l.open()
+				done <- opened{s, err}
+			}(opening)
 		}
 		var out chan []byte
 		var retryC <-chan time.Time
@@ -524,7 +532,27 @@ func (l *link) run() {
 		select {
 		case <-t.ctx.Done():
 			drop()
+			if opening != nil { // open gives up with t.ctx
+				if o := <-opening; o.s != nil {
+					o.s.Reset()
+				}
+			}
 			return
+		case o := <-opening:
+			opening = nil
+			switch {
+			case o.err != nil && cur == nil:
+				t.log.Debug("cannot open a session stream", "peer", l.p, "err", o.err, "retry in", backoff)
+				retry = time.NewTimer(backoff)
+				backoff = min(2*backoff, maxBackoff)
+			case o.err != nil:
+			case cur == nil || !ours && t.self < l.p:
+				// A stream the peer opened meanwhile gives way as when
+				// both open at once: the smaller peer ID's stays.
+				use(o.s, true)
+			default:
+				o.s.Reset()
+			}
 		case s := <-l.adopt:
 			if cur != nil {
 				t.simultaneous.Add(1)
@@ -551,7 +579,7 @@ func (l *link) run() {
 		case <-ping.C:
 			if cur != nil {
 				l.enqueue(appendFrame(nil, framePing, encodePing(t.since())))
-			} else if len(l.out) == 0 && time.Since(idleAt) > idleLinger && l.retire() {
+			} else if opening == nil && len(l.out) == 0 && time.Since(idleAt) > idleLinger && l.retire() {
 				return
 			}
 		case <-retryC:

@@ -73,8 +73,11 @@ type App struct {
 	events  []client.Event
 	chat    []chatLine
 	banners banners
-	showNet bool
-	net     client.NetStatus // what the network panel shows (read while it shows)
+	rejoin  client.RejoinStatus // a rejoin under way (client.Rejoiner), as update read it
+	// rejoinBack: the player was told the rejoin is over.
+	rejoinBack bool
+	showNet    bool
+	net        client.NetStatus // what the network panel shows (read while it shows)
 	// clip puts text on the system clipboard (the window's; nil in tests
 	// that draw without one).
 	clip func(string)
@@ -130,6 +133,7 @@ func (a *App) update(in ui.Input) {
 		a.showNet = !a.showNet
 	}
 	a.pick()
+	a.readRejoin()
 	switch a.screen {
 	case scrBrowser:
 		a.browser.update(&in)
@@ -227,6 +231,25 @@ func (a *App) pick() {
 		}
 	}
 	a.screen = next
+}
+
+// readRejoin reads the progress of a rejoin: the game screen shows it in a
+// banner until the player has caught up, then says the slot is back (once
+// a rejoin, however quickly it got there).
+func (a *App) readRejoin() {
+	rj, ok := a.cl.(client.Rejoiner)
+	if !ok {
+		return
+	}
+	st := rj.Rejoining()
+	switch {
+	case st.Game == "":
+		a.rejoinBack = false
+	case st.Joined && !st.Active && !a.rejoinBack:
+		a.rejoinBack = true
+		a.banners.add(client.EvNotice, "Back in "+st.Game+": your units take your orders again", colGood, a.now.Add(bannerTime))
+	}
+	a.rejoin = st
 }
 
 // cue plays a sound cue (from the update step).

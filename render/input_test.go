@@ -116,7 +116,7 @@ func TestLobbyInputNameAndChat(t *testing.T) {
 func browserFor() *browserScreen {
 	b := &browserScreen{maxPlayers: 4, name: ui.TextField{Text: "Ann", Max: 24}}
 	b.list = twoSessions()
-	b.lay.set(1024, 768, len(b.list))
+	b.lay.set(1024, 768, len(b.list), b.last.bar())
 	return b
 }
 
@@ -165,4 +165,52 @@ func TestBrowserInput(t *testing.T) {
 	step("paste a code", ui.Input{Typed: "hf1-abc"})
 	step("Enter", enter, browserIntent{act: browserJoinCode, code: "hf1-abc", join: client.JoinOptions{PlayerName: "Ann"},
 		wait: "Joining by invite code…"})
+}
+
+// The rejoin bar: Rejoin asks the client to rejoin the last game, not
+// again while that rejoin is under way; Forget drops the record. The
+// window test clicks the Rejoin button where this layout puts it.
+func TestBrowserRejoinInput(t *testing.T) {
+	b := browserFor()
+	b.last = rejoinView{game: &client.LastGame{Name: "Friday LAN party", Players: []string{"Bo"}}}
+	b.lay.set(1024, 768, len(b.list), b.last.bar())
+	lay := &b.lay
+	if c := lay.rejoin.Center(); c != ui.V(552, 130) {
+		t.Fatalf("the Rejoin button is centred at %v; e2e_rejoin_window_test.go clicks (552, 130)", c)
+	}
+	if lay.table.Min.Y <= lay.rejoinBar.Max.Y || lay.rejoinBar.Intersects(lay.create) {
+		t.Fatalf("the rejoin bar %v overlaps the table %v or the create panel %v", lay.rejoinBar, lay.table, lay.create)
+	}
+	in := click(lay.rejoin.Center())
+	want := []browserIntent{browserClickIntent, {act: browserRejoin, wait: "Rejoining Friday LAN party… asking its players for the game"}}
+	if got := b.input(&in); !slices.Equal(got, want) {
+		t.Fatalf("Rejoin: intents %+v, want %+v", got, want)
+	}
+	b.last.st = client.RejoinStatus{Game: "Friday LAN party", Active: true}
+	for _, r := range []ui.Rect{lay.rejoin, lay.forget} {
+		if in := click(r.Center()); len(b.input(&in)) != 0 {
+			t.Fatalf("a click on %v while rejoining asked for something", r)
+		}
+	}
+	b.last.st = client.RejoinStatus{}
+	in = click(lay.forget.Center())
+	if got := b.input(&in); !slices.Equal(got, []browserIntent{browserClickIntent, {act: browserForget}}) {
+		t.Fatalf("Forget: intents %+v", got)
+	}
+	// A record that cannot be used: Forget alone, where Rejoin was.
+	b.last = rejoinView{problem: "The record of the last game is damaged."}
+	b.lay.set(1024, 768, len(b.list), b.last.bar())
+	if !lay.rejoin.Empty() || lay.forget.Max.X != 652 {
+		t.Fatalf("a damaged record: rejoin button %v, forget %v", lay.rejoin, lay.forget)
+	}
+	in = click(lay.forget.Center())
+	if got := b.input(&in); !slices.Equal(got, []browserIntent{browserClickIntent, {act: browserForget}}) {
+		t.Fatalf("Forget a damaged record: intents %+v", got)
+	}
+	// Without a game to rejoin there is no bar, and the table takes its place.
+	b.last = rejoinView{}
+	b.lay.set(1024, 768, len(b.list), b.last.bar())
+	if !lay.rejoin.Empty() || lay.table.Min.Y != 104 {
+		t.Fatalf("no game to rejoin: rejoin button %v, table %v", lay.rejoin, lay.table)
+	}
 }

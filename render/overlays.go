@@ -94,7 +94,11 @@ func (a *App) drawBanners() {
 	t := a.text[fontBold]
 	y := ui.TopBarH + 12
 	cx := a.bannerCenter()
-	for _, b := range a.banners.lines(a.now) {
+	lines := a.banners.lines(a.now)
+	if a.screen == scrGame && a.rejoin.Active && a.rejoin.Text != "" { // the browser says it in its status line
+		lines = append([]banner{{text: a.rejoin.Text, color: colAccent}}, lines...)
+	}
+	for _, b := range lines {
 		w := t.width(b.text) + 48
 		r := ui.XYWH(cx-w/2, y, w, 34)
 		a.top.rect(r, rgba(12, 14, 20, 0.88))

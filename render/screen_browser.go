@@ -1,7 +1,9 @@
 package render
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
@@ -12,7 +14,9 @@ import (
 )
 
 // browserScreen lists the sessions on the LAN and in the relay's directory,
-// joins one (by the list or an invite code) or creates a game.
+// joins one (by the list or an invite code) or creates a game. When the
+// client keeps a record of a game the player was in (client.Rejoiner), a
+// bar over the list offers to rejoin it.
 //
 // update reads the client's list, lays the screen out once
 // (browserLayout), runs the input on both (input: a pure step that returns
@@ -35,6 +39,59 @@ type browserScreen struct {
 	msg        string
 	msgErr     bool
 	askPass    *client.Listing // a locked session waiting for its password
+	last       rejoinView      // the game to rejoin, as update read it
+	rejoinMsg  string          // the last progress of a rejoin the status line showed
+}
+
+// rejoinView is what the browser shows of the game the player can rejoin.
+type rejoinView struct {
+	game    *client.LastGame    // nil: none (or a record that cannot be used: problem)
+	problem string              // why the record cannot be used, as a sentence
+	onLAN   bool                // the LAN lists a game under way of that name
+	st      client.RejoinStatus // a rejoin under way
+}
+
+// shown reports whether the rejoin bar shows.
+func (v *rejoinView) shown() bool { return v.game != nil || v.problem != "" }
+
+// bar says which rejoin bar the browser lays out.
+func (v *rejoinView) bar() rejoinBar {
+	switch {
+	case v.game != nil:
+		return barRejoin
+	case v.problem != "":
+		return barProblem
+	}
+	return barNone
+}
+
+// rejoinBar is the kind of rejoin bar over the session table.
+type rejoinBar uint8
+
+const (
+	barNone    rejoinBar = iota
+	barRejoin            // a game to rejoin: Forget and Rejoin
+	barProblem           // a record that cannot be used: why, and Forget
+)
+
+// read takes the client's record and rejoin from rj (nil: the client has
+// none) and looks for the game in list.
+func (v *rejoinView) read(rj client.Rejoiner, list []client.Listing) {
+	*v = rejoinView{}
+	if rj == nil {
+		return
+	}
+	v.st = rj.Rejoining()
+	g, err := rj.LastGame()
+	switch {
+	case err == nil:
+		v.game = &g
+	case !errors.Is(err, client.ErrNoLastGame):
+		v.problem = capitalize(err.Error()) + "."
+	}
+	for _, l := range list {
+		v.onLAN = v.onLAN || v.game != nil && l.Name == v.game.Name && l.State >= session.StateCountdown
+	}
 }
 
 func newBrowserScreen(a *App) *browserScreen {
@@ -44,7 +101,7 @@ func newBrowserScreen(a *App) *browserScreen {
 		b.name.Text = "Player"
 	}
 	b.code.Max, b.gameName.Max, b.password.Max, b.joinPass.Max = 200, 32, 64, 64
-	b.lay.set(a.w, a.h, 0) // laid out before the first update (an empty list)
+	b.lay.set(a.w, a.h, 0, barNone) // laid out before the first update (an empty list)
 	return b
 }
 
@@ -66,11 +123,24 @@ type browserLayout struct {
 	prompt                      ui.Rect // the password prompt, its field and buttons
 	promptField, promptJoin     ui.Rect
 	promptCancel                ui.Rect
+	rejoinBar                   ui.Rect // over the table when there is a game to rejoin; zero otherwise
+	rejoin, forget              ui.Rect // its buttons
 }
 
-// set lays the browser out in a w×h window for sessions listed sessions.
-func (l *browserLayout) set(w, h float64, sessions int) {
+// set lays the browser out in a w×h window for sessions listed sessions,
+// with the rejoin bar of that kind over the table.
+func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.table = ui.R(32, 104, w-360, h-150)
+	l.rejoinBar, l.rejoin, l.forget = ui.Rect{}, ui.Rect{}, ui.Rect{}
+	if bar != barNone {
+		l.rejoinBar = ui.R(32, 104, w-360, 156)
+		l.rejoin = ui.XYWH(l.rejoinBar.Max.X-212, l.rejoinBar.Min.Y+10, 200, 32)
+		l.forget = ui.XYWH(l.rejoin.Min.X-96, l.rejoin.Min.Y, 88, 32)
+		if bar == barProblem { // no Rejoin: Forget takes its place, the sentence the room
+			l.rejoin, l.forget = ui.Rect{}, ui.XYWH(l.rejoin.Max.X-88, l.rejoin.Min.Y, 88, 32)
+		}
+		l.table.Min.Y = l.rejoinBar.Max.Y + 8
+	}
 	l.rowH = 30
 	l.list = ui.R(l.table.Min.X, l.table.Min.Y+l.rowH, l.table.Max.X, l.table.Max.Y)
 	l.create = ui.R(w-328, 104, w-32, h-150)
@@ -125,6 +195,8 @@ const (
 	browserJoin                           // join listing id
 	browserJoinCode                       // join by invite code
 	browserCreate                         // create a game
+	browserRejoin                         // rejoin the last game
+	browserForget                         // forget the last game
 )
 
 // browserIntent is one thing the browser's input asks for.
@@ -142,7 +214,17 @@ var browserClickIntent = browserIntent{act: browserClick}
 // update is the browser's update step.
 func (b *browserScreen) update(in *ui.Input) {
 	b.list = b.a.cl.Sessions()
-	b.lay.set(b.a.w, b.a.h, len(b.list))
+	rj, _ := b.a.cl.(client.Rejoiner)
+	b.last.read(rj, b.list)
+	switch st := b.last.st; {
+	case st.Active && st.Text != "":
+		b.status(st.Text, false)
+		b.rejoinMsg = st.Text
+	case b.rejoinMsg != "" && b.msg == b.rejoinMsg: // the rejoin is over: its progress is old news
+		b.status("", false)
+		b.rejoinMsg = ""
+	}
+	b.lay.set(b.a.w, b.a.h, len(b.list), b.last.bar())
 	b.acts = b.input(in)
 	b.apply(b.acts)
 }
@@ -153,6 +235,7 @@ func (b *browserScreen) update(in *ui.Input) {
 // and draws nothing.
 func (b *browserScreen) input(in *ui.Input) []browserIntent {
 	acts := b.rowsInput(in, b.acts[:0])
+	acts = b.rejoinInput(in, acts)
 	acts = b.bottomInput(in, acts)
 	acts = b.createInput(in, acts)
 	if b.askPass != nil {
@@ -172,6 +255,23 @@ func (b *browserScreen) rowsInput(in *ui.Input, acts []browserIntent) []browserI
 			acts = b.join(s, acts)
 		}
 		b.selected, b.lastClick = s.ID, in.Now
+	}
+	return acts
+}
+
+// rejoinInput runs the rejoin bar: Rejoin the last game (not twice at
+// once), or Forget it.
+func (b *browserScreen) rejoinInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	v := &b.last
+	if !v.shown() || b.askPass != nil {
+		return acts
+	}
+	if v.game != nil && !v.st.Active && pressed(in, b.lay.rejoin) { // a problem's bar has no Rejoin
+		acts = append(acts, browserClickIntent, browserIntent{act: browserRejoin,
+			join: client.JoinOptions{Password: ""}, wait: "Rejoining " + v.game.Name + "… asking its players for the game"})
+	}
+	if !v.st.Active && pressed(in, b.lay.forget) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserForget})
 	}
 	return acts
 }
@@ -352,6 +452,16 @@ func (b *browserScreen) apply(acts []browserIntent) {
 			err = a.cl.JoinCode(x.code, x.join)
 		case browserCreate:
 			err = a.cl.Create(x.create)
+		case browserRejoin, browserForget:
+			rj, ok := a.cl.(client.Rejoiner)
+			switch {
+			case !ok:
+				continue
+			case x.act == browserRejoin:
+				err = rj.Rejoin(x.join)
+			default:
+				rj.ForgetLastGame()
+			}
 		}
 		b.result(err, x.wait)
 	}
@@ -371,12 +481,65 @@ func (b *browserScreen) draw() {
 	a := b.a
 	a.text[fontTitle].text("HOSTFALL", 32, 28, alignLeft, colAccent)
 	a.text[fontBody].text("Find a game on your network or through the relay, join one with an invite code, or start your own.", 32, 66, alignLeft, colDim)
+	b.drawRejoin()
 	b.drawTable()
 	b.drawBottom()
 	b.drawCreate()
 	if b.askPass != nil {
 		b.drawPrompt()
 	}
+}
+
+// drawRejoin draws the rejoin bar: the game the player was in, whether
+// the LAN shows it, Rejoin and Forget; or why its record cannot be used.
+func (b *browserScreen) drawRejoin() {
+	a, l, v := b.a, &b.lay, &b.last
+	if !v.shown() {
+		return
+	}
+	hud, bold, small := a.hud, a.text[fontBold], a.text[fontSmall]
+	bar := l.rejoinBar
+	hud.rect(bar, colPanel)
+	hud.outline(bar, 1, colAccent)
+	hud.rect(ui.XYWH(bar.Min.X, bar.Min.Y, 4, bar.H()), colAccent)
+	x, textW := bar.Min.X+16, l.forget.Min.X-bar.Min.X-28
+	idle := !v.st.Active && b.askPass == nil
+	a.drawButton(hud, bold, l.forget, "Forget", idle)
+	if v.game == nil {
+		for i, line := range small.wrap(v.problem, textW) {
+			small.text(line, x, bar.Min.Y+8+float64(i)*15, alignLeft, colBad)
+		}
+		return
+	}
+	g := v.game
+	bold.text(bold.fit("You were playing "+g.Name+".", textW), x, bar.Min.Y+8, alignLeft, colText)
+	var about []string
+	if len(g.Players) > 0 {
+		about = append(about, "with "+joinNames(g.Players))
+	}
+	if v.onLAN {
+		about = append(about, "on the LAN now")
+	} else {
+		about = append(about, "not seen on the LAN")
+	}
+	if !g.Updated.IsZero() {
+		about = append(about, ago(a.now.Sub(g.Updated)))
+	}
+	small.text(small.fit(capitalize(strings.Join(about, " · ")), textW), x, bar.Min.Y+30, alignLeft, colDim)
+	a.drawButton(hud, bold, l.rejoin, "Rejoin "+g.Name, idle)
+}
+
+// ago says how long ago d was, roughly.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "min", "min") + " ago"
+	case d < 48*time.Hour:
+		return plural(int(d/time.Hour), "hour", "hours") + " ago"
+	}
+	return plural(int(d/(24*time.Hour)), "day", "days") + " ago"
 }
 
 // drawTable draws the session table.
@@ -411,7 +574,11 @@ func (b *browserScreen) drawRow(s *client.Listing, r ui.Rect) {
 	if s.Locked {
 		drawLock(hud, ui.XYWH(colX(table, 10), y+1, 12, 14))
 	}
-	t.text(t.fit(s.Name, table.W()-380), colX(table, 34), y, alignLeft, colText)
+	nc := colText
+	if g := b.last.game; g != nil && s.Name == g.Name && s.State >= session.StateCountdown {
+		nc = colAccent // the game to rejoin
+	}
+	t.text(t.fit(s.Name, table.W()-380), colX(table, 34), y, alignLeft, nc)
 	t.text(t.fit(s.Host, 120), colX(table, -330), y, alignLeft, colText)
 	t.text(fmt.Sprintf("%d / %d", s.Players, s.Max), colX(table, -200), y, alignLeft, colText)
 	state, sc := "lobby", colGood

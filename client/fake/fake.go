@@ -30,12 +30,18 @@ type Client struct {
 	events   client.EventLog
 	wevents  client.WorldLog
 	refuse   string
+	last     *client.LastGame
+	lastErr  error
+	rejoin   client.RejoinStatus
 
 	proposed []game.Command
 	calls    []string
 }
 
-var _ client.Client = (*Client)(nil)
+var (
+	_ client.Client   = (*Client)(nil)
+	_ client.Rejoiner = (*Client)(nil)
+)
 
 // New returns a client that is browsing and sees nothing.
 func New() *Client { return &Client{slot: -1} }
@@ -69,6 +75,52 @@ func (c *Client) SetStatus(s client.NetStatus) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.status = s
+}
+
+// SetLastGame sets the game to rejoin (nil: none), or why its record
+// cannot be used (err).
+func (c *Client) SetLastGame(g *client.LastGame, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last, c.lastErr = g, err
+}
+
+// SetRejoining sets the progress of a rejoin.
+func (c *Client) SetRejoining(st client.RejoinStatus) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rejoin = st
+}
+
+// LastGame returns the scripted game to rejoin (client.Rejoiner).
+func (c *Client) LastGame() (client.LastGame, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.lastErr != nil:
+		return client.LastGame{}, c.lastErr
+	case c.last == nil:
+		return client.LastGame{}, client.ErrNoLastGame
+	}
+	return *c.last, nil
+}
+
+// Rejoin records the call (and refuses it when told to).
+func (c *Client) Rejoin(client.JoinOptions) error { return c.join("rejoin") }
+
+// Rejoining returns the scripted progress.
+func (c *Client) Rejoining() client.RejoinStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rejoin
+}
+
+// ForgetLastGame records the call and drops the game to rejoin.
+func (c *Client) ForgetLastGame() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("forget")
+	c.last, c.lastErr = nil, nil
 }
 
 // RefuseJoins makes every join fail with an EvRefused of text.

@@ -14,7 +14,7 @@ import (
 type EventKind uint8
 
 const (
-	EvJoined         EventKind = iota + 1 // joined a session: Slot (-1 = spectator)
+	EvJoined         EventKind = iota + 1 // joined a session: Slot (-1 = spectator), Lobby as the host welcomed it
 	EvRefused                             // the host refused this peer: Text is the sentence to show
 	EvLobby                               // the lobby changed: Lobby
 	EvChat                                // Chat

@@ -13,6 +13,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/session"
 )
@@ -53,15 +54,18 @@ func newClient(t *testing.T, name string, tweak func(*Options)) *tclient {
 	return newClientOn(t, name, p2p.Options{}, tweak)
 }
 
-// newClientOn is newClient on a host built with hopt (identity, listen
-// addresses and logger are the test's).
+// newClientOn is newClient on a host built with hopt (listen addresses and
+// logger are the test's; the identity too, unless hopt names one).
 func newClientOn(t *testing.T, name string, hopt p2p.Options, tweak func(*Options)) *tclient {
 	t.Helper()
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
+	if hopt.Identity == nil {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hopt.Identity = k
 	}
-	hopt.Identity, hopt.Logger = k, testLog()
+	hopt.Logger = testLog()
 	hopt.Listen = []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}
 	h, err := p2p.NewHost(t.Context(), hopt)
 	if err != nil {
@@ -104,6 +108,19 @@ func (c *tclient) find(kind client.EventKind, ok func(client.Event) bool) (clien
 		return client.Event{}, false
 	}
 	return c.events[i], true
+}
+
+// await waits, d at most, for an event of kind that ok accepts (nil: any)
+// and returns it; what names it when the wait fails.
+func (c *tclient) await(what string, d time.Duration, kind client.EventKind, ok func(client.Event) bool) client.Event {
+	c.t.Helper()
+	var e client.Event
+	testwait.For(c.t, what, d, func() bool {
+		var found bool
+		e, found = c.find(kind, ok)
+		return found
+	})
+	return e
 }
 
 func (c *tclient) all(kind client.EventKind) []client.Event {

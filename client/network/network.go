@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,6 +84,15 @@ type Options struct {
 	ReportDir string
 	// SaveDir receives the games this client saves while hosting; "" saves none.
 	SaveDir string
+	// LastGameDir keeps the record of the game the player is in, while it
+	// plays one with other players, so that Rejoin finds it again after the
+	// process was stopped; "" keeps none (see LastGame).
+	LastGameDir string
+	// RejoinTimeout bounds Rejoin's search for the game (default 30 s).
+	RejoinTimeout time.Duration
+	// LANBrowser, when set and Browser is not, starts a browser of the LAN's
+	// sessions for a Rejoin to look among (stopped with ctx).
+	LANBrowser func(ctx context.Context) Browser
 	// TurnLimit ends the games this client hosts at that turn (0: when a
 	// team wins).
 	TurnLimit uint64
@@ -161,12 +171,18 @@ type Client struct {
 
 	wevents client.WorldLog // added to by the peer's loop
 	stepped atomic.Int64    // unix nanos of the last applied turn
+
+	lastMu   sync.Mutex // guards the record of the last game: the file and its copy
+	last     *LastGame  // the record as written or read (nil: none)
+	lastErr  error      // why the record cannot be read
+	lastRead bool       // last and lastErr hold what the file holds
 }
 
 var (
-	_ client.Client = (*Client)(nil)
-	_ client.Saver  = (*Client)(nil)
-	_ client.Loader = (*Client)(nil)
+	_ client.Client   = (*Client)(nil)
+	_ client.Saver    = (*Client)(nil)
+	_ client.Loader   = (*Client)(nil)
+	_ client.Rejoiner = (*Client)(nil)
 )
 
 // netSession is one session: its peer, and what the pump learnt.
@@ -177,8 +193,15 @@ type netSession struct {
 	replay *ReplayFile
 
 	name        string        // the player's
+	password    string        // the session's, kept in the record of the last game
 	autoStarted bool          // pump only: Options.StartWith started the game
 	ended       chan struct{} // closed by the pump at the game's end
+	rejoin      *rejoining    // set when the session rejoins the last game
+
+	// The record of the last game, under Client.lastMu: whether this
+	// session wrote it (it may remove only a record of its own, or the one
+	// it rejoins), and whether it is done with it.
+	recorded, unrecorded bool
 
 	// Guarded by Client.mu.
 	players []client.Player
@@ -229,8 +252,16 @@ func (c *Client) current() *netSession {
 	return c.sess
 }
 
+// sessionOpts say what kind of session begin starts.
+type sessionOpts struct {
+	name, password    string // the player's name; the session's password (joining, or the one a host set)
+	spectate, hosting bool
+	rejoin            *rejoining
+}
+
 // begin starts a peer for a new session; the caller hosts or joins with it.
-func (c *Client) begin(name, password string, spectate, hosting bool) (*netSession, error) {
+func (c *Client) begin(so sessionOpts) (*netSession, error) {
+	name, password, spectate, hosting := so.name, so.password, so.spectate, so.hosting
 	if !c.waitEnding(3 * time.Second) {
 		return nil, errors.New("the last game is still closing; try again in a moment")
 	}
@@ -239,7 +270,7 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 	if c.sess != nil {
 		return nil, ErrBusy
 	}
-	s := &netSession{done: make(chan struct{}), ended: make(chan struct{}), name: name}
+	s := &netSession{done: make(chan struct{}), ended: make(chan struct{}), name: name, password: password, rejoin: so.rejoin}
 	if c.opt.ReplayDir != "" {
 		s.replay = NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
 	}
@@ -250,8 +281,12 @@ func (c *Client) begin(name, password string, spectate, hosting bool) (*netSessi
 		mo.Replay = s.replay
 		mo.NextReplay = func() io.Writer { c.nextReplay(s); return s.replay }
 	}
+	joinPassword := password
+	if hosting {
+		joinPassword = "" // the host's is in its settings
+	}
 	po := PeerOptions{
-		Name: name, GameVersion: c.opt.GameVersion, Password: password, Spectate: spectate,
+		Name: name, GameVersion: c.opt.GameVersion, Password: joinPassword, Spectate: spectate,
 		Match: mo, Session: c.opt.Session, TickMillis: c.opt.TickMillis, Logger: c.log,
 	}
 	if f := c.opt.Host.IdentityFile(); f != "" {
@@ -331,7 +366,7 @@ func (c *Client) Sessions() []client.Listing {
 
 // Create hosts a new session on this machine's host.
 func (c *Client) Create(o client.CreateOptions) error {
-	s, err := c.begin(o.PlayerName, "", false, true)
+	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, hosting: true})
 	if err != nil {
 		return err
 	}
@@ -355,7 +390,7 @@ func (c *Client) Create(o client.CreateOptions) error {
 // ready. o gives the player's and the session's name (empty: the save's)
 // and the password; turnLimit 0 keeps the save's.
 func (c *Client) Resume(sv *session.Saved, o client.CreateOptions, turnLimit uint64) error {
-	s, err := c.begin(o.PlayerName, "", false, true)
+	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, hosting: true})
 	if err != nil {
 		return err
 	}
@@ -398,7 +433,7 @@ func (c *Client) JoinVia(r p2p.Resolver, o client.JoinOptions) error {
 // join starts a peer and, on a goroutine, finds the host, dials it and
 // waits for its answer; a failure becomes a refusal the browser shows.
 func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.AddrInfo, error)) error {
-	s, err := c.begin(o.PlayerName, o.Password, o.Spectate, false)
+	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, spectate: o.Spectate})
 	if err != nil {
 		return err
 	}
@@ -453,7 +488,8 @@ func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Con
 }
 
 // Leave leaves the session; its peer says goodbye and stops in the
-// background, and the browser shows again at once.
+// background, and the browser shows again at once. The player left on
+// purpose: the record of the game goes too.
 func (c *Client) Leave() {
 	c.mu.Lock()
 	s := c.sess
@@ -464,6 +500,7 @@ func (c *Client) Leave() {
 	if s == nil {
 		return
 	}
+	c.unrecord(s, "the player left")
 	go func() {
 		_ = s.peer.Leave() // ErrClosed when the loop already stopped
 		select {
@@ -553,12 +590,26 @@ func (c *Client) ScreenLoaded() {
 
 // Players describes the game's players, indexed by game.PlayerID.
 func (c *Client) Players() []client.Player {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sess == nil {
+	s := c.current()
+	if s == nil {
 		return nil
 	}
-	return append([]client.Player(nil), c.sess.players...)
+	return c.players(s)
+}
+
+// players are s's game's players: from the lobby the game loaded from,
+// or, until the pump has seen it (a rejoin loads the game at once), from
+// the peer's lobby once it is loading.
+func (c *Client) players(s *netSession) []client.Player {
+	c.mu.Lock()
+	ps := slices.Clone(s.players)
+	c.mu.Unlock()
+	if ps == nil {
+		if l := s.peer.Lobby(); l.State >= session.StateLoading {
+			ps = client.SessionPlayers(&l)
+		}
+	}
+	return ps
 }
 
 // Me returns the local player in the game.
@@ -567,10 +618,13 @@ func (c *Client) Me() (game.PlayerID, bool) {
 	if s == nil {
 		return 0, false
 	}
+	return c.meIn(s)
+}
+
+// meIn is the player's game player number in s's game.
+func (c *Client) meIn(s *netSession) (game.PlayerID, bool) {
 	slot := s.peer.Status().Slot
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, p := range s.players {
+	for i, p := range c.players(s) {
 		if p.Slot == slot && slot >= 0 {
 			return game.PlayerID(i), true
 		}

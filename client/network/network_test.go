@@ -155,12 +155,8 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 
 	// Each saved its replay, said where, and the replays verify.
 	for _, c := range []*tclient{ann, bo} {
-		var e client.Event
-		testwait.For(t, c.name+"'s replay notice", 5*time.Second, func() bool {
-			var ok bool
-			e, ok = c.find(client.EvNotice, func(e client.Event) bool { return strings.HasPrefix(e.Text, "Replay saved to ") })
-			return ok
-		})
+		e := c.await(c.name+"'s replay notice", 5*time.Second, client.EvNotice,
+			func(e client.Event) bool { return strings.HasPrefix(e.Text, "Replay saved to ") })
 		path := strings.TrimSuffix(strings.TrimPrefix(e.Text, "Replay saved to "), ".")
 		if filepath.Dir(path) != filepath.Join(c.dir, "replays") {
 			t.Errorf("%s's replay is at %s", c.name, path)
@@ -226,12 +222,7 @@ func TestHostLeavesMidGame(t *testing.T) {
 	if _, ok := ann.Lobby(); ok {
 		t.Error("Ann still sees a lobby after leaving")
 	}
-	var hc client.Event
-	testwait.For(t, "the host change on Bo", 15*time.Second, func() bool {
-		var ok bool
-		hc, ok = bo.find(client.EvHostChanged, nil)
-		return ok
-	})
+	hc := bo.await("the host change on Bo", 15*time.Second, client.EvHostChanged, nil)
 	t.Logf("host change: %+v", hc)
 	if hc.Name != "Bo" || hc.Millis < 0 {
 		t.Errorf("host change %+v, want Bo hosting", hc)
@@ -338,12 +329,7 @@ func TestJoinUnreachable(t *testing.T) {
 	if err := bo.Join("x", client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	var ref client.Event
-	testwait.For(t, "the refusal", 10*time.Second, func() bool {
-		var ok bool
-		ref, ok = bo.find(client.EvRefused, nil)
-		return ok
-	})
+	ref := bo.await("the refusal", 10*time.Second, client.EvRefused, nil)
 	if !strings.Contains(ref.Text, "Could not reach") {
 		t.Errorf("refusal %q", ref.Text)
 	}

@@ -72,10 +72,12 @@ type Peer struct {
 	node *session.Node // d's
 	m    *match.Match  // d's; View, Over and Stats are safe from any goroutine
 
+	cfg     session.Config // what each session node of this peer starts from
 	reqs    chan func()
 	events  chan Event
 	done    chan struct{}
 	running atomic.Bool
+	quiet   atomic.Bool // Abandon: stop without a goodbye
 
 	status  atomic.Pointer[Status]
 	lobby   atomic.Pointer[session.Lobby]
@@ -98,6 +100,9 @@ type Peer struct {
 	screenLoaded bool      // the window said it shows the game (Loaded)
 	lastTick     time.Time // when the loop last ticked
 	stall        time.Duration
+	joinTarget   peer.ID                     // the peer the last Join asked
+	redirect     peer.ID                     // the host that peer named instead (a member answers so)
+	hostTurn     uint64                      // the newest turn heard of from the host
 	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
 }
 
@@ -124,7 +129,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	}
 	p := &Peer{
 		h: h, opt: opt, log: log, tick: time.Duration(opt.TickMillis) * time.Millisecond,
-		node:   node,
+		node: node, cfg: cfg,
 		reqs:   make(chan func(), 64),
 		events: make(chan Event, 1024),
 		done:   make(chan struct{}),
@@ -134,9 +139,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	mo := opt.Match
 	mo.OnDesyncReport = func(r match.Report) { p.emit(Event{Kind: EvDesyncReport, Turn: r.Desync.Turn, Report: &r}) }
 	p.m = match.New(mo)
-	p.d = match.NewDriver(node, p.m)
-	p.d.OnPropose = p.proposed
-	p.st = session.Status{Self: cfg.Self, Slot: -1}
+	p.drive(node)
 	p.t = p2p.NewTransport(h, opt.Limits, log)
 	p.publishStatus()
 	return p, nil
@@ -187,8 +190,22 @@ func (p *Peer) Host(s session.Settings) error {
 	return p.call(func() error { return p.node.Host(s) })
 }
 
+// drive makes node this peer's session node, driven with its match.
+func (p *Peer) drive(node *session.Node) {
+	p.node = node
+	p.d = match.NewDriver(node, p.m)
+	p.d.OnPropose = p.proposed
+	p.st = session.Status{Self: p.cfg.Self, Slot: -1, Generation: max(p.cfg.Generation, p.st.Generation)}
+}
+
+// ErrAnswered: Join was called again after a host had answered.
+var ErrAnswered = errors.New("network: a host has answered this peer already")
+
 // Join dials the host and asks to join its session. It returns once the
-// request is sent; EvJoined or EvRefused follows.
+// request is sent; EvJoined or EvRefused follows. Until a host answers,
+// Join may be called again to ask another peer (a player seeking its game
+// asks around): the request starts over on a fresh session node, so the
+// peer asked before hears no goodbye, and a late answer of its is ignored.
 func (p *Peer) Join(ctx context.Context, host peer.AddrInfo) error {
 	if host.ID == p.h.ID() {
 		return fmt.Errorf("p2p: that address is this peer's own")
@@ -196,8 +213,28 @@ func (p *Peer) Join(ctx context.Context, host peer.AddrInfo) error {
 	if err := p.t.Connect(ctx, host); err != nil {
 		return err
 	}
-	return p.call(func() error { return p.node.Join(session.PeerID(host.ID.String())) })
+	return p.call(func() error {
+		if p.joinTarget != "" {
+			if p.st.Joined || p.st.Left {
+				return ErrAnswered
+			}
+			cfg := p.cfg
+			cfg.Generation = max(cfg.Generation, p.st.Generation)
+			node, err := session.NewNode(cfg)
+			if err != nil {
+				return fmt.Errorf("network: %w", err)
+			}
+			p.drive(node)
+		}
+		p.joinTarget, p.redirect = host.ID, ""
+		return p.node.Join(session.PeerID(host.ID.String()))
+	})
 }
+
+// Abandon makes the peer stop, when its context ends, without saying
+// goodbye: a player that gave up seeking its game must not tell a host
+// that answers late that it left (a goodbye gives its slot up for good).
+func (p *Peer) Abandon() { p.quiet.Store(true) }
 
 // SaveGame saves the running game after the last turn applied: what a new
 // session resumes from (session.Settings.Resume), and the world's hash then.
@@ -353,11 +390,14 @@ func (p *Peer) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			p.node.Leave()
-			p.ready()
+			if !p.quiet.Load() {
+				p.node.Leave()
+				p.ready()
+			}
 			return nil
 		case in := <-p.t.Inbound():
 			p.msgs++
+			p.heard(in.From, &in.Msg)
 			if migrationKind(in.Msg.Kind) {
 				p.log.Debug("session in", "kind", in.Msg.Kind.String(), "from", in.Msg.From, "epoch", in.Msg.Epoch, "turn", in.Msg.Turn, "tick", p.ticks)
 			}
@@ -381,6 +421,27 @@ func (p *Peer) Run(ctx context.Context) error {
 		if p.st.Left {
 			return nil
 		}
+	}
+}
+
+// heard notes, from a message about to be stepped, what the node keeps to
+// itself: how far the host's game is (a rejoining player shows how far it
+// has caught up), and a member's answer to a Hello that names its host.
+func (p *Peer) heard(from peer.ID, m *session.Message) {
+	switch {
+	case m.Kind == session.MsgReject && !p.st.Joined && from == p.joinTarget && len(m.Targets) == 1:
+		if id, err := peer.Decode(string(m.Targets[0])); err == nil && id != p.h.ID() {
+			p.redirect = id
+		}
+	case m.Kind == session.MsgTurns || m.Kind == session.MsgPing || m.Kind == session.MsgSnapshot:
+		if m.Kind != session.MsgSnapshot && session.PeerID(from.String()) != p.st.Host {
+			return
+		}
+		t := m.Turn // a ping's: the host's last turn
+		if n := len(m.Turns); n > 0 {
+			t = max(t, m.Turns[n-1].Number)
+		}
+		p.hostTurn = max(p.hostTurn, t)
 	}
 }
 
@@ -565,6 +626,13 @@ func (p *Peer) event(ev session.Event) {
 		l := ev.Lobby.Clone()
 		p.lob = l
 		p.lobby.Store(&l)
+	case kind == EvJoined:
+		// The lobby the host welcomed this peer into: the host's next
+		// revision may come only after this peer's first edit.
+		l := p.node.Lobby()
+		p.lob = l
+		p.lobby.Store(&l)
+		e.Lobby = &l
 	case kind == EvDesync && ev.Desync != nil:
 		e.Turn = ev.Desync.Turn
 	}
@@ -630,6 +698,7 @@ func (p *Peer) publishStatus() {
 		State: p.st.State, Epoch: p.st.Epoch, Turn: p.st.Turn, Slot: p.st.Slot,
 		Delay: time.Duration(p.st.Delay) * time.Duration(max(p.lob.TurnTicks, 1)) * p.tick,
 		Over:  p.ended, Messages: p.msgs, Stall: p.stall,
+		Redirect: p.redirect, HostTurn: max(p.hostTurn, p.st.Turn),
 	}
 	st.Host, _ = p.peerID(p.st.Host)
 	if p.t != nil {

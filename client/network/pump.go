@@ -46,6 +46,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 		c.opt.OnEvent(s.peer, ev)
 	}
 	c.auto(s, ev)
+	c.record(s, ev)
 	switch ev.Kind {
 	case EvDesyncReport:
 		c.report(ev)
@@ -60,13 +61,15 @@ func (c *Client) handle(s *netSession, ev Event) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if (ev.Kind == EvLobby || ev.Kind == EvJoined) && ev.Lobby != nil && ev.Lobby.State >= session.StateLoading && s.started == nil {
+		// The lobby the game loads from (joining a game under way: the
+		// one the host welcomed this peer into).
+		l := ev.Lobby.Clone()
+		s.started = &l
+		s.players = client.SessionPlayers(&l)
+	}
 	switch ev.Kind {
 	case EvLobby:
-		if ev.Lobby != nil && ev.Lobby.State >= session.StateLoading && s.started == nil {
-			l := ev.Lobby.Clone()
-			s.started = &l
-			s.players = client.SessionPlayers(&l)
-		}
 		return
 	case EvRefused:
 		s.refusal = ev.Text
@@ -92,9 +95,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 func (c *Client) auto(s *netSession, ev Event) {
 	switch {
 	case ev.Kind == EvJoined && c.opt.ReadyOnJoin && !s.peer.Status().IsHost:
-		if err := s.peer.EditSlot(session.SlotEdit{Name: s.name, Ready: true}); err != nil {
-			c.log.Warn("cannot say ready", "err", err)
-		}
+		c.sayReady(s, ev)
 	case ev.Kind == EvLobby && c.opt.StartWith > 0 && !s.autoStarted && ev.Lobby != nil &&
 		ev.Lobby.State == session.StateLobby && readyHumans(ev.Lobby) >= c.opt.StartWith && s.peer.Status().IsHost:
 		err := s.peer.Start()
@@ -102,6 +103,19 @@ func (c *Client) auto(s *netSession, ev Event) {
 		if err != nil && !errors.Is(err, session.ErrNotReady) {
 			c.log.Warn("cannot start", "err", err)
 		}
+	}
+}
+
+// sayReady says that the player who joined (ev) is ready, in the colour
+// and team its slot has (an edit sets them all: a zero colour would take
+// the host's).
+func (c *Client) sayReady(s *netSession, ev Event) {
+	e := session.SlotEdit{Name: s.name, Ready: true}
+	if l := ev.Lobby; l != nil && ev.Slot >= 0 && ev.Slot < len(l.Slots) {
+		e.Color, e.Team = l.Slots[ev.Slot].Color, l.Slots[ev.Slot].Team
+	}
+	if err := s.peer.EditSlot(e); err != nil && !errors.Is(err, session.ErrNotInLobby) {
+		c.log.Warn("cannot say ready", "err", err)
 	}
 }
 

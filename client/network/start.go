@@ -80,6 +80,10 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		mb := p2p.Browse(ctx, p2p.BrowseOptions{Logger: log})
 		opt.Browser = LAN{B: mb, GameVersion: opt.GameVersion}
 		stops = append(stops, mb.Close)
+	} else {
+		opt.LANBrowser = func(ctx context.Context) Browser { // only while a rejoin looks for its game
+			return LAN{B: p2p.Browse(ctx, p2p.BrowseOptions{Logger: log}), GameVersion: opt.GameVersion}
+		}
 	}
 	prev := opt.OnSession
 	opt.OnSession = func(ctx context.Context, p *Peer) {

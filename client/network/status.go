@@ -30,6 +30,12 @@ type Status struct {
 	// Stall is the longest the loop went without ticking, beyond one tick:
 	// how long this peer could not answer (nothing may hold the loop up).
 	Stall time.Duration
+	// Redirect: while joining, the peer asked is a member, not the host,
+	// and named this one as its host.
+	Redirect peer.ID
+	// HostTurn is the newest turn heard of from the host (at least Turn):
+	// a rejoining player catches up to it.
+	HostTurn uint64
 }
 
 // PeerStatus is one other peer as this one sees it.

@@ -3,7 +3,6 @@ package xvfb
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"image/color"
 	"testing"
 )
@@ -91,15 +90,7 @@ func FuzzDecodeXWD(f *testing.F) {
 
 // The real thing: Xvfb starts, xwd captures its screen at its size.
 func TestStartAndCapture(t *testing.T) {
-	display, stop, err := Start()
-	if errors.Is(err, ErrNotInstalled) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	img, err := Capture(display)
+	img, err := Capture(startDisplay(t))
 	if err != nil {
 		t.Skipf("no capture (is x11-apps installed?): %v", err)
 	}

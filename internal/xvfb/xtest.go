@@ -1,0 +1,216 @@
+package xvfb
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+)
+
+// Pointer moves the pointer of an X display and presses its buttons the
+// way a person would, through the XTEST extension, so a test can click in
+// a window it did not open. It speaks the few requests it needs of the X
+// protocol itself over the display's socket (no xdotool, no cgo).
+type Pointer struct {
+	c      net.Conn
+	opcode byte   // XTEST's major opcode on this server
+	root   uint32 // the first screen's root window
+}
+
+// Buttons of a pointer.
+const (
+	ButtonLeft  = 1
+	ButtonRight = 3
+)
+
+// X protocol values used here (X11 protocol, XTEST extension 2.2).
+const (
+	xOpQueryExtension = 98
+	xOpGetInputFocus  = 43
+	xOpQueryPointer   = 38
+	xtestFakeInput    = 2 // XTEST minor opcode
+	xButtonPress      = 4
+	xButtonRelease    = 5
+	xMotionNotify     = 6
+)
+
+// step is how long a pointer action waits after each event, so that a
+// window drawing at a few frames a second sees every one of them.
+const step = 120 * time.Millisecond
+
+// OpenPointer connects to display (":N", the socket Xvfb listens on; no
+// authentication, as Start's server has none).
+func OpenPointer(display string) (*Pointer, error) {
+	n := strings.TrimPrefix(display, ":")
+	if i := strings.IndexByte(n, '.'); i >= 0 {
+		n = n[:i]
+	}
+	c, err := net.DialTimeout("unix", "/tmp/.X11-unix/X"+n, 5*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("xtest: cannot reach display %s: %w", display, err)
+	}
+	p := &Pointer{c: c}
+	if err := p.setup(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("xtest: display %s: %w", display, err)
+	}
+	return p, nil
+}
+
+// setup does the connection handshake and finds the XTEST extension.
+func (p *Pointer) setup() error {
+	_ = p.c.SetDeadline(time.Now().Add(5 * time.Second))
+	defer p.c.SetDeadline(time.Time{})
+	// Byte order 'l' (little-endian), protocol 11.0, no authorization.
+	if _, err := p.c.Write([]byte{'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0}); err != nil {
+		return err
+	}
+	var head [8]byte
+	if _, err := io.ReadFull(p.c, head[:]); err != nil {
+		return err
+	}
+	rest := make([]byte, int(binary.LittleEndian.Uint16(head[6:]))*4)
+	if _, err := io.ReadFull(p.c, rest); err != nil {
+		return err
+	}
+	if head[0] != 1 {
+		reason := rest[:min(int(head[1]), len(rest))]
+		return fmt.Errorf("the X server refused the connection: %s", reason)
+	}
+	// The first screen follows 32 bytes of fixed fields, the vendor's name
+	// and the pixmap formats (8 bytes each); its root window comes first.
+	if len(rest) >= 32 {
+		at := 32 + pad4(int(binary.LittleEndian.Uint16(rest[16:]))) + 8*int(rest[21])
+		if at+4 <= len(rest) {
+			p.root = binary.LittleEndian.Uint32(rest[at:])
+		}
+	}
+	name := "XTEST"
+	req := make([]byte, 8+pad4(len(name)))
+	req[0] = xOpQueryExtension
+	binary.LittleEndian.PutUint16(req[2:], uint16(len(req)/4))
+	binary.LittleEndian.PutUint16(req[4:], uint16(len(name)))
+	copy(req[8:], name)
+	if _, err := p.c.Write(req); err != nil {
+		return err
+	}
+	reply, err := p.reply()
+	if err != nil {
+		return err
+	}
+	if reply[8] == 0 {
+		return errors.New("the X server has no XTEST extension")
+	}
+	p.opcode = reply[9]
+	return nil
+}
+
+func pad4(n int) int { return (n + 3) &^ 3 }
+
+// reply reads the next reply, failing on an X error.
+func (p *Pointer) reply() ([]byte, error) {
+	for {
+		var b [32]byte
+		if _, err := io.ReadFull(p.c, b[:]); err != nil {
+			return nil, err
+		}
+		switch b[0] {
+		case 0:
+			return nil, fmt.Errorf("X error %d (request %d.%d)", b[1], b[10], binary.LittleEndian.Uint16(b[8:]))
+		case 1:
+			if extra := binary.LittleEndian.Uint32(b[4:]); extra > 0 {
+				more := make([]byte, int(extra)*4)
+				if _, err := io.ReadFull(p.c, more); err != nil {
+					return nil, err
+				}
+				return append(b[:], more...), nil
+			}
+			return b[:], nil
+		}
+		// An event: none is asked for; skip it.
+	}
+}
+
+// fake sends one XTEST event and waits until the server has handled it
+// (the reply of a GetInputFocus that follows it), then for step.
+func (p *Pointer) fake(kind, detail byte, x, y int) error {
+	req := make([]byte, 36+4)
+	req[0], req[1] = p.opcode, xtestFakeInput
+	binary.LittleEndian.PutUint16(req[2:], 9)
+	req[4], req[5] = kind, detail
+	// time 0: now; root 0: the screen the pointer is on.
+	binary.LittleEndian.PutUint16(req[24:], uint16(int16(x)))
+	binary.LittleEndian.PutUint16(req[26:], uint16(int16(y)))
+	req[36] = xOpGetInputFocus
+	binary.LittleEndian.PutUint16(req[38:], 1)
+	_ = p.c.SetDeadline(time.Now().Add(5 * time.Second))
+	defer p.c.SetDeadline(time.Time{})
+	if _, err := p.c.Write(req); err != nil {
+		return err
+	}
+	if _, err := p.reply(); err != nil {
+		return err
+	}
+	time.Sleep(step)
+	return nil
+}
+
+// Position is where the pointer is on the screen.
+func (p *Pointer) Position() (x, y int, err error) {
+	req := make([]byte, 8)
+	req[0] = xOpQueryPointer
+	binary.LittleEndian.PutUint16(req[2:], 2)
+	binary.LittleEndian.PutUint32(req[4:], p.root)
+	_ = p.c.SetDeadline(time.Now().Add(5 * time.Second))
+	defer p.c.SetDeadline(time.Time{})
+	if _, err := p.c.Write(req); err != nil {
+		return 0, 0, err
+	}
+	r, err := p.reply()
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(int16(binary.LittleEndian.Uint16(r[16:]))), int(int16(binary.LittleEndian.Uint16(r[18:]))), nil
+}
+
+// Move puts the pointer at (x, y) on the screen.
+func (p *Pointer) Move(x, y int) error { return p.fake(xMotionNotify, 0, x, y) }
+
+// Press presses button.
+func (p *Pointer) Press(button int) error { return p.fake(xButtonPress, byte(button), 0, 0) }
+
+// Release releases button.
+func (p *Pointer) Release(button int) error { return p.fake(xButtonRelease, byte(button), 0, 0) }
+
+// Click moves the pointer to (x, y) and clicks button there.
+func (p *Pointer) Click(x, y, button int) error {
+	return p.each(func() error { return p.Move(x, y) }, func() error { return p.Press(button) },
+		func() error { return p.Release(button) })
+}
+
+// Drag presses the left button at (x0, y0), moves to (x1, y1) in a few
+// steps and lets go there: a box selection.
+func (p *Pointer) Drag(x0, y0, x1, y1 int) error {
+	acts := []func() error{func() error { return p.Move(x0, y0) }, func() error { return p.Press(ButtonLeft) }}
+	const steps = 4
+	for i := 1; i <= steps; i++ {
+		x, y := x0+(x1-x0)*i/steps, y0+(y1-y0)*i/steps
+		acts = append(acts, func() error { return p.Move(x, y) })
+	}
+	return p.each(append(acts, func() error { return p.Release(ButtonLeft) })...)
+}
+
+func (p *Pointer) each(acts ...func() error) error {
+	for _, a := range acts {
+		if err := a(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the connection.
+func (p *Pointer) Close() error { return p.c.Close() }
