@@ -118,11 +118,12 @@ func killMidGame(t *testing.T, ctx context.Context, host, victim *peerproc.Proc,
 func slotHasUnits(end peerproc.Line, slot int64) bool {
 	players, _ := end["players"].([]any)
 	for _, x := range players {
-		pl, _ := x.(map[string]any)
-		if n, _ := pl["slot"].(float64); int64(n) == slot {
-			u, _ := pl["units"].(float64)
-			b, _ := pl["buildings"].(float64)
-			return u+b > 0
+		pl := peerproc.Line(nil)
+		if m, ok := x.(map[string]any); ok {
+			pl = m
+		}
+		if pl.Int("slot") == slot {
+			return pl.Int("units")+pl.Int("buildings") > 0
 		}
 	}
 	return false

@@ -83,12 +83,13 @@ func (w *world) runAs(ns *netns.NS, id, label string, args ...string) *peerproc.
 var chaosViaHost = flag.Bool("chaos-via-host", false, "TestLANChaos: the restarted host joins through the new host, not through another member")
 
 // rejoinArgs is how a restarted player comes back: `join` with its own
-// identity and data directory, through an address of a live member (which
-// points it to its host). With `hostfall join --rejoin` (the game it was in,
-// remembered in its data directory), this is the one line to change:
-//
-//	return joinArgs(player, "--rejoin")
+// identity and data directory, either with --rejoin (the game it was in,
+// remembered in its data directory: what a player types) or, with
+// memberAddr, through that live member, which names its host.
 func rejoinArgs(player, memberAddr string) []string {
+	if memberAddr == "" {
+		return joinArgs(player, "--rejoin")
+	}
 	return joinArgs(player, "--addr", memberAddr)
 }
 
@@ -188,14 +189,18 @@ func (g *chaosGame) kill(i int) time.Time {
 
 // restart starts player i again, same identity and data directory, through
 // member via's address. It returns when the process was started.
+// With via < 0 it comes back by --rejoin.
 func (g *chaosGame) restart(ctx context.Context, i, via int) time.Time {
 	g.t.Helper()
-	addr := g.addr(ctx, via)
+	addr, through := "", "--rejoin"
+	if via >= 0 {
+		addr, through = g.addr(ctx, via), g.cur(via).Name
+	}
 	label := fmt.Sprintf("%s-%d", g.names[i], len(g.procs[i])+1)
 	at := time.Now()
 	p := g.w.runAs(g.spaces[i], g.names[i], label, rejoinArgs(g.names[i], addr)...)
 	g.procs[i] = append(g.procs[i], p)
-	g.t.Logf("%s: restarted %s as %s through %s", g.since(), g.names[i], label, g.cur(via).Name)
+	g.t.Logf("%s: restarted %s as %s through %s", g.since(), g.names[i], label, through)
 	return at
 }
 
@@ -444,7 +449,7 @@ func TestLANChaos(t *testing.T) {
 	g.at(5 * time.Second)
 	g.cut(unlinked, true)
 	g.at(20 * time.Second)
-	restarted := g.restart(ctx, killed, host)
+	restarted := g.restart(ctx, killed, -1) // as a player would: join --rejoin
 	relinked := g.cut(unlinked, false)
 	g.at(30 * time.Second)
 	continued := g.signal(stopped, syscall.SIGCONT)
