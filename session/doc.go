@@ -115,14 +115,16 @@
 // ("waiting for the other players", EvWaiting with Slot -1) until DropTicks
 // after the loss; then it hosts whoever followed, alone if need be — the
 // last survivor of a game plays on. A host follows a newer claim only when a
-// strict majority of the players present has moved to it.
+// strict majority of the players present has moved to it; the players that
+// moved count as present even when the host marked them away, so a host left
+// alone never steps down for one claim that may be seconds old.
 //
 // # Nobody is forced out; one game after any split
 //
 // A peer that lost its game (its host went on without it, or its side lost
 // a merge) seeks it: Hello to the host it was pointed to, then to every
-// player in turn (a member answers with its host's name; a host's pings
-// also point the way). The host admits it back into its own slot with a
+// player in turn (a member answers with its host's name, also to a process
+// restarted with the player's identity; a host's pings also point the way). The host admits it back into its own slot with a
 // snapshot plus the turns since, and marks it back once it has caught up.
 // A seeker that finds nobody for DropTicks+1 s runs for host itself.
 //
