@@ -86,12 +86,17 @@ const (
 	openTimeout  = 5 * time.Second
 	writeTimeout = 5 * time.Second
 	pingEvery    = 2 * time.Second
-	idleLinger   = time.Minute
-	minBackoff   = 50 * time.Millisecond
-	maxBackoff   = 2 * time.Second
-	dialEvery    = time.Second
-	addrTTL      = time.Hour
-	maxBatch     = 64 << 10
+	// staleStream: a stream that brought nothing for this long (both sides
+	// ping every pingEvery) no longer wins a tie against a new one: its peer
+	// most likely restarted, and a QUIC connection to a killed process
+	// lingers until its idle timeout.
+	staleStream = 3 * pingEvery
+	idleLinger  = time.Minute
+	minBackoff  = 50 * time.Millisecond
+	maxBackoff  = 2 * time.Second
+	dialEvery   = time.Second
+	addrTTL     = time.Hour
+	maxBatch    = 64 << 10
 )
 
 // Inbound is a decoded session message and the peer it came from.
@@ -446,6 +451,7 @@ type link struct {
 	up      atomic.Bool
 	writing atomic.Bool
 	rtt     atomic.Int64 // nanoseconds; 0 = not measured yet
+	heard   atomic.Int64 // unix nanos of the last frame read on the current stream, or of its start
 	sent    atomic.Uint64
 	recv    atomic.Uint64
 	dropped atomic.Uint64
@@ -501,6 +507,7 @@ func (l *link) run() {
 			cur.Reset()
 		}
 		cur, ours, w = s, opened, bufio.NewWriterSize(s, 16<<10)
+		l.heard.Store(time.Now().UnixNano())
 		if err := l.writeFrames(cur, w, appendFrame(nil, frameHello, encodeHello(t.h.h.Addrs()))); err != nil {
 			t.log.Debug("hello not written", "peer", l.p, "err", err)
 			drop()
@@ -546,7 +553,7 @@ func (l *link) run() {
 				retry = time.NewTimer(backoff)
 				backoff = min(2*backoff, maxBackoff)
 			case o.err != nil:
-			case cur == nil || !ours && t.self < l.p:
+			case cur == nil || !ours && t.self < l.p || l.stale():
 				// A stream the peer opened meanwhile gives way as when
 				// both open at once: the smaller peer ID's stays.
 				use(o.s, true)
@@ -560,7 +567,7 @@ func (l *link) run() {
 			switch {
 			case cur == nil:
 				use(s, false)
-			case ours && t.self < l.p:
+			case ours && t.self < l.p && !l.stale():
 				// Both sides opened at once: the stream opened by the
 				// smaller peer ID stays, on both sides.
 				s.Reset()
@@ -594,6 +601,11 @@ func (l *link) run() {
 			idleAt = time.Now()
 		}
 	}
+}
+
+// stale reports whether the current stream brought nothing for staleStream.
+func (l *link) stale() bool {
+	return time.Since(time.Unix(0, l.heard.Load())) > staleStream
 }
 
 // retire removes an idle link; false if something was queued meanwhile.
@@ -684,6 +696,7 @@ func (t *transport) read(l *link, s network.Stream) {
 		}
 		size := len(body) + 1
 		l.recv.Add(uint64(size))
+		l.heard.Store(time.Now().UnixNano())
 		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil {
 			s.Reset()
 			return

@@ -155,7 +155,7 @@ func (n *Node) sendAck(need bool) {
 }
 
 func (n *Node) followerTick() {
-	limit := n.cfg.FailTicks
+	limit := n.failTicks()
 	if n.awaitResume {
 		limit += n.cfg.GatherTicks + n.cfg.DropTicks // a candidate may wait for the others
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -54,6 +55,8 @@ func newChaosWorld(t *testing.T) *world {
 			for _, p := range procs {
 				t.Logf("%s stderr (end):\n%s", p.Name, tail(p.Stderr(), 3000))
 			}
+		}
+		if t.Failed() || os.Getenv("HFLAN_KEEP_LOGS") != "" {
 			keepLogs(t, procs)
 		}
 		lab.Close()
