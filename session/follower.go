@@ -155,7 +155,7 @@ func (n *Node) sendAck(need bool) {
 }
 
 func (n *Node) followerTick() {
-	limit := n.failTicks()
+	limit := n.cfg.FailTicks
 	if n.awaitResume {
 		limit += n.cfg.GatherTicks + n.cfg.DropTicks // a candidate may wait for the others
 	}

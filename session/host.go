@@ -618,7 +618,7 @@ func (h *hostState) checkPeers(n *Node) bool {
 		if pi.stallSince == -2 {
 			continue // already leaving
 		}
-		silent := n.now-pi.heard > n.failTicks() || pi.connLost
+		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
 		if pi.slot < 0 || n.isGone(pi.slot) {
 			if silent && n.now-pi.heard > n.cfg.DropTicks {
 				h.dropPeer(n, pi.id, DepartLost) // a silent spectator

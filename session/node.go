@@ -732,12 +732,3 @@ func chainMix(h uint64, t *Turn) uint64 {
 	}
 	return h
 }
-
-// failTicks is how long a peer may be silent before it is suspected:
-// FailTicks on a LAN; over a slow, lossy link (the input delay the host
-// measured is above 0) four round trips more, so that a lost packet's
-// retransmission (TCP's or QUIC's, at least 200 ms plus a round trip) does
-// not look like a failed host or an absent player.
-func (n *Node) failTicks() int {
-	return n.cfg.FailTicks + 4*int(n.delay)*int(max(n.lobby.TurnTicks, 1))
-}
