@@ -120,16 +120,7 @@ func (w *world) lan(prefix string, names ...string) (*netns.Switch, []*netns.NS)
 // identity of its own.
 func (w *world) run(ns *netns.NS, name string, args ...string) *peerproc.Proc {
 	w.t.Helper()
-	env := append([]string{
-		"HOSTFALL_DATA=" + filepath.Join(w.dir, name),
-		"HOSTFALL_IDENTITY=" + filepath.Join(w.dir, name+".key"),
-	}, w.env...)
-	p, err := peerproc.Start(name, ns.Argv(append([]string{bin}, args...)...), env...)
-	w.must(err)
-	w.mu.Lock()
-	w.procs = append(w.procs, p)
-	w.mu.Unlock()
-	return p
+	return w.runAs(ns, name, name, args...)
 }
 
 // gameArgs are the flags every headless peer of these tests gets: easy
