@@ -73,7 +73,12 @@ func (n *Node) becomeHost() {
 			n.propSeq[i] = n.nextSeq[i] - 1
 		}
 	}
-	// This node's own unsequenced commands go into the first turn.
+	// This node's own unsequenced commands go into the first turn. Numbers
+	// past the history's next one were used on a branch the game discarded:
+	// they are numbered on from it, or a gap would stop the slot for good.
+	if n.slot >= 0 && n.nextSeq[n.slot] > 0 {
+		n.renumberFrom(n.nextSeq[n.slot])
+	}
 	for _, p := range n.pending {
 		if p.cmd.Seq == n.hs.expectSeq(n, p.cmd.Slot) {
 			n.hs.open = append(n.hs.open, p.cmd)
