@@ -11,7 +11,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/internal/peerproc"
 	"hostfall/match"
@@ -24,15 +23,21 @@ import (
 // as TestBenchLAN is (HFLAN_BENCH=1):
 //
 //	BenchmarkLANRejoin10min/restart 1 <p50> ms-p50 <p99> ms-p99 <max> ms-max <n> returns
-//	BenchmarkLANRejoin10min/found 1 <p50> ms-p50 <p99> ms-p99 <max> ms-max <n> returns
+//	BenchmarkLANRejoin10min/welcome 1 <p50> ms-p50 <p99> ms-p99 <max> ms-max <n> returns
+//	BenchmarkLANRejoin10min/command 1 <p50> ms-p50 <p99> ms-p99 <max> ms-max <n> returns
+//	BenchmarkLANRejoin10min/kill 1 <p50> ms-p50 <max> ms-max <n> returns
 //	BenchmarkLANHealOneGame 1 <p50> ms-p50 <max> ms-max <n> heals
 //
 // Rejoin: a joiner of a game 10 minutes in (turn 12,000) is SIGKILLed, and
 // once the host marked it away it is started again as `join --rejoin` (same
 // identity and data dir); the time from its restart (restart), and from the
-// first answer of the game to its seek (its "found" line: its first
-// connection that reached the game), to the player_back line of its slot
-// (the turn from which its commands execute). Heal: four peers split 2/2
+// host's welcome (its "joined" line: its first connection that reached the
+// game took it back), to the player_back line of its slot (the turn from
+// which its commands execute); from its restart to the first command of
+// its slot the host executed after that (command: when its bot's orders
+// run again; bots order now and then, so this adds their pause); from the
+// kill to player_back (kill: the host marks it away after DropTicks, 3 s,
+// and only then is it restarted). Heal: four peers split 2/2
 // for 20 s, healed; the time from the heal until every peer follows the
 // one host the game goes on with (host_changed lines, see healToOneHost).
 
@@ -111,7 +116,7 @@ func TestBenchLANRejoin(t *testing.T) {
 	t.Logf("resumed at turn %d: players %v in slots %v (game at turn %d %v after the test began)",
 		rejoinTurn, names, g.slots, first.Int("turn"), time.Since(began).Round(time.Second))
 
-	var fromRestart, fromFound, fromKill []float64
+	var fromRestart, fromJoined, fromCommand, fromKill []float64
 	for r := range returns {
 		i := 1 + r%(n-1) // the joiners in turn
 		slot := g.slots[i]
@@ -133,18 +138,21 @@ func TestBenchLANRejoin(t *testing.T) {
 		fromRestart = append(fromRestart, float64(back.Milliseconds()))
 		fromKill = append(fromKill, float64(backAt.Sub(killed).Milliseconds()))
 		if ls := p.Lines(); len(ls) > 0 {
-			line += fmt.Sprintf(" (first status line after %d ms", ls[0].Int("unix_ms")-restarted.UnixMilli())
-			if f := p.Find("found"); len(f) > 0 {
-				d := backAt.UnixMilli() - f[0].Int("unix_ms")
-				fromFound = append(fromFound, float64(d))
-				line += fmt.Sprintf("; the game answered its seek after %d ms, %d ms before it was back", f[0].Int("unix_ms")-restarted.UnixMilli(), d)
-			}
+			line += fmt.Sprintf(" (its first status line after %d ms", ls[0].Int("unix_ms")-restarted.UnixMilli())
 			if j := p.Find("joined"); len(j) > 0 {
-				line += fmt.Sprintf("; joined slot %d after %d ms", j[0].Int("slot"), j[0].Int("unix_ms")-restarted.UnixMilli())
+				d := backAt.UnixMilli() - j[0].Int("unix_ms")
+				fromJoined = append(fromJoined, float64(d))
+				line += fmt.Sprintf("; the host's welcome (joined slot %d) after %d ms, %d ms before it was back", j[0].Int("slot"), j[0].Int("unix_ms")-restarted.UnixMilli(), d)
+			}
+			if f := p.Find("found"); len(f) > 0 {
+				line += fmt.Sprintf("; found after %d ms", f[0].Int("unix_ms")-restarted.UnixMilli())
 			}
 			line += ")"
 		}
-		if c := firstOwnCommand(host, slot, backAt); c >= 0 {
+		// Its bot's first order after that, executed: the first command of
+		// its slot the host applied after the back line.
+		if c := firstOwnCommand(ctx, host, slot, backAt); c >= 0 {
+			fromCommand = append(fromCommand, float64(c-restarted.UnixMilli()))
 			line += fmt.Sprintf("; its first command after that executed on the host %d ms after the restart", c-restarted.UnixMilli())
 		}
 		t.Log(line)
@@ -155,21 +163,26 @@ func TestBenchLANRejoin(t *testing.T) {
 	t.Logf("FIGURE TestBenchLANRejoin wall time %v", time.Since(began).Round(time.Second))
 	fmt.Printf("BenchmarkLANRejoin10min/restart 1 %.0f ms-p50 %.0f ms-p99 %.0f ms-max %d returns\n",
 		peerproc.Percentile(fromRestart, 50), peerproc.Percentile(fromRestart, 99), peerproc.Percentile(fromRestart, 100), len(fromRestart))
-	fmt.Printf("BenchmarkLANRejoin10min/found 1 %.0f ms-p50 %.0f ms-p99 %.0f ms-max %d returns\n",
-		peerproc.Percentile(fromFound, 50), peerproc.Percentile(fromFound, 99), peerproc.Percentile(fromFound, 100), len(fromFound))
+	fmt.Printf("BenchmarkLANRejoin10min/welcome 1 %.0f ms-p50 %.0f ms-p99 %.0f ms-max %d returns\n",
+		peerproc.Percentile(fromJoined, 50), peerproc.Percentile(fromJoined, 99), peerproc.Percentile(fromJoined, 100), len(fromJoined))
+	fmt.Printf("BenchmarkLANRejoin10min/command 1 %.0f ms-p50 %.0f ms-p99 %.0f ms-max %d returns\n",
+		peerproc.Percentile(fromCommand, 50), peerproc.Percentile(fromCommand, 99), peerproc.Percentile(fromCommand, 100), len(fromCommand))
 	fmt.Printf("BenchmarkLANRejoin10min/kill 1 %.0f ms-p50 %.0f ms-max %d returns\n",
 		peerproc.Percentile(fromKill, 50), peerproc.Percentile(fromKill, 100), len(fromKill))
 }
 
-// firstOwnCommand is when p applied the first command of slot after at
-// (unix ms; HOSTFALL_TRACE lines), or -1.
-func firstOwnCommand(p *peerproc.Proc, slot int64, at time.Time) int64 {
-	for _, l := range p.Find("cmd_applied") {
-		if l.Int("slot") == slot && l.Int("us") >= at.UnixMicro() {
-			return l.Int("us") / 1000
-		}
+// firstOwnCommand waits up to 10 s for p to apply a command of slot after
+// at (HOSTFALL_TRACE lines) and returns when it did (unix ms), or -1.
+func firstOwnCommand(ctx context.Context, p *peerproc.Proc, slot int64, at time.Time) int64 {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	l, err := p.Wait(ctx, func(l peerproc.Line) bool {
+		return l.Ev() == "cmd_applied" && l.Int("slot") == slot && l.Int("us") >= at.UnixMicro()
+	})
+	if err != nil {
+		return -1
 	}
-	return -1
+	return l.Int("us") / 1000
 }
 
 // lastTurn is the turn of p's newest turn line (0: none yet).
@@ -209,26 +222,60 @@ func checkOneGame(ctx context.Context, g *chaosGame) {
 	g.t.Logf("at turn %d every player follows host %s with hash %s", at, tail(host, 6), hash)
 }
 
-// writeSave10min writes a save file of a four-player game at rejoinTurn
-// into dir and returns its path and the units and buildings alive: the
-// lobby names the players (names) by their peer IDs (ids) in slots 0..3
-// on a 64×64 map (the size of the other LAN tests', for the CPU of four
-// peers on two cores), and the state is what match makes of 12,000 turns
-// of a hard bot playing each slot, as a network peer's bots would.
+// The saved game of the rejoin benchmark: a free-for-all of saveSlots
+// players on a saveSize map, a hard bot playing each for 12,000 turns. With
+// four players (on maps of 64 to 256) the bots always put one or two of
+// them out by then, and a player that is out has no game to come back to;
+// so the game has six, and the four peers play four that are still in.
+const (
+	saveSlots = 6
+	saveSize  = 256
+)
+
+// writeSave10min writes a save file of a game at rejoinTurn into dir and
+// returns its path and the units and buildings alive: the lobby names the
+// players (names) by their peer IDs (ids) in four slots whose players are
+// in (units and buildings) at turn 12,000, and the others are bot slots.
+// The state is what match makes of 12,000 turns of a hard bot playing each
+// slot, as a network peer's bots would. It takes the first map seed from 1
+// with four players in at turn 12,000.
 func writeSave10min(t *testing.T, dir string, names, ids []string, limit uint64) (string, int) {
 	t.Helper()
-	l := session.Lobby{Revision: 1, Name: "bench-rejoin", MapSeed: 7, MapSize: 64, TurnTicks: 5,
-		MaxPlayers: uint32(len(names)), State: session.StatePlaying, TurnLimit: limit}
-	for i := range names {
-		l.Slots = append(l.Slots, session.Slot{Kind: session.SlotHuman, Peer: session.PeerID(ids[i]), Name: names[i], Color: uint8(i), Ready: true})
+	for seed := uint64(1); seed <= 20; seed++ {
+		sv, units, why := save10min(seed, names, ids, limit)
+		if sv == nil {
+			t.Logf("save: map seed %d: %s", seed, why)
+			continue
+		}
+		if _, err := match.CheckSaved(sv.Saved); err != nil {
+			t.Fatal(err)
+		}
+		path, err := savegame.WriteFile(filepath.Join(dir, "saves"), sv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("save: map seed %d: %s", seed, why)
+		return path, units
+	}
+	t.Fatalf("no map seed of 1..20 has %d players in at turn %d", len(names), rejoinTurn)
+	return "", 0
+}
+
+// save10min plays the game of map seed for rejoinTurn turns; nil (and
+// why) when fewer than len(names) players are in then.
+func save10min(seed uint64, names, ids []string, limit uint64) (*savegame.Save, int, string) {
+	l := session.Lobby{Revision: 1, Name: "bench-rejoin", MapSeed: seed, MapSize: saveSize, TurnTicks: 5,
+		MaxPlayers: saveSlots, State: session.StatePlaying, TurnLimit: limit}
+	for range saveSlots {
+		l.Slots = append(l.Slots, session.Slot{Kind: session.SlotBot, BotLevel: uint8(ai.Hard), Ready: true})
 	}
 	m := match.New(match.Options{})
 	if err := m.Load(l); err != nil {
-		t.Fatal(err)
+		return nil, 0, err.Error()
 	}
 	var bots []*ai.Bot
-	seqs := make([]uint64, len(names))
-	for slot := range names {
+	seqs := make([]uint64, saveSlots)
+	for slot := range saveSlots {
 		p, _ := m.Player(slot)
 		bots = append(bots, ai.New(p, ai.Hard, l.MapSeed^uint64(slot+1)*0x9e3779b97f4a7c15))
 	}
@@ -245,36 +292,41 @@ func writeSave10min(t *testing.T, dir string, names, ids []string, limit uint64)
 			}
 		}
 		if err := m.Step(session.Turn{Number: turn, Commands: cmds}); err != nil {
-			t.Fatal(err)
+			return nil, 0, err.Error()
 		}
 		if m.World().Over() {
-			t.Fatalf("the bots' game ended at turn %d, before turn %d", turn, rejoinTurn)
+			return nil, 0, fmt.Sprintf("the game ended at turn %d", turn)
 		}
+	}
+	units, j := 0, 0
+	w := m.World()
+	var parts []string
+	for slot := range saveSlots {
+		p, _ := m.Player(slot)
+		pi := w.Player(p)
+		if j < len(names) && !pi.Out && pi.Units >= 5 && pi.Buildings >= 1 {
+			l.Slots[slot] = session.Slot{Kind: session.SlotHuman, Peer: session.PeerID(ids[j]), Name: names[j], Color: uint8(slot), Ready: true}
+			parts = append(parts, fmt.Sprintf("slot %d %s: %d units %d buildings", slot, names[j], pi.Units, pi.Buildings))
+			units += pi.Units + pi.Buildings
+			j++
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("slot %d bot: %d units %d buildings", slot, pi.Units, pi.Buildings))
+	}
+	if j < len(names) {
+		return nil, 0, fmt.Sprintf("%d players are in at turn %d: %v", j, rejoinTurn, parts)
 	}
 	data, err := m.SaveState(rejoinTurn)
 	if err != nil {
-		t.Fatal(err)
+		return nil, 0, err.Error()
 	}
 	next := make([]uint64, len(seqs))
 	for i, s := range seqs {
 		next[i] = s + 1
 	}
-	sv := &savegame.Save{Saved: session.Saved{Lobby: l, State: session.Snapshot{
-		Turn: rejoinTurn, Data: data, Chain: 0x5eed, NextSeq: next}}, At: time.Now()}
-	if _, err := match.CheckSaved(sv.Saved); err != nil {
-		t.Fatal(err)
-	}
-	path, err := savegame.WriteFile(filepath.Join(dir, "saves"), sv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	units := 0
-	w := m.World()
-	for p := range w.NumPlayers() {
-		pi := w.Player(game.PlayerID(p))
-		units += pi.Units + pi.Buildings
-	}
-	return path, units
+	return &savegame.Save{Saved: session.Saved{Lobby: l, State: session.Snapshot{
+			Turn: rejoinTurn, Data: data, Chain: 0x5eed, NextSeq: next}}, At: time.Now()},
+		units, fmt.Sprintf("%v, a state of %d bytes", parts, len(data))
 }
 
 // TestBenchLANHeal: four peers in four namespaces on one switch play a
