@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,6 +158,9 @@ func TestBenchLANRejoin(t *testing.T) {
 			line += fmt.Sprintf("; its first command after that executed on the host %d ms after the restart", c-restarted.UnixMilli())
 		}
 		t.Log(line)
+		if back > 2*time.Second {
+			keepSlow(t, fmt.Sprintf("return%d", r+1), restarted, p, host)
+		}
 		// Let it play a moment before the next kill.
 		w.wait(ctx, host, atTurn(lastTurn(host)+20))
 	}
@@ -169,6 +174,32 @@ func TestBenchLANRejoin(t *testing.T) {
 		peerproc.Percentile(fromCommand, 50), peerproc.Percentile(fromCommand, 99), peerproc.Percentile(fromCommand, 100), len(fromCommand))
 	fmt.Printf("BenchmarkLANRejoin10min/kill 1 %.0f ms-p50 %.0f ms-max %d returns\n",
 		peerproc.Percentile(fromKill, 50), peerproc.Percentile(fromKill, 100), len(fromKill))
+}
+
+// keepSlow keeps the status lines (but the trace's) and stderr of procs in
+// a directory that outlives the test, for a return slower than the target,
+// and logs the rejoiner's stderr from its start, its times from since.
+func keepSlow(t *testing.T, what string, since time.Time, procs ...*peerproc.Proc) {
+	dir, err := os.MkdirTemp("", "hflan-bench-"+what+"-")
+	if err != nil {
+		t.Logf("logs not kept: %v", err)
+		return
+	}
+	for _, p := range procs {
+		var b strings.Builder
+		for _, l := range p.Lines() {
+			if ev := l.Ev(); ev == "cmd_applied" || ev == "cmd_proposed" || ev == "traffic" {
+				continue
+			}
+			js, _ := json.Marshal(l)
+			b.Write(js)
+			b.WriteByte('\n')
+		}
+		_ = os.WriteFile(filepath.Join(dir, p.Name+".status"), []byte(b.String()), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, p.Name+".stderr"), []byte(p.Stderr()), 0o644)
+	}
+	t.Logf("%s: slower than 2 s; status lines and stderr of %d processes kept in %s (restart at unix ms %d); %s's stderr:\n%s",
+		what, len(procs), dir, since.UnixMilli(), procs[0].Name, tail(procs[0].Stderr(), 6000))
 }
 
 // firstOwnCommand waits up to 10 s for p to apply a command of slot after
