@@ -57,8 +57,9 @@ func benchRuns(name string, def int) int {
 
 // TestBenchLANRejoin: four headless peers (a bot plays every slot) in four
 // namespaces resume a game saved at turn 12,000 (writeSave10min: the save
-// is made here, by playing the bots of the four slots for 12,000 turns
-// in-process, so the game does not take 10 real minutes to get there),
+// is made here, by playing hard bots in the six slots of a 256×256 game for
+// 12,000 turns in-process, so the game does not take 10 real minutes to get
+// there; the four peers take four slots still in, bots keep the other two),
 // then, HFLAN_BENCH_RETURNS times (default 10), a joiner (in turn) is
 // SIGKILLed and restarted with `join --rejoin`.
 func TestBenchLANRejoin(t *testing.T) {
