@@ -5,5 +5,6 @@
 // root and skip with a message otherwise; -short skips them too.
 //
 // The same scenarios measure the network figures of `make bench`
-// (scripts/bench.d/lan.sh runs TestBenchLAN with HFLAN_BENCH=1).
+// (scripts/bench.d/lan.sh runs TestBenchLAN with HFLAN_BENCH=1;
+// scripts/bench.d/lanreturn.sh TestBenchLANRejoin and TestBenchLANHeal).
 package e2e
