@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/gologshim"
+	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
@@ -93,7 +94,12 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		listen = DefaultListen
 	}
 	g := &gater{blocked: map[peer.ID]time.Time{}}
+	rm, err := resourceManager()
+	if err != nil {
+		return nil, err
+	}
 	lopts := []libp2p.Option{
+		libp2p.ResourceManager(rm),
 		libp2p.Identity(key),
 		libp2p.ListenAddrStrings(listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
@@ -219,3 +225,20 @@ func (g *gater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason)
 // gologshim package) to handler. Call it before the first host starts;
 // otherwise go-libp2p writes to stderr as GOLOG_LOG_LEVEL says.
 func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler) }
+
+// resourceManager is go-libp2p's default with room for more connections per
+// peer (32 rather than 8): a player whose process is killed and restarted
+// comes back under the same peer ID while the QUIC connections of the killed
+// process linger until their idle timeout, and from its fourth restart in a
+// minute the default refused it ("connection reset") for seconds.
+func resourceManager() (network.ResourceManager, error) {
+	limits := rcmgr.DefaultLimits
+	libp2p.SetDefaultServiceLimits(&limits)
+	perPeer := rcmgr.ResourceLimits{ConnsInbound: 32, ConnsOutbound: 32, Conns: 32, FD: 16}
+	cfg := rcmgr.PartialLimitConfig{PeerDefault: perPeer}
+	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: resource manager: %w", err)
+	}
+	return rm, nil
+}

@@ -504,6 +504,11 @@ func (l *link) run() {
 	}
 	use := func(s network.Stream, opened bool) {
 		if cur != nil {
+			if l.stale() && cur.Conn() != s.Conn() {
+				// A stream that gave way for being silent: its connection
+				// is most likely to a process that died; free its slot.
+				_ = cur.Conn().Close()
+			}
 			cur.Reset()
 		}
 		cur, ours, w = s, opened, bufio.NewWriterSize(s, 16<<10)
