@@ -74,13 +74,15 @@ echo "== go vet"
 go vet ./...
 
 echo "== go test (${#plain[@]} packages) at ${SECONDS}s"
-# -parallel 4: the process tests mostly wait; more of them overlap.
-gotest -count=1 -parallel 4 "${plain[@]}"
+# -p 4 -parallel 4: the process tests mostly wait, so more of them overlap,
+# and the packages still to build do not wait behind them for a slot (-p
+# counts builds and running test binaries alike).
+gotest -count=1 -p 4 -parallel 4 "${plain[@]}"
 wait "$warmup" || true
 
 if [ "${#race[@]}" -gt 0 ]; then
   echo "== go test -race (${#race[@]} packages) at ${SECONDS}s"
-  gotest -count=1 -race -parallel 4 "${race[@]}"
+  gotest -count=1 -race -p 4 -parallel 4 "${race[@]}"
 fi
 
 if [ "${#pure[@]}" -gt 0 ]; then
