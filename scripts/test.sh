@@ -63,7 +63,17 @@ done
 # build cache; the runs below report any build error.)
 prebuilt=$(mktemp -d)
 warmup=""
-trap '[ -z "$warmup" ] || pkill -P "$warmup" 2>/dev/null; rm -f "$outcomes"; rm -rf "$prebuilt"' EXIT
+# On exit: stop the warm-up if it still runs and remove the temporary files,
+# keeping the script's exit status (a cleanup step that fails must not turn
+# a green run red).
+cleanup() {
+  local rc=$?
+  if [ -n "$warmup" ]; then pkill -P "$warmup" 2>/dev/null || true; fi
+  rm -f "$outcomes"
+  rm -rf "$prebuilt"
+  exit "$rc"
+}
+trap cleanup EXIT
 (
   [ "${#race[@]}" -eq 0 ] || nice -n 19 go test -race -c -o "$prebuilt/" "${race[@]}" || true
   [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
