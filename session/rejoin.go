@@ -97,7 +97,7 @@ func (n *Node) redirect(m Message) {
 // Welcome, dropping its own history (it may be a branch the game discarded).
 // Its unsequenced commands are renumbered after what the host expects.
 func (n *Node) rejoinWelcome(m Message) {
-	old := n.host
+	old, was := n.host, n.lobby.State
 	n.lobby = m.Lobby.Clone()
 	n.slot, n.epoch, n.host = m.Slot, m.Epoch, m.From
 	n.becomeFollower()
@@ -108,6 +108,11 @@ func (n *Node) rejoinWelcome(m Message) {
 	if n.lobby.State < StatePlaying {
 		n.rejoin = false
 		return
+	}
+	if was < StatePlaying {
+		// It lost its host while the game was starting: for this node the
+		// game starts now, with the snapshot.
+		n.emit(Event{Kind: EvGameStarted, Turn: n.lobby.Resume + 1})
 	}
 	n.expectSnap = true
 	n.snapAskedAt = n.now
