@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,42 +26,7 @@ import (
 const chaosPrefix = "hfchaos-"
 
 // newChaosWorld is newWorld with a lab of chaosPrefix.
-func newChaosWorld(t *testing.T) *world {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("multi-process network test; skipped with -short")
-	}
-	if why := netns.Usable(); why != "" {
-		t.Skip(why)
-	}
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	lab, err := netns.NewPrefixed(chaosPrefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, lab: lab, dir: t.TempDir()}
-	t.Cleanup(func() {
-		w.mu.Lock()
-		procs := w.procs
-		w.mu.Unlock()
-		for _, p := range procs {
-			_ = p.Cmd.Process.Signal(syscall.SIGCONT) // a stopped one dies of SIGKILL too, but say so
-			p.Kill()
-		}
-		if t.Failed() {
-			for _, p := range procs {
-				t.Logf("%s stderr (end):\n%s", p.Name, tail(p.Stderr(), 3000))
-			}
-		}
-		if t.Failed() || os.Getenv("HFLAN_KEEP_LOGS") != "" {
-			keepLogs(t, procs)
-		}
-		lab.Close()
-	})
-	return w
-}
+func newChaosWorld(t *testing.T) *world { return newWorldPrefixed(t, chaosPrefix) }
 
 // runAs starts `hostfall args…` in ns for player id (its data directory and
 // identity key, as run gives them) under the process name label: a restarted

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,7 +59,13 @@ type world struct {
 	procs []*peerproc.Proc
 }
 
-func newWorld(t testing.TB) *world {
+func newWorld(t testing.TB) *world { return newWorldPrefixed(t, netns.Prefix) }
+
+// newWorldPrefixed is newWorld with a lab whose names start with prefix. On
+// cleanup every process is continued (a stopped one dies of SIGKILL too, but
+// say so) and killed; the logs are kept when the test failed or
+// HFLAN_KEEP_LOGS is set.
+func newWorldPrefixed(t testing.TB, prefix string) *world {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("multi-process network test; skipped with -short")
@@ -69,7 +76,7 @@ func newWorld(t testing.TB) *world {
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	lab, err := netns.New()
+	lab, err := netns.NewPrefixed(prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +86,15 @@ func newWorld(t testing.TB) *world {
 		procs := w.procs
 		w.mu.Unlock()
 		for _, p := range procs {
+			_ = p.Cmd.Process.Signal(syscall.SIGCONT)
 			p.Kill()
 		}
 		if t.Failed() {
 			for _, p := range procs {
 				t.Logf("%s stderr (end):\n%s", p.Name, tail(p.Stderr(), 3000))
 			}
+		}
+		if t.Failed() || os.Getenv("HFLAN_KEEP_LOGS") != "" {
 			keepLogs(t, procs)
 		}
 		lab.Close()
