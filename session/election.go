@@ -8,6 +8,7 @@ import (
 // a new host resumes.
 type election struct {
 	failedHosts []PeerID // hosts (and followed candidates) that failed
+	lostEpoch   uint64   // the epoch of failedHosts[0], the host this began with
 	skipped     []PeerID // candidates that never claimed in time
 	expect      PeerID   // the candidate this node waits for
 	deadline    int
@@ -42,7 +43,7 @@ func (n *Node) suspectHost() {
 	}
 	n.hostLost = true
 	if n.el == nil {
-		n.el = &election{}
+		n.el = &election{lostEpoch: n.epoch}
 		n.lostAt = n.now
 	}
 	if !slices.Contains(n.el.failedHosts, n.host) {
@@ -166,7 +167,7 @@ func (n *Node) follow(m Message) {
 		return
 	}
 	if n.el == nil {
-		n.el = &election{failedHosts: []PeerID{n.host}}
+		n.el = &election{failedHosts: []PeerID{n.host}, lostEpoch: n.epoch}
 		n.lostAt = n.now
 	}
 	n.el.expect = ""
@@ -342,9 +343,17 @@ func (n *Node) decide() {
 // rejoinLineage goes back to a host that others still follow.
 func (n *Node) rejoinLineage(m Message) {
 	n.releaseFollowers(m.Targets[0])
+	n.backTo(m.Targets[0], m.Epoch)
+}
+
+// backTo follows host at epoch again, the host this node had before a
+// migration that came to nothing: its history is still a part of that
+// host's (the turns and the ack's chain check say if not), so it asks for
+// what it missed rather than for a snapshot.
+func (n *Node) backTo(host PeerID, epoch uint64) {
 	n.becomeFollower()
-	n.epoch = m.Epoch
-	n.host = m.Targets[0]
+	n.epoch = epoch
+	n.host = host
 	n.hostLost = false
 	n.awaitResume = false
 	n.hostHeard = n.now

@@ -284,6 +284,14 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 	if m.Need && n.sendRejoin(pi) {
 		return
 	}
+	if m.Need && n.lobby.State < StatePlaying && n.now-pi.resentAt >= n.cfg.ResendTicks {
+		// Back from a migration that came to nothing: the lobby may have
+		// moved on (a countdown ended, the game loads) while it followed
+		// the candidate.
+		pi.resentAt = n.now
+		l := n.lobby.Clone()
+		n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
+	}
 	if m.Need && m.Have < n.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
 		// One answer per gap: a peer that wakes up reads many pings at
 		// once and asks for the same turns after each.

@@ -170,14 +170,24 @@ func (n *Node) followerLobby(l *Lobby) {
 		return
 	}
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
-	if old < StateLoading && n.lobby.State >= StateLoading {
-		if n.lobby.Resume > 0 && n.released < n.lobby.Resume {
+	n.reachedState(old)
+}
+
+// reachedState emits what a follower owes its caller when its lobby moved
+// from state was to the one it holds now, in however many steps at once (a
+// node that followed a failed claim during the countdown comes back to a
+// game already loading or playing): EvLoad on reaching loading, so that the
+// caller holds a game before any turn (a resumed game's comes with the saved
+// state), and EvGameStarted on reaching play.
+func (n *Node) reachedState(was LobbyState) {
+	if was < StateLoading && n.lobby.State >= StateLoading {
+		if n.lobby.State == StateLoading && n.lobby.Resume > 0 && n.released < n.lobby.Resume {
 			n.expectSnap, n.resumeWait = true, true // EvLoad comes with the saved state
 		} else {
 			n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
 		}
 	}
-	if old < StatePlaying && n.lobby.State == StatePlaying {
+	if was < StatePlaying && n.lobby.State == StatePlaying {
 		n.resume = nil
 		n.emit(Event{Kind: EvGameStarted, Turn: n.lobby.Resume + 1})
 	}

@@ -105,14 +105,12 @@ func (n *Node) rejoinWelcome(m Message) {
 	n.el = nil
 	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
+	// It may have lost its host while the game was starting: for this node
+	// the game loads, or starts, now (a started one with the snapshot).
+	n.reachedState(was)
 	if n.lobby.State < StatePlaying {
 		n.rejoin = false
 		return
-	}
-	if was < StatePlaying {
-		// It lost its host while the game was starting: for this node the
-		// game starts now, with the snapshot.
-		n.emit(Event{Kind: EvGameStarted, Turn: n.lobby.Resume + 1})
 	}
 	n.expectSnap = true
 	n.snapAskedAt = n.now
@@ -270,6 +268,14 @@ func (n *Node) onMerge(m Message) {
 		}
 		n.stepDownTo(m.From)
 	case roleFollower, roleCandidate:
+		if n.role == roleFollower && m.From == n.host && n.awaitResume && n.el != nil &&
+			len(n.el.failedHosts) > 0 && m.Targets[0] == n.el.failedHosts[0] && n.el.lostEpoch != 0 {
+			// The candidate we followed found our old host alive: back
+			// to it, as the candidate goes back (a follower on a lossy
+			// link suspects now and then; that must cost little).
+			n.backTo(m.Targets[0], n.el.lostEpoch)
+			return
+		}
 		if m.From == n.host || n.role == roleCandidate && n.rosterIndex(m.From) >= 0 {
 			n.candidateToGame(m.Targets[0])
 		}

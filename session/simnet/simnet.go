@@ -80,6 +80,9 @@ type Peer struct {
 
 	loaded bool
 	loadAt int // tick the pending load finishes; 0 when none is pending
+	// hasGame: this process holds a game to apply turns to, from an EvLoad
+	// or a snapshot; a real one fails on a turn without one.
+	hasGame bool
 }
 
 // AppliedTurn is a turn as the toy game applied it.
@@ -149,7 +152,7 @@ func (n *Net) boot(p *Peer, name string) {
 	p.base, p.baseChain = 0, 0
 	p.seen = map[[2]uint64]uint64{}
 	p.execData = map[string]uint64{}
-	p.loaded, p.loadAt = false, 0
+	p.loaded, p.loadAt, p.hasGame = false, 0, false
 }
 
 // Peer returns the peer with id, or nil.
@@ -310,6 +313,13 @@ func (n *Net) drain() {
 // handle does what a real caller does with a Ready.
 func (n *Net) handle(p *Peer) {
 	rd := p.Node.Ready()
+	// A caller loads on EvLoad before it restores or applies (match.Apply).
+	p.hasGame = p.hasGame || rd.Restore != nil ||
+		slices.ContainsFunc(rd.Events, func(e session.Event) bool { return e.Kind == session.EvLoad })
+	if len(rd.Committed) > 0 && !p.hasGame {
+		n.Checker.violate(n.Now, "no game loaded: %s got turn %d without an EvLoad or a snapshot", p.ID, rd.Committed[0].Number)
+		p.hasGame = true // said once
+	}
 	if rd.Restore != nil {
 		clean := !p.Tainted
 		p.restore(rd.Restore, n.Checker)
