@@ -77,6 +77,18 @@ func (h *hostState) votes(n *Node, p PeerID) bool {
 	return pi != nil && pi.slot >= 0
 }
 
+// voters counts the players whose hash would count in a vote: the host and
+// every player in the game that is not away, in step or not.
+func (h *hostState) voters(n *Node) int {
+	v := 1
+	for _, pi := range h.peers {
+		if pi.slot >= 0 && !pi.away && !n.isGone(pi.slot) && pi.stallSince != -2 {
+			v++
+		}
+	}
+	return v
+}
+
 // judge finds the players' majority hash (a tie goes to the host's; a tie
 // the host did not report in is left for the next hash turn) and has every
 // peer with another hash restored from a player's snapshot of the majority
@@ -106,13 +118,10 @@ func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 		// players can only settle it so). Without the host's report, or
 		// with voters missing, nobody can tell which state is right, and
 		// repairing either side could overwrite the right one: the next
-		// hash turn decides.
-		voters, cast := 0, 0
-		for _, p := range h.reporters(n) {
-			if h.votes(n, p) {
-				voters++
-			}
-		}
+		// hash turn decides. A player that is slow to report (waited
+		// for, not away yet) is a voter missing too: its state may be
+		// the one that breaks the tie the other way.
+		voters, cast := h.voters(n), 0
 		for _, c := range counts {
 			cast += c
 		}

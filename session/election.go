@@ -41,6 +41,13 @@ func (n *Node) suspectHost() {
 	if n.hostLost {
 		return
 	}
+	if n.rejoin && n.expectSnap {
+		// Welcomed back but still without the snapshot: the history this
+		// node holds is one the game discarded, and no claim may rest on
+		// it. It looks for the game again, as it did before the welcome.
+		n.seek(n.nextSeekTarget(n.host))
+		return
+	}
 	n.hostLost = true
 	if n.el == nil {
 		n.el = &election{lostEpoch: n.epoch}
@@ -68,7 +75,9 @@ func (n *Node) nextCandidate() {
 			return
 		}
 		el.expect = p
-		el.deadline = n.now + n.cfg.ClaimWaitTicks
+		// The candidate's link may stall as ours did: it allows its host
+		// as much silence as we do, likely.
+		el.deadline = n.now + n.cfg.ClaimWaitTicks + n.silenceExtra
 		return
 	}
 	// Nobody else is left to ask: a player runs itself (and plays on if
@@ -342,6 +351,9 @@ func (n *Node) decide() {
 
 // rejoinLineage goes back to a host that others still follow.
 func (n *Node) rejoinLineage(m Message) {
+	if n.el != nil && len(n.el.failedHosts) > 0 && n.el.failedHosts[0] == m.Targets[0] {
+		n.falseSuspicion(0)
+	}
 	n.releaseFollowers(m.Targets[0])
 	n.backTo(m.Targets[0], m.Epoch)
 }

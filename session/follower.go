@@ -86,6 +86,9 @@ func (n *Node) stepMember(m Message) {
 // heardHost notes that the host is alive; the first message of a new host
 // ends the migration.
 func (n *Node) heardHost() {
+	if n.hostLost {
+		n.falseSuspicion(n.now - n.hostHeard)
+	}
 	n.hostHeard = n.now
 	n.hostLost = false
 	if n.deferred != nil {
@@ -122,6 +125,13 @@ func (n *Node) onTurns(m Message) {
 	for _, t := range m.Turns {
 		switch {
 		case t.Number <= n.last():
+			if c, ok := n.chainAt(t.Number - 1); ok && c != prev {
+				// A turn we hold, on another history: ours is a branch
+				// the game discarded (we followed a host that was
+				// behind us). Only a snapshot brings us back.
+				n.seek(n.host)
+				return
+			}
 		case t.Number == n.last()+1 && t.Epoch <= n.epoch:
 			if prev != n.lastChain() {
 				// The host's history is not ours: we hold a branch the
@@ -155,7 +165,8 @@ func (n *Node) sendAck(need bool) {
 }
 
 func (n *Node) followerTick() {
-	limit := n.cfg.FailTicks
+	n.calmSilence()
+	limit := n.hostSilence()
 	if n.awaitResume {
 		limit += n.cfg.GatherTicks + n.cfg.DropTicks // a candidate may wait for the others
 	}

@@ -162,6 +162,12 @@ type Node struct {
 	deferredAt  int
 	connLost    map[PeerID]bool
 
+	// silenceExtra is what this follower allows its host beyond FailTicks
+	// after false suspicions (see suspect.go); silenceCalm the tick it last
+	// changed.
+	silenceExtra int
+	silenceCalm  int
+
 	hs *hostState
 	el *election
 
@@ -482,6 +488,23 @@ func (n *Node) Leave() {
 	n.leave("You left the session.")
 }
 
+// Resync is for a caller whose game cannot apply what the node committed
+// (no game loaded, a turn missing: a fault on this side, not the game's):
+// rather than leave, the player takes the game back from its host by
+// snapshot, as one that was away does. haveGame says whether the caller
+// still holds a loaded game (the snapshot replaces its state) or none (an
+// EvLoad comes first). It reports false when there is nobody to take the
+// game from (this node hosts, or the game is not running); the caller then
+// has to leave.
+func (n *Node) Resync(haveGame bool) bool {
+	if n.lobby.State != StatePlaying || n.role != roleFollower && n.role != roleCandidate && n.role != roleJoining {
+		return false
+	}
+	n.loaded = haveGame
+	n.seek(n.host)
+	return true
+}
+
 // ReportHash records the caller's state hash after applying turn. Call it for
 // every committed turn with WantHash (and for others if you like; they are
 // ignored).
@@ -686,13 +709,15 @@ func (n *Node) status() Status {
 		Drives: n.Drives(), Turn: n.released, State: n.lobby.State, Delay: n.delay,
 		Joined: n.role == roleHost || n.role == roleFollower || n.role == roleCandidate,
 		Left:   n.role == roleLeft, Revision: n.lobby.Revision, Generation: n.maxGen,
+		HostSilence: n.hostSilence(),
 	}
 }
 
 func statusEqual(a, b Status) bool {
 	return a.Host == b.Host && a.IsHost == b.IsHost && a.Epoch == b.Epoch && a.Slot == b.Slot &&
 		slices.Equal(a.Drives, b.Drives) && a.State == b.State && a.Delay == b.Delay &&
-		a.Joined == b.Joined && a.Left == b.Left && a.Revision == b.Revision && a.Generation == b.Generation
+		a.Joined == b.Joined && a.Left == b.Left && a.Revision == b.Revision && a.Generation == b.Generation &&
+		a.HostSilence == b.HostSilence
 }
 
 // chainMix folds a turn into the history chain hash (FNV-1a over its fields),

@@ -130,7 +130,9 @@ func runSchedule(seed uint64) (res schedResult) {
 			if w {
 				// A lone survivor is not a majority: it waits DropTicks
 				// for the others before it plays on.
-				bound = fast
+				// Followers that suspected a live host on a lossy link
+				// allow their host more silence (Status.HostSilence).
+				bound = fast + maxSilenceExtra(n, cfg)
 				if alone {
 					bound += cfg.DropTicks
 				}
@@ -170,6 +172,18 @@ func runSchedule(seed uint64) (res schedResult) {
 	}
 	res.worstDesync = n.Checker.WorstDesyncTurns
 	return res
+}
+
+// maxSilenceExtra is the most silence beyond FailTicks a live peer allows
+// its host now.
+func maxSilenceExtra(n *simnet.Net, cfg session.Config) int {
+	extra := 0
+	for _, p := range n.Peers {
+		if p.Live() {
+			extra = max(extra, p.Status.HostSilence-filled(cfg).FailTicks)
+		}
+	}
+	return extra
 }
 
 func resumed(n *simnet.Net, epoch uint64) bool {
@@ -341,8 +355,15 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 
 // covered: the bound applies when every other player of the host's game is
 // alive, connected, has applied every turn the host has (so all agree on who
-// is still in the game), and no link fault is active.
+// is still in the game), no link fault is active, and every live peer
+// follows this host: a host failing while a second game merges into its own
+// is a merge and a migration at once, held to the fork bound instead.
 func covered(n *simnet.Net, h *simnet.Peer) int {
+	for _, p := range n.Peers {
+		if p.Live() && p != h && (p.Status.Host != h.ID || !p.Status.Joined) {
+			return 0 // a second game, or one merging into h's: not a clean host failure
+		}
+	}
 	lob := h.Node.Lobby()
 	others := 0
 	for i, s := range lob.Slots {

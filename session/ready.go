@@ -78,6 +78,10 @@ type Status struct {
 	// claimed. Keep it with the identity and pass it back as
 	// Config.Generation when the process restarts.
 	Generation uint64
+	// HostSilence is how many ticks of silence this node allows its host
+	// before it suspects it: FailTicks, more after a lossy link made it
+	// suspect a live host.
+	HostSilence int
 }
 
 // Ready is everything the node wants the caller to do. Handle it in this order:

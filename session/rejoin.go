@@ -108,6 +108,11 @@ func (n *Node) rejoinWelcome(m Message) {
 	// It may have lost its host while the game was starting: for this node
 	// the game loads, or starts, now (a started one with the snapshot).
 	n.reachedState(was)
+	if was >= StateLoading && n.lobby.State >= StateLoading && !n.loaded && n.lobby.Resume == 0 {
+		// It never loaded the game it was in (or gave up on it, Resync):
+		// it loads now, and the snapshot follows.
+		n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
+	}
 	if n.lobby.State < StatePlaying {
 		n.rejoin = false
 		return
@@ -151,20 +156,25 @@ func (n *Node) renumberFrom(next uint64) {
 }
 
 // fixGap handles the host's NextSeq for this node's slot (on its turns and
-// pings): when the oldest pending command is numbered past it, the ones in
-// between died with an earlier host, and the pending ones are renumbered
-// and sent again.
+// pings): when the oldest pending command the host has not received yet is
+// numbered past it, the ones in between died with an earlier host (or were
+// numbered in a branch the game discarded), and the pending ones from there
+// are renumbered and sent again.
 func (n *Node) fixGap(next uint64) {
-	if next == 0 || n.slot < 0 || len(n.pending) == 0 || n.expectSnap {
+	if next == 0 || n.slot < 0 || n.expectSnap {
 		return
 	}
-	first := n.pending[0].cmd
-	if first.Slot != n.slot || first.Seq <= next {
+	for _, p := range n.pending {
+		if p.cmd.Slot != n.slot || p.cmd.Seq < next {
+			continue // received already; pending until a turn holds it
+		}
+		if p.cmd.Seq > next {
+			n.renumberFrom(next)
+			for i := range n.pending {
+				n.pending[i].sentAt = n.now - n.cfg.ResendTicks // resent on the next tick
+			}
+		}
 		return
-	}
-	n.renumberFrom(next)
-	for i := range n.pending {
-		n.pending[i].sentAt = n.now - n.cfg.ResendTicks // resent on the next tick
 	}
 }
 
@@ -273,6 +283,7 @@ func (n *Node) onMerge(m Message) {
 			// The candidate we followed found our old host alive: back
 			// to it, as the candidate goes back (a follower on a lossy
 			// link suspects now and then; that must cost little).
+			n.falseSuspicion(0)
 			n.backTo(m.Targets[0], n.el.lostEpoch)
 			return
 		}

@@ -479,7 +479,13 @@ func (p *Peer) ready() {
 		turned = turned || len(rd.Committed) > 0
 		p.handled(rd, hashes)
 	}
-	if err := p.d.Handle(handled); err != nil {
+	if err := p.d.Handle(handled); err != nil && p.recoverable(err) && p.node.Resync(p.m.World() != nil) {
+		// A fault on this side (no game loaded, a turn missing): the
+		// player takes the game back from its host by snapshot rather
+		// than leave it.
+		p.log.Warn("game fell out of step with the session; taking it back from the host", "err", err)
+		_ = p.d.Handle(handled) // the Hello
+	} else if err != nil {
 		p.log.Error("game cannot follow the session", "err", err)
 		p.emit(Event{Kind: EvLeft, Text: fmt.Sprintf("The game could not go on here: %v.", err)})
 		p.node.Leave()
@@ -490,6 +496,12 @@ func (p *Peer) ready() {
 		p.saveAt()
 	}
 	p.publishStatus()
+}
+
+// recoverable reports whether err is a fault of this side's game that a
+// snapshot from the host mends.
+func (p *Peer) recoverable(err error) bool {
+	return errors.Is(err, match.ErrNotLoaded) || errors.Is(err, match.ErrTurnGap)
 }
 
 // handled does the loop's side of one Ready: send, then tell.
