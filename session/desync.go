@@ -78,11 +78,13 @@ func (h *hostState) votes(n *Node, p PeerID) bool {
 }
 
 // voters counts the players whose hash would count in a vote: the host and
-// every player in the game that is not away, in step or not.
+// every player in the game that is not away, in step or not, and every one
+// that is away but follows this host again (catching up on its return).
 func (h *hostState) voters(n *Node) int {
 	v := 1
 	for _, pi := range h.peers {
-		if pi.slot >= 0 && !pi.away && !n.isGone(pi.slot) && pi.stallSince != -2 {
+		back := pi.current && n.now-pi.heard <= n.cfg.FailTicks
+		if pi.slot >= 0 && (!pi.away || back) && !n.isGone(pi.slot) && pi.stallSince != -2 {
 			v++
 		}
 	}

@@ -38,7 +38,9 @@
 // only through one become… function per role, which checks the move against
 // a table of the moves the protocol makes. The defaults
 // fit a 10 ms tick (DefaultTickMillis): 50 ms turns (TurnTicks 5), heartbeats
-// every 100 ms, a silent host suspected after 300 ms (FailTicks 30), a lagging
+// every 100 ms, a silent host suspected after 300 ms (FailTicks 30; up to
+// 1.2 s on a link whose stalls made a follower suspect a live host, see
+// suspect.go), a lagging
 // or disconnected player dropped after a visible 3 s wait (DropTicks 300), a
 // 1 s countdown step, state hashes every 10 turns.
 //
