@@ -121,6 +121,16 @@ func shortIDs(ids []string) []string {
 	return out
 }
 
+// alive reports whether player i's newest process runs.
+func (g *chaosGame) alive(i int) bool {
+	select {
+	case <-g.cur(i).Done():
+		return false
+	default:
+		return true
+	}
+}
+
 // cur is player i's newest process.
 func (g *chaosGame) cur(i int) *peerproc.Proc { return g.procs[i][len(g.procs[i])-1] }
 
@@ -270,10 +280,8 @@ func (g *chaosGame) host() int {
 	votes := map[string]int{}
 	for i := range g.procs {
 		p := g.cur(i)
-		select {
-		case <-p.Done():
+		if !g.alive(i) {
 			continue
-		default:
 		}
 		if ts := p.Find("turn"); len(ts) > 0 {
 			votes[ts[len(ts)-1].Str("host")]++
@@ -425,11 +433,19 @@ func TestLANChaos(t *testing.T) {
 	g.at(45 * time.Second)
 	// The member answers a Hello from a player of the game with the name
 	// of its host; -chaos-via-host goes to that host directly.
-	now, via := g.host(), unlinked
+	now, via := g.host(), -1
 	if *chaosViaHost && now >= 0 {
 		via = now
-	} else if now == via || now < 0 {
-		via = killed
+	} else {
+		for _, i := range []int{unlinked, killed, stopped} {
+			if i != now && g.alive(i) {
+				via = i
+				break
+			}
+		}
+	}
+	if via < 0 {
+		t.Fatalf("no live member to restart the host through (host now %d)", now)
 	}
 	if now >= 0 {
 		t.Logf("%s: the players follow %s now", g.since(), g.names[now])
