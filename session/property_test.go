@@ -455,7 +455,8 @@ func summarize(t *testing.T, results []schedResult) {
 	bound := livenessBound(filled(propConfig()), 2)
 	t.Logf("schedules: %d (peers→count%s)", len(results), mix)
 	t.Logf("violations: %d schedules", bad)
-	t.Logf("host failures checked: %d, worst recovery %d ticks (bound %d)", migr, worstM, bound)
+	t.Logf("host failures checked: %d, worst recovery %d ticks (bound %d; a lone survivor waits DropTicks %d more, a follower that learnt a lossy link its extra silence)",
+		migr, worstM, bound, propConfig().DropTicks)
 	chk := simnet.New(0, session.Config{}).Checker
 	t.Logf("desync repairs: worst %d turns (bound %d)", worstD, chk.DesyncBoundTurns)
 	t.Logf("forks between peers that reach each other: longest %d ticks (bound %d)", worstF, chk.ForkBoundTicks)
