@@ -25,6 +25,11 @@ type peerInfo struct {
 	away       bool // its slot is away (or will be at the next turn)
 	current    bool // its last message was of this host's epoch
 	msgAt      int  // tick of its last message (heard also counts reconnections)
+
+	// silenceExtra is the silence this host allows the player beyond
+	// FailTicks after its link stalled (see suspect.go); silenceCalm the
+	// tick it last changed.
+	silenceExtra, silenceCalm int
 }
 
 type sentTurn struct {
@@ -208,6 +213,7 @@ func (n *Node) stepHost(m Message) {
 	if pi == nil {
 		return
 	}
+	n.heardAfter(pi, n.now-pi.heard)
 	pi.heard, pi.msgAt = n.now, n.now
 	pi.connLost = false
 	pi.current = m.Epoch == n.epoch
@@ -631,7 +637,7 @@ func (h *hostState) checkPeers(n *Node) bool {
 		if pi.stallSince == -2 {
 			continue // already leaving
 		}
-		silent := n.now-pi.heard > n.cfg.FailTicks || pi.connLost
+		silent := n.now-pi.heard > n.peerSilence(pi) || pi.connLost
 		if pi.slot < 0 || n.isGone(pi.slot) {
 			if silent && n.now-pi.heard > n.cfg.DropTicks {
 				h.dropPeer(n, pi.id, DepartLost) // a silent spectator

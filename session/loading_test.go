@@ -121,9 +121,10 @@ func TestLossyStartEveryoneLoads(t *testing.T) {
 	if *flagSeed != 0 {
 		seeds = []uint64{*flagSeed}
 	}
-	changes, claims := 0, 0
+	changes, claims, waits := 0, 0, 0
 	defer func() {
-		t.Logf("FIGURE %d seeds: %d host changes, %d claims sent (a live host suspected)", len(seeds), changes, claims)
+		t.Logf("FIGURE %d seeds: %d host changes, %d claims sent (a live host suspected), %d waits for a player shown by the host",
+			len(seeds), changes, claims, waits)
 		// Each suspicion of a live host teaches the follower the link's
 		// stalls (suspect.go): about 3 claims a seed; ten times as many
 		// with FailTicks alone.
@@ -186,6 +187,11 @@ func TestLossyStartEveryoneLoads(t *testing.T) {
 		}
 		for _, p := range n.Peers {
 			changes += len(slices.DeleteFunc(slices.Clone(p.Events), func(e session.Event) bool { return e.Kind != session.EvHostChanged }))
+		}
+		for _, e := range n.Peers[0].Events {
+			if e.Kind == session.EvWaitOver && e.Slot >= 0 {
+				waits++
+			}
 		}
 	}
 }

@@ -28,10 +28,15 @@ func (n *Node) maxSilenceExtra() int { return 3 * n.cfg.FailTicks }
 // all, after a silence of gap ticks (0 when unknown): the limit grows by
 // half of FailTicks, or to the silence seen and half of FailTicks more.
 func (n *Node) falseSuspicion(gap int) {
-	step := n.cfg.FailTicks / 2
-	extra := max(n.silenceExtra+step, gap+step-n.cfg.FailTicks)
-	n.silenceExtra = min(extra, n.maxSilenceExtra())
+	n.silenceExtra = n.grownSilence(n.silenceExtra, gap)
 	n.silenceCalm = n.now
+}
+
+// grownSilence is the extra silence after a mistake: half of FailTicks
+// more, or the silence seen and half of FailTicks more, capped.
+func (n *Node) grownSilence(extra, gap int) int {
+	step := n.cfg.FailTicks / 2
+	return min(max(extra+step, gap+step-n.cfg.FailTicks), n.maxSilenceExtra())
 }
 
 // calmSilence takes a tick off the extra for every calm silenceCalmTicks.
@@ -39,5 +44,33 @@ func (n *Node) calmSilence() {
 	if n.silenceExtra > 0 && n.now-n.silenceCalm >= silenceCalmTicks {
 		n.silenceExtra--
 		n.silenceCalm = n.now
+	}
+}
+
+// The host waits the same way for a player that goes silent: the others
+// see "waiting for NAME" and the game holds its turns. On a lossy link a
+// player's acks stall now and then, and each stall held the whole game for
+// a moment; a player whose silence ended on its own, connection up, long
+// before it would have been marked away, is given that much more silence
+// next time, by the same rule.
+
+// peerSilence is how many ticks of silence the host allows player pi.
+func (n *Node) peerSilence(pi *peerInfo) int { return n.cfg.FailTicks + pi.silenceExtra }
+
+// heardAfter notes a message from pi after gap ticks of silence: a wait
+// for it that ends this way was a link stall, not an absence.
+func (n *Node) heardAfter(pi *peerInfo, gap int) {
+	if pi.stallSince >= 0 && !pi.away && !pi.connLost && gap > n.peerSilence(pi) && gap < n.cfg.DropTicks {
+		pi.silenceExtra = n.grownSilence(pi.silenceExtra, gap)
+		pi.silenceCalm = n.now
+	}
+	n.calmPeer(pi)
+}
+
+// calmPeer takes a tick off pi's extra for every calm silenceCalmTicks.
+func (n *Node) calmPeer(pi *peerInfo) {
+	if pi.silenceExtra > 0 && n.now-pi.silenceCalm >= silenceCalmTicks {
+		pi.silenceExtra--
+		pi.silenceCalm = n.now
 	}
 }
