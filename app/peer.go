@@ -118,7 +118,32 @@ func Join(ctx context.Context, p Peer, res p2p.Resolver) error {
 // playing when its process stopped (the record in the data dir) and plays
 // it on. Without a record the error wraps network.ErrNoLastGame.
 func Rejoin(ctx context.Context, p Peer) error {
+	if err := hasLastGame(p); err != nil {
+		return err // before the network starts: nothing to rejoin, nothing to listen for
+	}
 	return joinWith(ctx, p, (*network.Client).Rejoin)
+}
+
+// hasLastGame reads the record of the game p's identity was playing; its
+// error says there is none, or what is wrong with it.
+func hasLastGame(p Peer) error {
+	path := p.Identity
+	if path == "" {
+		var err error
+		if path, err = p2p.DefaultIdentityPath(); err != nil {
+			return err
+		}
+	}
+	key, err := p2p.LoadIdentity(path)
+	if err != nil {
+		return err
+	}
+	self, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		return fmt.Errorf("identity %s: %w", path, err)
+	}
+	_, err = network.ReadLastGame(datadir.LastGames(), self)
+	return err
 }
 
 // joinWith starts the peer, joins with join and plays the game.
