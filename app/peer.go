@@ -118,6 +118,11 @@ func Join(ctx context.Context, p Peer, res p2p.Resolver) error {
 // playing when its process stopped (the record in the data dir) and plays
 // it on. Without a record the error wraps network.ErrNoLastGame.
 func Rejoin(ctx context.Context, p Peer) error {
+	if !p.Headless {
+		if err := render.CheckDisplay(); err != nil {
+			return err // no window, whatever the record says
+		}
+	}
 	if err := hasLastGame(p); err != nil {
 		return err // before the network starts: nothing to rejoin, nothing to listen for
 	}
