@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	session "hostfall/session"
+	"hostfall/session/simnet"
 )
 
 type seqRand uint64
@@ -108,4 +109,55 @@ func TestPasswordGuessesAreThrottled(t *testing.T) {
 	if k, _ := answer(step(hello("late")), "late"); k != session.MsgChallenge {
 		t.Fatalf("after the silent ones expired: %v, want a challenge", k)
 	}
+}
+
+// A member repeating its Hello during play (a hostile one, or one stuck in
+// a loop) costs the host at most one Welcome and snapshot per half of
+// seekTicks, not one each: 200 Hellos in 20 ticks are answered once. One
+// that lost its answer is answered again when it asks after seekTicks.
+func TestRepeatedHellosCostOneSnapshot(t *testing.T) {
+	n := gameOf(t, 21, 3, simConfig())
+	n.Run(50)
+	host, member := n.Peers[0], n.Peers[2]
+	welcomes, snaps := 0, 0
+	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
+		for _, m := range rd.Messages {
+			if p == host && m.To == member.ID {
+				switch m.Kind {
+				case session.MsgWelcome:
+					welcomes++
+				case session.MsgSnapshot:
+					snaps++
+				}
+			}
+		}
+	}
+	rev := host.Status.Revision
+	for range 20 {
+		for range 10 {
+			if err := host.Node.Step(hello(member.ID)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n.Run(1)
+	}
+	if welcomes > 1 || snaps > 1 {
+		t.Errorf("200 Hellos in 20 ticks: %d welcomes and %d snapshots, want at most 1 each", welcomes, snaps)
+	}
+	if host.Status.Revision > rev+2 {
+		t.Errorf("the lobby revision went from %d to %d: a broadcast per Hello", rev, host.Status.Revision)
+	}
+	n.Run(100)
+	if err := host.Node.Step(hello(member.ID)); err != nil {
+		t.Fatal(err)
+	}
+	n.Run(5)
+	if welcomes != 2 {
+		t.Errorf("a Hello after seekTicks: %d welcomes in all, want 2", welcomes)
+	}
+	n.Run(300)
+	if member.Left || !member.Status.Joined || member.Status.Slot < 0 {
+		t.Errorf("the member is out of the game: %+v", member.Status)
+	}
+	noViolations(t, n)
 }

@@ -30,6 +30,8 @@ type peerInfo struct {
 	// FailTicks after its link stalled (see suspect.go); silenceCalm the
 	// tick it last changed.
 	silenceExtra, silenceCalm int
+
+	welcomedAt int // tick of its last Welcome during play (0: none)
 }
 
 type sentTurn struct {
@@ -392,6 +394,13 @@ func (n *Node) onProof(m Message) {
 func (n *Node) admit(p PeerID, hello *Hello) {
 	h := n.hs
 	delete(h.hellos, p)
+	if old := h.peer(p); old != nil && old.welcomedAt > 0 && !old.connLost && n.now-old.welcomedAt < seekTicks/2 {
+		// A Hello repeated before the answer to the last one could
+		// arrive (that answer, a snapshot, is on its way): each would
+		// cost a snapshot and a lobby broadcast. A node that lost its
+		// answer asks again after seekTicks.
+		return
+	}
 	slot := n.lobby.SlotOf(p)
 	if slot < 0 && !hello.Spectate {
 		slot = n.reservedFor(p, hello.Name)
@@ -440,6 +449,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	}
 	l := n.lobby.Clone()
 	n.hostSend(pi, Message{Kind: MsgWelcome, Slot: slot, Lobby: &l, NextSeq: next})
+	if n.lobby.State == StatePlaying {
+		pi.welcomedAt = n.now
+	}
 	if n.lobby.State == StateLoading {
 		n.sendResume(pi)
 	}
