@@ -47,6 +47,9 @@ func UnmarshalMessage(b []byte) (Message, error) {
 	if len(b) > MaxMessageSize {
 		return Message{}, fmt.Errorf("%w: %d bytes exceed the %d-byte limit", ErrMalformed, len(b), MaxMessageSize)
 	}
+	if err := precount(b); err != nil {
+		return Message{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
 	var w wirepb.Message
 	if err := proto.Unmarshal(b, &w); err != nil {
 		return Message{}, fmt.Errorf("%w: %v", ErrMalformed, err)

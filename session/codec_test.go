@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"runtime"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 func sampleMessages() []Message {
@@ -166,4 +169,82 @@ func FuzzStep(f *testing.F) {
 			target.Advance()
 		}
 	})
+}
+
+// Repeated fields are counted on the wire before decoding: a message of
+// empty elements (two bytes each on the wire, a struct each once decoded) is
+// refused having allocated almost nothing, for each repeated field; a
+// message at the caps still decodes.
+func TestRepeatedFieldsCountedBeforeDecoding(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		msg  []byte
+	}{
+		{"1 MiB of empty turns", flood(1<<19, fieldMsgTurns)},
+		{"1 MiB of empty commands", flood(1<<19, fieldMsgCmds)},
+		{"1 MiB of empty hash reports", flood(1<<19, fieldMsgHashes)},
+		{"1 MiB of empty targets", flood(1<<19, fieldMsgTargets)},
+		{"one turn of 1 MiB of empty commands", nest(fieldMsgTurns, flood(1<<19, fieldTurnCmds))},
+		{"a lobby of 1 MiB of empty slots", nest(fieldMsgLobby, flood(1<<19, fieldLobbySlots))},
+		{"a desync of 1 MiB of empty hashes", nest(fieldMsgDesync, flood(1<<19, fieldDesyncHashes))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := append([]byte{1 << 3, byte(MsgTurns)}, tc.msg...) // kind = turns
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err := UnmarshalMessage(msg)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("a %d-byte flood decoded: %v", len(msg), err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+				t.Errorf("refusing it allocated %d bytes (want under 1 MiB): %v", alloc, err)
+			}
+			t.Logf("%d bytes refused: %v", len(msg), err)
+		})
+	}
+	at := Message{Kind: MsgTurns, Turns: make([]Turn, maxTurnsInMsg)}
+	for i := range at.Turns {
+		at.Turns[i] = Turn{Epoch: 16, Number: uint64(i + 1), Commands: make([]Command, 64)}
+		for j := range at.Turns[i].Commands {
+			at.Turns[i].Commands[j] = Command{Slot: j % MaxSlots, Seq: uint64(i*64 + j + 1), Data: []byte{1}}
+		}
+	}
+	b, err := at.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UnmarshalMessage(b); err != nil {
+		t.Fatalf("a message at the caps (%d turns of 64 commands) does not decode: %v", maxTurnsInMsg, err)
+	}
+}
+
+// flood is n empty elements of repeated message field num.
+func flood(n int, num protowire.Number) []byte {
+	return bytes.Repeat(protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), nil), n)
+}
+
+// nest wraps body as the embedded message field num.
+func nest(num protowire.Number, body []byte) []byte {
+	return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), body)
+}
+
+// BenchmarkUnmarshalTurns decodes a typical turns message of a 16-player
+// game (one turn, a command from each slot), counting fields first.
+func BenchmarkUnmarshalTurns(b *testing.B) {
+	t := Turn{Epoch: 16, Number: 1200}
+	for s := range MaxSlots {
+		t.Commands = append(t.Commands, Command{Slot: s, Seq: 77, Data: bytes.Repeat([]byte{7}, 24)})
+	}
+	data, err := Message{Kind: MsgTurns, Turns: []Turn{t}, Chain: 99, NextSeq: 78}.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := UnmarshalMessage(data); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
