@@ -250,7 +250,17 @@ func (n *Node) turnsAfter(from, to uint64) []Turn {
 	if to-from > maxTurnsInMsg {
 		to = from + maxTurnsInMsg
 	}
-	return slices.Clone(n.log[from-n.base : to-n.base])
+	turns := n.log[from-n.base : to-n.base]
+	// A receiver refuses more commands in one message's turns than
+	// maxTurnCmdsInMsg (see precount): the rest go in the next message.
+	cmds := 0
+	for i, t := range turns {
+		if cmds += len(t.Commands); cmds > maxTurnCmdsInMsg && i > 0 {
+			turns = turns[:i]
+			break
+		}
+	}
+	return slices.Clone(turns)
 }
 
 func (n *Node) send(m Message) {
