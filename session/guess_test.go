@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -160,4 +161,45 @@ func TestRepeatedHellosCostOneSnapshot(t *testing.T) {
 		t.Errorf("the member is out of the game: %+v", member.Status)
 	}
 	noViolations(t, n)
+}
+
+// One player's flood of commands (500 of 1 KiB at once) is spread over
+// turns by the slot's budget (64 commands or 64 KiB a turn): no turn grows
+// past it, every command still runs exactly once, and another player's
+// command proposed at the same time is not queued behind the flood.
+func TestCommandFloodIsSpreadOverTurns(t *testing.T) {
+	n := gameOf(t, 23, 3, simConfig())
+	n.Run(20)
+	flooder, other := n.Peers[1], n.Peers[2]
+	for i := range 500 {
+		data := append([]byte(fmt.Sprintf("flood#%d/", i)), bytes.Repeat([]byte{'x'}, 1<<10)...)
+		if err := n.Propose(flooder, flooder.Status.Slot, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := n.Propose(other, other.Status.Slot, []byte("mine")); err != nil {
+		t.Fatal(err)
+	}
+	start := n.Peers[0].Last()
+	n.Run(600)
+	host := n.Peers[0]
+	var otherAt uint64
+	for _, a := range host.Applied {
+		count, size := 0, 0
+		for _, c := range a.Turn.Commands {
+			if c.Slot == flooder.Status.Slot {
+				count, size = count+1, size+len(c.Data)
+			}
+			if c.Slot == other.Status.Slot && string(c.Data) == "mine" {
+				otherAt = a.Number
+			}
+		}
+		if count > 64 || size > 64<<10+64 {
+			t.Errorf("turn %d holds %d commands (%d bytes) of the flooding slot", a.Number, count, size)
+		}
+	}
+	if otherAt == 0 || otherAt > start+5 {
+		t.Errorf("the other player's command ran at turn %d; the flood began at turn %d", otherAt, start)
+	}
+	noViolations(t, n) // every flood command ran exactly once
 }

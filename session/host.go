@@ -251,19 +251,45 @@ func (n *Node) stepHost(m Message) {
 	}
 }
 
+// A slot's budget in one turn: what a player can ask for in 50 ms with room
+// to spare, and one command of any size. Commands past it wait with their
+// sender, which resends them until a turn holds them; so one player's
+// flood neither delays the others' commands nor makes a turn too large to
+// send.
+const (
+	maxSlotCmdsPerTurn  = 64
+	maxSlotBytesPerTurn = 64 << 10
+)
+
 // takeCommands appends the sender's commands to the open turn, attributed to
-// the sender's slot; duplicates and out-of-order ones are dropped (the sender
-// resends until it sees them committed).
+// the sender's slot, within the slot's budget; duplicates and out-of-order
+// ones are dropped (the sender resends until it sees them committed).
 func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
 	if pi.slot < 0 || n.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
 		return
 	}
+	count, size := h.openLoad(pi.slot)
 	for _, c := range cmds {
 		c.Slot = pi.slot
-		if c.Seq == h.expectSeq(n, pi.slot) {
-			h.open = append(h.open, c)
+		if c.Seq != h.expectSeq(n, pi.slot) {
+			continue
+		}
+		if count >= maxSlotCmdsPerTurn || count > 0 && size+len(c.Data) > maxSlotBytesPerTurn {
+			return // the rest wait for a later turn
+		}
+		h.open = append(h.open, c)
+		count, size = count+1, size+len(c.Data)
+	}
+}
+
+// openLoad is how many commands, and bytes of them, slot has in the open turn.
+func (h *hostState) openLoad(slot int) (count, size int) {
+	for _, c := range h.open {
+		if c.Slot == slot {
+			count, size = count+1, size+len(c.Data)
 		}
 	}
+	return count, size
 }
 
 func (h *hostState) expectSeq(n *Node, slot int) uint64 {
