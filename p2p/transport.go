@@ -29,10 +29,12 @@ type Limits struct {
 	FrameBurst int
 	ByteRate   float64
 	ByteBurst  int // at least MaxFrameSize
-	// QueueFrames bounds each peer's send queue. A frame that finds the
-	// queue full is dropped: the queue only fills when the peer stopped
-	// reading, and the session resends turns, commands and heartbeats.
+	// QueueFrames and QueueBytes bound each peer's send queue. A frame
+	// that finds the queue full is dropped: the queue only fills when the
+	// peer stopped reading, and the session resends turns, commands and
+	// heartbeats. An empty queue takes one frame of any size.
 	QueueFrames int
+	QueueBytes  int
 	// A peer that breaks the frame protocol MaxStrikes times within
 	// StrikeWindow is disconnected and blocked for BlockFor.
 	MaxStrikes   int
@@ -46,6 +48,7 @@ var DefaultLimits = Limits{
 	FrameRate: 1000, FrameBurst: 2000,
 	ByteRate: 4 << 20, ByteBurst: MaxFrameSize + 4096,
 	QueueFrames:  512,
+	QueueBytes:   2 * MaxFrameSize,
 	MaxStrikes:   3,
 	StrikeWindow: time.Minute,
 	BlockFor:     time.Minute,
@@ -74,6 +77,7 @@ func (l Limits) filled() Limits {
 	defi(&l.ByteBurst, d.ByteBurst)
 	l.ByteBurst = max(l.ByteBurst, MaxFrameSize+16)
 	defi(&l.QueueFrames, d.QueueFrames)
+	defi(&l.QueueBytes, d.QueueBytes)
 	defi(&l.MaxStrikes, d.MaxStrikes)
 	defd(&l.StrikeWindow, d.StrikeWindow)
 	defd(&l.BlockFor, d.BlockFor)
@@ -455,19 +459,35 @@ type link struct {
 	sent    atomic.Uint64
 	recv    atomic.Uint64
 	dropped atomic.Uint64
+	queued  atomic.Int64 // bytes in out
 }
 
 func (l *link) enqueue(frame []byte) {
-	select {
-	case l.out <- frame:
-	default:
-		if l.dropped.Add(1)%100 == 1 {
-			l.t.log.Debug("send queue full, frame dropped (the session resends)", "peer", l.p, "dropped", l.dropped.Load())
+	n := int64(len(frame))
+	if q := l.queued.Add(n); q > int64(l.t.lim.QueueBytes) && q != n {
+		l.queued.Add(-n)
+		l.full()
+	} else {
+		select {
+		case l.out <- frame:
+		default:
+			l.queued.Add(-n)
+			l.full()
 		}
 	}
 	select {
 	case l.kick <- struct{}{}:
 	default:
+	}
+}
+
+// taken notes that frame left the send queue.
+func (l *link) taken(frame []byte) { l.queued.Add(-int64(len(frame))) }
+
+// full counts a frame dropped for a full queue.
+func (l *link) full() {
+	if l.dropped.Add(1)%100 == 1 {
+		l.t.log.Debug("send queue full, frame dropped (the session resends)", "peer", l.p, "dropped", l.dropped.Load())
 	}
 }
 
@@ -584,6 +604,7 @@ func (l *link) run() {
 				drop()
 			}
 		case f := <-out:
+			l.taken(f)
 			if err := l.writeFrames(cur, w, f); err != nil {
 				t.log.Debug("session stream write failed", "peer", l.p, "err", err)
 				drop()
@@ -657,6 +678,7 @@ func (l *link) writeFrames(s network.Stream, w *bufio.Writer, first []byte) erro
 		}
 		select {
 		case f = <-l.out:
+			l.taken(f)
 			continue
 		default:
 		}
