@@ -248,3 +248,47 @@ func BenchmarkUnmarshalTurns(b *testing.B) {
 		}
 	}
 }
+
+// Only the kinds that carry turns or a snapshot may be large: a Hello, a
+// Ping or a Lobby of 1 MiB is refused before decoding; turns of 2 MiB are
+// not.
+func TestMessageSizeByKind(t *testing.T) {
+	big := bytes.Repeat([]byte{1}, 1<<20)
+	for _, tc := range []struct {
+		m  Message
+		ok bool
+	}{
+		{Message{Kind: MsgHello, Nonce: big, Hello: &Hello{Protocol: ProtocolVersion, GameVersion: "0.1.0"}}, false},
+		{Message{Kind: MsgPing, Nonce: big}, false},
+		{Message{Kind: MsgLobby, Proof: big, Lobby: &Lobby{Name: "x"}}, false},
+		{Message{Kind: MsgAck, Nonce: big}, false},
+		{Message{Kind: MsgCommands, Commands: []Command{{Slot: 1, Seq: 1, Data: big[:60<<10]}}}, true},
+		{Message{Kind: MsgTurns, Turns: turnsOf(40, big[:60<<10])}, true},
+		{Message{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 9, Data: append(big, big...)}}, true},
+	} {
+		b, err := tc.m.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err = UnmarshalMessage(b)
+		runtime.ReadMemStats(&after)
+		if (err == nil) != tc.ok {
+			t.Errorf("a %v message of %d bytes: err %v, want decoded %v", tc.m.Kind, len(b), err, tc.ok)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; !tc.ok && alloc > 64<<10 {
+			t.Errorf("refusing a %v message of %d bytes allocated %d bytes: it was decoded first", tc.m.Kind, len(b), alloc)
+		}
+	}
+}
+
+// turnsOf is n turns of one command each, of data.
+func turnsOf(n int, data []byte) []Turn {
+	ts := make([]Turn, n)
+	for i := range ts {
+		ts[i] = Turn{Epoch: 16, Number: uint64(i + 1), Commands: []Command{{Slot: 0, Seq: uint64(i + 1), Data: data}}}
+	}
+	return ts
+}

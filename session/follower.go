@@ -201,10 +201,17 @@ func (n *Node) followerTick() {
 		n.sendAck(false)
 	}
 	if len(n.pending) > 0 && n.now-n.pending[0].sentAt >= n.cfg.ResendTicks {
+		// The oldest first, as many as the host takes in the turns until
+		// the next resend (its budget per slot and turn): the rest follow.
 		var cs []Command
+		size := 0
 		for i := range n.pending {
+			if len(cs) >= 4*maxSlotCmdsPerTurn || len(cs) > 0 && size+len(n.pending[i].cmd.Data) > 4*maxSlotBytesPerTurn {
+				break
+			}
 			n.pending[i].sentAt = n.now
 			cs = append(cs, n.pending[i].cmd)
+			size += len(n.pending[i].cmd.Data)
 		}
 		n.send(Message{Kind: MsgCommands, To: n.host, Epoch: n.epoch, Commands: cs})
 	}

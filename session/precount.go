@@ -19,6 +19,7 @@ const maxTurnCmdsInMsg = 64 * maxTurnsInMsg
 
 // Field numbers of the wire form (session/internal/wirepb/session.proto).
 const (
+	fieldMsgKind    = 1
 	fieldMsgTurns   = 4
 	fieldMsgCmds    = 5
 	fieldMsgLobby   = 6
@@ -36,12 +37,39 @@ const (
 	fieldDesyncHashes = 2
 )
 
+// Only the messages that carry turns or a snapshot may be large; the others
+// carry a lobby, a few hashes or a handful of peer IDs. A message larger
+// than its kind needs is refused before it is decoded.
+const (
+	smallMessageSize   = 64 << 10
+	commandMessageSize = 8 << 20 // a follower's pending commands, 64 KiB at most each
+)
+
+// maxSizeOf is the largest encoded message of kind k.
+func maxSizeOf(k MsgKind) int {
+	switch k {
+	case MsgTurns, MsgFollow, MsgSnapshot:
+		return MaxMessageSize
+	case MsgCommands:
+		return commandMessageSize
+	case MsgAck:
+		return 2 * smallMessageSize // hash reports of up to maxTurnsInMsg turns
+	}
+	return smallMessageSize
+}
+
 // precount walks the top level of an encoded Message and the messages in it
-// that hold repeated fields, counting their elements against the caps.
+// that hold repeated fields, counting their elements against the caps, and
+// checks the message's size against its kind's.
 func precount(b []byte) error {
 	var turns, cmds, hashes, targets, turnCmds int
-	return eachField(b, func(num protowire.Number, v []byte) error {
+	kind := MsgNone
+	err := eachField(b, func(num protowire.Number, v []byte) error {
 		switch num {
+		case fieldMsgKind:
+			if k, n := protowire.ConsumeVarint(v); n > 0 && k < 256 {
+				kind = MsgKind(k)
+			}
 		case fieldMsgTurns:
 			turns++
 			var deps, pres int
@@ -79,6 +107,13 @@ func precount(b []byte) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if len(b) > maxSizeOf(kind) {
+		return fmt.Errorf("a %v message of %d bytes (at most %d)", kind, len(b), maxSizeOf(kind))
+	}
+	return nil
 }
 
 // countIn counts the elements of the repeated fields of caps in one
@@ -110,7 +145,7 @@ func eachField(b []byte, fn func(num protowire.Number, v []byte) error) error {
 		if m < 0 {
 			return protowire.ParseError(m)
 		}
-		var v []byte
+		v := b[:m] // a varint's own bytes; for a length-delimited field, its contents
 		if typ == protowire.BytesType {
 			v, _ = protowire.ConsumeBytes(b[:m])
 		}
