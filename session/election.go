@@ -77,7 +77,7 @@ func (n *Node) nextCandidate() {
 		el.expect = p
 		// The candidate's link may stall as ours did: it allows its host
 		// as much silence as we do, likely.
-		el.deadline = n.now + n.cfg.ClaimWaitTicks + n.silenceExtra
+		el.deadline = n.now + n.cfg.ClaimWaitTicks + n.silence.extra
 		return
 	}
 	// Nobody else is left to ask: a player runs itself (and plays on if

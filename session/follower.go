@@ -165,7 +165,7 @@ func (n *Node) sendAck(need bool) {
 }
 
 func (n *Node) followerTick() {
-	n.calmSilence()
+	n.silence.relax(n.now)
 	limit := n.hostSilence()
 	if n.awaitResume {
 		limit += n.cfg.GatherTicks + n.cfg.DropTicks // a candidate may wait for the others

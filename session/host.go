@@ -26,10 +26,9 @@ type peerInfo struct {
 	current    bool // its last message was of this host's epoch
 	msgAt      int  // tick of its last message (heard also counts reconnections)
 
-	// silenceExtra is the silence this host allows the player beyond
-	// FailTicks after its link stalled (see suspect.go); silenceCalm the
-	// tick it last changed.
-	silenceExtra, silenceCalm int
+	// silence is what this host learnt of the player's link stalls (see
+	// suspect.go).
+	silence learntSilence
 
 	welcomedAt int // tick of its last Welcome during play (0: none)
 }

@@ -162,11 +162,9 @@ type Node struct {
 	deferredAt  int
 	connLost    map[PeerID]bool
 
-	// silenceExtra is what this follower allows its host beyond FailTicks
-	// after false suspicions (see suspect.go); silenceCalm the tick it last
-	// changed.
-	silenceExtra int
-	silenceCalm  int
+	// silence is what this follower learnt of its host's link from false
+	// suspicions (see suspect.go).
+	silence learntSilence
 
 	hs *hostState
 	el *election

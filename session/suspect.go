@@ -17,35 +17,38 @@ package session
 // the extra silence allowed.
 const silenceCalmTicks = 1000
 
-// hostSilence is how many ticks of silence this follower allows its host.
-func (n *Node) hostSilence() int { return n.cfg.FailTicks + n.silenceExtra }
+// learntSilence is what one side has learnt of a link's stalls: the ticks of
+// silence it allows beyond FailTicks, and when that last changed.
+type learntSilence struct{ extra, calm int }
 
-// maxSilenceExtra caps the extra: a dead host is suspected within
-// 4 × FailTicks (1.2 s with the defaults) however bad the link was.
-func (n *Node) maxSilenceExtra() int { return 3 * n.cfg.FailTicks }
+// limit is the silence allowed: FailTicks and the extra.
+func (s *learntSilence) limit(cfg *Config) int { return cfg.FailTicks + s.extra }
 
-// falseSuspicion notes that the host this node suspected was alive after
-// all, after a silence of gap ticks (0 when unknown): the limit grows by
-// half of FailTicks, or to the silence seen and half of FailTicks more.
-func (n *Node) falseSuspicion(gap int) {
-	n.silenceExtra = n.grownSilence(n.silenceExtra, gap)
-	n.silenceCalm = n.now
+// grow notes a mistake after a silence of gap ticks (0 when unknown): the
+// extra grows by half of FailTicks, or to the silence seen and half of
+// FailTicks more, at most 3 × FailTicks, so that a dead peer is still
+// found within 4 × FailTicks (1.2 s with the defaults) however bad the
+// link was.
+func (s *learntSilence) grow(cfg *Config, now, gap int) {
+	step := cfg.FailTicks / 2
+	s.extra = min(max(s.extra+step, gap+step-cfg.FailTicks), 3*cfg.FailTicks)
+	s.calm = now
 }
 
-// grownSilence is the extra silence after a mistake: half of FailTicks
-// more, or the silence seen and half of FailTicks more, capped.
-func (n *Node) grownSilence(extra, gap int) int {
-	step := n.cfg.FailTicks / 2
-	return min(max(extra+step, gap+step-n.cfg.FailTicks), n.maxSilenceExtra())
-}
-
-// calmSilence takes a tick off the extra for every calm silenceCalmTicks.
-func (n *Node) calmSilence() {
-	if n.silenceExtra > 0 && n.now-n.silenceCalm >= silenceCalmTicks {
-		n.silenceExtra--
-		n.silenceCalm = n.now
+// relax takes a tick off the extra for every calm silenceCalmTicks.
+func (s *learntSilence) relax(now int) {
+	if s.extra > 0 && now-s.calm >= silenceCalmTicks {
+		s.extra--
+		s.calm = now
 	}
 }
+
+// hostSilence is how many ticks of silence this follower allows its host.
+func (n *Node) hostSilence() int { return n.silence.limit(&n.cfg) }
+
+// falseSuspicion notes that the host this node suspected was alive after
+// all, after a silence of gap ticks (0 when unknown).
+func (n *Node) falseSuspicion(gap int) { n.silence.grow(&n.cfg, n.now, gap) }
 
 // The host waits the same way for a player that goes silent: the others
 // see "waiting for NAME" and the game holds its turns. On a lossy link a
@@ -55,22 +58,13 @@ func (n *Node) calmSilence() {
 // next time, by the same rule.
 
 // peerSilence is how many ticks of silence the host allows player pi.
-func (n *Node) peerSilence(pi *peerInfo) int { return n.cfg.FailTicks + pi.silenceExtra }
+func (n *Node) peerSilence(pi *peerInfo) int { return pi.silence.limit(&n.cfg) }
 
 // heardAfter notes a message from pi after gap ticks of silence: a wait
 // for it that ends this way was a link stall, not an absence.
 func (n *Node) heardAfter(pi *peerInfo, gap int) {
 	if pi.stallSince >= 0 && !pi.away && !pi.connLost && gap > n.peerSilence(pi) && gap < n.cfg.DropTicks {
-		pi.silenceExtra = n.grownSilence(pi.silenceExtra, gap)
-		pi.silenceCalm = n.now
+		pi.silence.grow(&n.cfg, n.now, gap)
 	}
-	n.calmPeer(pi)
-}
-
-// calmPeer takes a tick off pi's extra for every calm silenceCalmTicks.
-func (n *Node) calmPeer(pi *peerInfo) {
-	if pi.silenceExtra > 0 && n.now-pi.silenceCalm >= silenceCalmTicks {
-		pi.silenceExtra--
-		pi.silenceCalm = n.now
-	}
+	pi.silence.relax(n.now)
 }

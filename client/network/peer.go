@@ -479,7 +479,7 @@ func (p *Peer) ready() {
 		turned = turned || len(rd.Committed) > 0
 		p.handled(rd, hashes)
 	}
-	if err := p.d.Handle(handled); err != nil && p.recoverable(err) && p.node.Resync(p.m.World() != nil) {
+	if err := p.d.Handle(handled); err != nil && recoverable(err) && p.node.Resync(p.m.World() != nil) {
 		// A fault on this side (no game loaded, a turn missing): the
 		// player takes the game back from its host by snapshot rather
 		// than leave it.
@@ -500,7 +500,7 @@ func (p *Peer) ready() {
 
 // recoverable reports whether err is a fault of this side's game that a
 // snapshot from the host mends.
-func (p *Peer) recoverable(err error) bool {
+func recoverable(err error) bool {
 	return errors.Is(err, match.ErrNotLoaded) || errors.Is(err, match.ErrTurnGap)
 }
 
