@@ -9,16 +9,6 @@
 # About four minutes. Needs root; skipped without.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ "$(id -u)" != 0 ]; then
-  echo "lanreturn.sh: network namespaces need root; rejoin and heal figures skipped" >&2
-  exit 0
-fi
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-if ! HFLAN_BENCH=1 HFLAN_BENCH_RETURNS="${LAN_RETURNS:-10}" HFLAN_BENCH_HEALS="${LAN_HEALS:-5}" \
-  go test -run '^TestBenchLAN(Rejoin|Heal)$' -count=1 -v -timeout 15m ./p2p/e2e >"$log" 2>&1; then
-  cat "$log" >&2
-  exit 1
-fi
-grep -v '^Benchmark' "$log" | grep -E '^\s+bench_return_test' >&2 || true
-grep '^Benchmark' "$log"
+. scripts/lib/e2ebench.sh
+HFLAN_BENCH_RETURNS="${LAN_RETURNS:-10}" HFLAN_BENCH_HEALS="${LAN_HEALS:-5}" \
+  e2e_bench lanreturn.sh '^TestBenchLAN(Rejoin|Heal)$' bench_return_test "rejoin and heal figures"
