@@ -152,11 +152,13 @@ func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 	for _, p := range minority {
 		h.repairing[p] = n.now
 		if p == n.self {
-			n.expectSnap = true
+			n.expectSnap, n.snapFrom = true, source
 			continue
 		}
 		if pi := h.peer(p); pi != nil {
-			n.hostSend(pi, Message{Kind: MsgDesync, Desync: info})
+			// Named, so the repaired peer takes a snapshot from that
+			// player only, not from whoever sends one first.
+			n.hostSend(pi, Message{Kind: MsgDesync, Desync: info, Targets: []PeerID{source}})
 		}
 	}
 	if source == n.self {
@@ -171,8 +173,11 @@ func (n *Node) applySnapshot(m Message) {
 	if !n.expectSnap {
 		return
 	}
-	n.expectSnap = false
 	s := m.Snapshot
+	if m.From != n.host && !n.fitsRepair(s) {
+		return // not the repair we were promised: wait for it (or the host)
+	}
+	n.expectSnap, n.snapFrom = false, ""
 	repaired := n.released > 0
 	if s != nil {
 		if c, ok := n.chainAt(s.Turn); !ok || c != s.Chain {
@@ -215,4 +220,19 @@ func (n *Node) applySnapshot(m Message) {
 	if n.role == roleFollower {
 		n.sendAck(true)
 	}
+}
+
+// fitsRepair checks a repair snapshot sent by the majority peer the host
+// named: it must continue this node's history (at its turn, if this node
+// holds it, the chain is ours: a desync differs in state, never in turns;
+// a later turn is checked by the host's next turns, which carry their
+// chain). The state itself is checked by the next hash vote; a snapshot
+// that does not restore makes the caller take the game back from the host
+// (Resync).
+func (n *Node) fitsRepair(s *Snapshot) bool {
+	if s == nil {
+		return false
+	}
+	c, ok := n.chainAt(s.Turn)
+	return !ok || c == s.Chain
 }

@@ -121,6 +121,32 @@
 // moved count as present even when the host marked them away, so a host left
 // alone never steps down for one claim that may be seconds old.
 //
+// # Authority: no member's word alone
+//
+// Every member may be hostile, so the session checks what it can rather
+// than trust a message:
+//   - An epoch names its host (generation×16 + slot): a claim, a rival
+//     host's ping or a merge order counts only from the player of that
+//     slot. A generation more than 2^16 ahead of any this node knows is
+//     refused, and only players of the game move the node's own.
+//   - A follower in a migration follows a claim only from the candidate
+//     its own rule names (or a player listed before it, which the claim
+//     proves alive); a claim from further down waits until the rule comes
+//     to its claimer. A candidate outbids a later claimer once, and only
+//     answers it after that.
+//   - A host steps down for a claim only when a strict majority of the
+//     players present has moved to a newer generation. A rival host's
+//     report of its side is believed only as far as the host can check it:
+//     players of its own side are not on the rival's, so the rival counts
+//     at most the others, and its lowest slot is one of theirs. A junior
+//     host checks a merge order the same way and answers one the rule does
+//     not support with a merge order of its own, which makes the senior
+//     reconsider.
+//   - A repair snapshot is taken only from the majority peer the host
+//     named, and only if it continues the repaired peer's history; the
+//     next hash vote checks the state, and a snapshot that does not
+//     restore makes the caller take the game back from its host.
+//
 // # Nobody is forced out; one game after any split
 //
 // A peer that lost its game (its host went on without it, or its side lost

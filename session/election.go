@@ -22,6 +22,11 @@ type election struct {
 	alive     *Message // a Reject saying the old host lives
 	waiting   bool     // told the caller it waits for the other players
 	quit      []PeerID // hosts that said Bye: they left on purpose
+	outbid    []PeerID // later claimers this candidate claimed over once
+
+	// Follower side: claims from players its own rule does not name yet,
+	// one per claimer (so at most one per player of the game).
+	parked map[PeerID]Message
 }
 
 type followInfo struct {
@@ -78,6 +83,10 @@ func (n *Node) nextCandidate() {
 		// The candidate's link may stall as ours did: it allows its host
 		// as much silence as we do, likely.
 		el.deadline = n.now + n.cfg.ClaimWaitTicks + n.silence.extra
+		if c, ok := el.parked[p]; ok {
+			delete(el.parked, p)
+			n.onClaim(c) // it claimed before our rule came to it
+		}
 		return
 	}
 	// Nobody else is left to ask: a player runs itself (and plays on if
@@ -128,8 +137,8 @@ func (n *Node) reject(m Message) {
 }
 
 func (n *Node) onClaim(m Message) {
-	if n.rosterIndex(m.From) < 0 {
-		return // not a player of this game (any more)
+	if n.rosterIndex(m.From) < 0 || !n.owns(m.From, m.Epoch) {
+		return // not a player of this game (any more), or not its claim to make
 	}
 	if n.el != nil {
 		n.el.maxGen = max(n.el.maxGen, epochGen(m.Epoch))
@@ -142,22 +151,7 @@ func (n *Node) onClaim(m Message) {
 		return
 	}
 	if n.role == roleCandidate {
-		mine := n.el.claim
-		if n.otherHistory(m) {
-			n.reject(m) // its claimer must rejoin by snapshot
-			return
-		}
-		if epochGen(m.Epoch) > epochGen(mine) ||
-			epochGen(m.Epoch) == epochGen(mine) && n.rosterIndex(m.From) < n.rosterIndex(n.self) {
-			n.becomeFollower()
-			n.follow(m)
-		} else {
-			// The claimer comes after this node: it gave up waiting for our
-			// claim (slow to arrive, or sent before it suspected the host).
-			// Claim again so it follows rather than stands alone.
-			n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.last(), Chain: n.lastChain()})
-			n.reject(m)
-		}
+		n.rivalClaim(m)
 		return
 	}
 	if !n.hostLost && !n.awaitResume {
@@ -166,7 +160,67 @@ func (n *Node) onClaim(m Message) {
 		n.deferredAt = n.now
 		return
 	}
+	if !n.byRule(m.From) {
+		// Our rule names a player listed before the claimer: a claim
+		// from further down is not followed until the rule comes to it
+		// (nextCandidate), so one player cannot take the game by
+		// claiming while the rightful candidate is still asked.
+		if n.el != nil {
+			if n.el.parked == nil {
+				n.el.parked = map[PeerID]Message{}
+			}
+			n.el.parked[m.From] = m
+		}
+		return
+	}
 	n.follow(m)
+}
+
+// byRule reports whether this node's own rule lets it follow a claim from
+// p: p is the player the rule names (the first one listed that is not known
+// to have failed, or the candidate this node already follows), or one
+// listed before it, which the claim proves alive.
+func (n *Node) byRule(p PeerID) bool {
+	var named PeerID
+	switch {
+	case n.awaitResume:
+		named = n.host
+	case n.el != nil:
+		named = n.el.expect
+	}
+	if named == "" {
+		return false
+	}
+	i := n.rosterIndex(named)
+	return i < 0 || n.rosterIndex(p) <= i // one that left names nobody
+}
+
+// rivalClaim answers another player's claim while this node runs for host
+// itself. The list decides: a claimer listed before this node is followed
+// when its generation is not below ours (one vote a generation); one
+// listed after it gave up waiting for our claim, so this node claims over
+// it, once per claimer (a claimer that keeps claiming is only answered);
+// otherwise the claimer is sent our claim again.
+func (n *Node) rivalClaim(m Message) {
+	el := n.el
+	mine := el.claim
+	if n.otherHistory(m) {
+		n.reject(m) // its claimer must rejoin by snapshot
+		return
+	}
+	before := n.rosterIndex(m.From) < n.rosterIndex(n.self)
+	switch {
+	case before && epochGen(m.Epoch) >= epochGen(mine):
+		n.becomeFollower()
+		n.follow(m)
+	case !before && epochGen(m.Epoch) >= epochGen(mine) && !slices.Contains(el.outbid, m.From):
+		el.outbid = append(el.outbid, m.From)
+		n.reject(m)
+		n.becomeCandidate()
+	default:
+		n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.last(), Chain: n.lastChain()})
+		n.reject(m)
+	}
 }
 
 // follow joins a candidate's new epoch and hands it what this node holds.

@@ -15,7 +15,7 @@ func (n *Node) stepMember(m Message) {
 		n.onReject(m)
 		return
 	case MsgSnapshot:
-		if m.From == n.host || n.expectSnap && !n.rejoin {
+		if m.From == n.host || n.expectSnap && !n.rejoin && m.From == n.snapFrom {
 			n.applySnapshot(m)
 		}
 		return
@@ -76,6 +76,9 @@ func (n *Node) stepMember(m Message) {
 	case MsgDesync:
 		if m.Desync != nil {
 			n.expectSnap = true
+			if len(m.Targets) == 1 {
+				n.snapFrom = m.Targets[0]
+			}
 			n.emit(Event{Kind: EvDesync, Turn: m.Desync.Turn, Desync: m.Desync})
 		}
 	case MsgSnapshotReq:

@@ -220,7 +220,9 @@ func (n *Node) stepHost(m Message) {
 	pi.current = m.Epoch == n.epoch
 	switch m.Kind {
 	case MsgSnapshot:
-		n.applySnapshot(m) // this host was in the minority of a desync
+		if m.From == n.snapFrom {
+			n.applySnapshot(m) // this host was in the minority of a desync
+		}
 	case MsgBye:
 		h.dropPeer(n, m.From, DepartLeft)
 	case MsgEdit:
@@ -770,7 +772,7 @@ func (n *Node) newerHeard(m Message) bool {
 			voters = append(voters, p)
 		}
 	}
-	if m.Kind != MsgClaim || 2*len(h.newer) <= len(voters) {
+	if m.Kind != MsgClaim || 2*len(h.newer) <= len(voters) || !n.owns(m.From, m.Epoch) {
 		return false // a rival host is met by the split rule (rivalPing)
 	}
 	if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {

@@ -91,6 +91,21 @@ const epochSlotBits = 4
 
 func makeEpoch(gen uint64, slot int) uint64 { return gen<<epochSlotBits | uint64(slot) }
 func epochGen(e uint64) uint64              { return e >> epochSlotBits }
+func epochSlot(e uint64) int                { return int(e & (1<<epochSlotBits - 1)) }
+
+// maxGenLeap bounds how far ahead of the newest generation this node knows
+// a message may be. Generations grow by one a migration, so an honest peer
+// is never millions ahead; a message that is is refused before it can push
+// every later claim (and the generation written to disk) towards overflow.
+const maxGenLeap = 1 << 16
+
+// owns reports whether p may act as the host of epoch e: an epoch carries
+// the slot of the player that claimed it, and only that player sequences,
+// pings or merges in its name.
+func (n *Node) owns(p PeerID, e uint64) bool {
+	s := n.lobby.SlotOf(p)
+	return s >= 0 && s == epochSlot(e)
+}
 
 // EpochGeneration is how many hosts an epoch value counts (1 for the first
 // host, 2 after one hand-over, …): what a person reads, where the epoch
@@ -154,7 +169,8 @@ type Node struct {
 	loaded      bool
 	awaitResume bool // following a candidate that has not resumed yet
 	expectSnap  bool
-	rejoin      bool // seeking the game again (see seek); until the snapshot is in
+	snapFrom    PeerID // the majority peer the host named to repair this one
+	rejoin      bool   // seeking the game again (see seek); until the snapshot is in
 	seekSince   int
 	snapAskedAt int // tick a rejoining node was welcomed and began to wait for its snapshot
 	hashQueue   []HashReport
@@ -422,7 +438,14 @@ func (n *Node) Step(m Message) error {
 	if m.Kind.IsLocal() || m.Kind == MsgNone {
 		return fmt.Errorf("%w: kind %d", ErrBadArgument, m.Kind)
 	}
-	n.maxGen = max(n.maxGen, epochGen(m.Epoch))
+	if epochGen(m.Epoch) > n.maxGen+maxGenLeap {
+		return fmt.Errorf("%w: generation %d from %s is implausibly far ahead of %d", ErrBadArgument, epochGen(m.Epoch), m.From, n.maxGen)
+	}
+	if n.role == roleJoining || n.rosterIndex(m.From) >= 0 {
+		// Only the players of the game (or the host a joiner asks) move
+		// the generation: a stranger's message costs nothing.
+		n.maxGen = max(n.maxGen, epochGen(m.Epoch))
+	}
 	switch n.role {
 	case roleJoining:
 		n.stepJoining(m)

@@ -191,22 +191,67 @@ const mergeLeadTurns = 40
 
 // sideInfo is what a host tells a rival about its side: how many players
 // follow it (itself included) and the lowest slot among them.
-func (h *hostState) sideInfo(n *Node) (count, low int) {
+func (h *hostState) sideInfo(n *Node) (count, low int) { return h.sideAfter(n, n.sideSince()) }
+
+// sideSince is the tick after which a player must have been heard to count
+// on this host's side: within FailTicks.
+func (n *Node) sideSince() int { return n.now - n.cfg.FailTicks - 1 }
+
+// sideAfter counts the players of this host's side heard after tick since.
+func (h *hostState) sideAfter(n *Node, since int) (count, low int) {
 	count, low = 1, n.slot
 	if low < 0 {
 		low = MaxSlots
 	}
 	for _, pi := range h.peers {
-		if pi.slot < 0 || n.isGone(pi.slot) || pi.away || !pi.current || h.newer[pi.id] {
-			continue
+		if h.onSide(n, pi, since) {
+			count++
+			low = min(low, pi.slot)
 		}
-		if n.now-pi.msgAt > n.cfg.FailTicks || pi.connLost {
-			continue
-		}
-		count++
-		low = min(low, pi.slot)
 	}
 	return count, low
+}
+
+// onSide reports whether a peer is a player of this host's side: in the
+// game, following this epoch, and heard after tick since.
+func (h *hostState) onSide(n *Node, pi *peerInfo, since int) bool {
+	if pi.slot < 0 || n.isGone(pi.slot) || pi.away || !pi.current || h.newer[pi.id] {
+		return false
+	}
+	return pi.msgAt > since && !pi.connLost
+}
+
+// rivalSide is what this host can believe of a rival host's report of its
+// side (count players, lowest slot low): the players of this side (heard
+// after since) are not on the rival's, so the rival counts at most the
+// others, and its lowest slot is one of theirs and not above its own. ok is
+// false when the rival is itself a player of this side: it cannot host
+// another.
+func (h *hostState) rivalSide(n *Node, from PeerID, count, low, since int) (int, int, bool) {
+	var others []int // the slots of the players not on this side
+	for _, p := range n.roster() {
+		if p == n.self {
+			continue
+		}
+		if pi := h.peer(p); pi == nil || !h.onSide(n, pi, since) {
+			others = append(others, n.lobby.SlotOf(p))
+		}
+	}
+	own := n.lobby.SlotOf(from)
+	if !slices.Contains(others, own) {
+		return 0, 0, false
+	}
+	if low > own || !slices.Contains(others, low) {
+		low = own
+	}
+	return min(count, len(others)), low, true
+}
+
+// seniorWins is the split rule as the senior host applies it: more
+// players win; with equal sides the junior wins only if it is more than
+// mergeLeadTurns ahead.
+func (n *Node) seniorWins(count, theirs int, theirTurn uint64) bool {
+	return count > theirs || count == theirs && theirTurn <= n.last()+mergeLeadTurns
 }
 
 // sidePing is the heartbeat of a host: with its side's size and lowest slot.
@@ -228,8 +273,12 @@ func (n *Node) rivalPing(m Message) bool {
 		return false
 	}
 	h := n.hs
+	_, rlow, ok := h.rivalSide(n, m.From, int(m.Count), m.Slot, n.sideSince())
+	if !ok || !n.owns(m.From, m.Epoch) {
+		return true // no rival: a player of this side, or a ping in another's name
+	}
 	count, low := h.sideInfo(n)
-	if !n.senior(low, m.Slot, m.Epoch) {
+	if !n.senior(low, rlow, m.Epoch) {
 		// The rival decides; make sure it hears our side soon.
 		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
 		return true
@@ -248,13 +297,18 @@ func (n *Node) rivalPing(m Message) bool {
 		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
 		return true
 	}
-	theirs := int(m.Count)
-	win := won || count > theirs || count == theirs && m.Turn <= n.last()+mergeLeadTurns
-	if win {
+	// Both sides are counted from the players heard since the rival
+	// appeared: the messages that waited for a stopped host, read at
+	// once on its wake-up, count for neither.
+	since := max(n.sideSince(), h.rivalAt[m.Epoch])
+	count, _ = h.sideAfter(n, since)
+	theirs, _, _ := h.rivalSide(n, m.From, int(m.Count), m.Slot, since)
+	if won || n.seniorWins(count, theirs, m.Turn) {
 		if !won {
 			h.wonOver = append(h.wonOver, m.Epoch)
 		}
-		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Targets: []PeerID{n.self}})
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.last(),
+			Targets: []PeerID{n.self}})
 		return true
 	}
 	n.stepDownTo(m.From)
@@ -269,14 +323,12 @@ func (n *Node) onMerge(m Message) {
 	}
 	switch n.role {
 	case roleHost:
-		if m.Epoch == n.epoch || n.rosterIndex(m.From) < 0 || m.Targets[0] != m.From {
+		if m.Epoch == n.epoch || n.rosterIndex(m.From) < 0 || m.Targets[0] != m.From || !n.owns(m.From, m.Epoch) {
 			return
 		}
-		_, low := n.hs.sideInfo(n)
-		if n.senior(low, m.Slot, m.Epoch) {
-			return // this side decides, not the sender
+		if n.mergeHolds(m) {
+			n.stepDownTo(m.From)
 		}
-		n.stepDownTo(m.From)
 	case roleFollower, roleCandidate:
 		if n.role == roleFollower && m.From == n.host && n.awaitResume && n.el != nil &&
 			len(n.el.failedHosts) > 0 && m.Targets[0] == n.el.failedHosts[0] && n.el.lostEpoch != 0 {
@@ -291,6 +343,46 @@ func (n *Node) onMerge(m Message) {
 			n.candidateToGame(m.Targets[0])
 		}
 	}
+}
+
+// mergeHolds checks a rival host's order to merge against what this host
+// can check itself: the rival is senior (by the lowest slot of its side,
+// which must be a player not on this side), and the split rule gives it
+// the win with its side counted at most as the players not on this side.
+// A host never leaves its game on one message's word. A junior that does
+// not follow the order says why with a merge order of its own, and a
+// senior that finds it right after all steps down (reconsider).
+func (n *Node) mergeHolds(m Message) bool {
+	h := n.hs
+	theirs, rlow, ok := h.rivalSide(n, m.From, int(m.Count), m.Slot, n.sideSince())
+	if !ok {
+		return false
+	}
+	count, low := h.sideInfo(n)
+	if n.senior(low, rlow, m.Epoch) {
+		n.reconsider(m, count, theirs)
+		return false
+	}
+	if count > theirs || count == theirs && n.last() > m.Turn+mergeLeadTurns {
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.last(),
+			Targets: []PeerID{n.self}})
+		return false
+	}
+	return true
+}
+
+// reconsider answers a junior host that refused this host's merge order:
+// the decision stands unless the junior's side, as far as this host can
+// check it now, wins by the rule. (Only a junior that stayed host refuses,
+// so stepping down then cannot leave both hosts seeking each other.)
+func (n *Node) reconsider(m Message, count, theirs int) {
+	h := n.hs
+	i := slices.Index(h.wonOver, m.Epoch)
+	if i < 0 || n.seniorWins(count, theirs, m.Turn) {
+		return
+	}
+	h.wonOver = slices.Delete(h.wonOver, i, i+1)
+	n.stepDownTo(m.From)
 }
 
 // candidateToGame takes this node (and, if it runs for host, those that

@@ -498,10 +498,11 @@ func (p *Peer) ready() {
 	p.publishStatus()
 }
 
-// recoverable reports whether err is a fault of this side's game that a
-// snapshot from the host mends.
+// recoverable reports whether err is a fault of this side's game, or a
+// repair snapshot that does not restore (a bad source), that a snapshot from
+// the host mends.
 func recoverable(err error) bool {
-	return errors.Is(err, match.ErrNotLoaded) || errors.Is(err, match.ErrTurnGap)
+	return errors.Is(err, match.ErrNotLoaded) || errors.Is(err, match.ErrTurnGap) || errors.Is(err, match.ErrBadSnapshot)
 }
 
 // handled does the loop's side of one Ready: send, then tell.

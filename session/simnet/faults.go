@@ -218,3 +218,18 @@ func (n *Net) Desync(id session.PeerID) {
 		n.Checker.desynced(n, p)
 	}
 }
+
+// Inject delivers a message that peer from makes up, on the next tick: what
+// a hostile member (or one with a bug) can send. It is encoded and decoded
+// as the real network would; a node refusing it with an error is not a
+// violation, as it would be for an honest peer's message.
+func (n *Net) Inject(from, to session.PeerID, m session.Message) {
+	m.To = to
+	data, err := m.Marshal()
+	if err != nil {
+		n.Checker.violate(n.Now, "encode injected %v from %s: %v", m.Kind, from, err)
+		return
+	}
+	n.seq++
+	n.queue = append(n.queue, envelope{at: n.Now + 1, seq: n.seq, from: from, to: to, data: data, forged: true})
+}

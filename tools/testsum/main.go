@@ -3,7 +3,8 @@
 // every failed test, and, with -record FILE, appends each test's outcome to
 // FILE so that `testsum -summary FILE` can tell, after several go test runs,
 // which tests were skipped and why, and close with the plain line
-// "N passed, N failed, N skipped".
+// "N passed, N failed, N skipped, N not run" (skipped: for want of something
+// on this machine; not run: opt-in tests, listed apart).
 //
 // A skip whose reason starts with "opt-in:" (a measurement or soak run only
 // when asked for) or "not applicable:" (nothing to test on this machine) is
@@ -168,24 +169,36 @@ func summarize(file string, requireAll bool, w io.Writer) int {
 			skipped = append(skipped, o)
 		}
 	}
-	missing := 0
-	if len(skipped) > 0 {
-		fmt.Fprintln(w, "skipped tests:")
-		for _, s := range skipped {
-			mark := "  "
-			if !byDesign(s.Reason) {
-				mark = "! "
-				missing++
-			}
-			fmt.Fprintf(w, "%s%s %s: %s\n", mark, s.Package, s.Test, s.Reason)
+	// Tests run only when asked for are listed apart: the "skipped" list
+	// is what this machine could not run, and is empty where it has all
+	// a test needs.
+	var optIn, missing []outcome
+	for _, s := range skipped {
+		if byDesign(s.Reason) {
+			optIn = append(optIn, s)
+		} else {
+			missing = append(missing, s)
 		}
 	}
-	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", passed, failed, len(skipped))
+	if len(optIn) > 0 {
+		fmt.Fprintln(w, "not run (opt-in, or nothing to test here):")
+		for _, s := range optIn {
+			fmt.Fprintf(w, "  %s %s: %s\n", s.Package, s.Test, s.Reason)
+		}
+	}
+	fmt.Fprintln(w, "skipped for want of something this machine lacks:")
+	if len(missing) == 0 {
+		fmt.Fprintln(w, "  none")
+	}
+	for _, s := range missing {
+		fmt.Fprintf(w, "! %s %s: %s\n", s.Package, s.Test, s.Reason)
+	}
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped, %d not run\n", passed, failed, len(missing), len(optIn))
 	switch {
 	case failed > 0:
 		return 1
-	case requireAll && missing > 0:
-		fmt.Fprintf(w, "%d tests (marked !) were skipped because this machine lacks what they need; this run requires every test (HOSTFALL_REQUIRE_ALL_TESTS=1)\n", missing)
+	case requireAll && len(missing) > 0:
+		fmt.Fprintf(w, "%d tests (marked !) were skipped because this machine lacks what they need; this run requires every test (HOSTFALL_REQUIRE_ALL_TESTS=1)\n", len(missing))
 		return 1
 	}
 	return 0
