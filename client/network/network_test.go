@@ -12,6 +12,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game"
+	"hostfall/internal/frames"
 	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/p2p"
@@ -30,6 +31,7 @@ func TestTwoClientsPlayOneGame(t *testing.T) {
 	lan := &Static{}
 	ann := newClient(t, "Ann", func(o *Options) { o.TurnLimit = limit })
 	bo := newClient(t, "Bo", func(o *Options) { o.Browser = lan })
+	defer frames.Read(ann.Client, bo.Client)() // a window's reads, each frame
 
 	if err := ann.Create(client.CreateOptions{Name: "Friday LAN", PlayerName: "Ann", MaxPlayers: 3, MapSeed: 42, MapSize: 64}); err != nil {
 		t.Fatal(err)

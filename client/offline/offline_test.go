@@ -7,6 +7,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game"
+	"hostfall/internal/frames"
 	"hostfall/internal/testwait"
 	"hostfall/match"
 	"hostfall/savegame"
@@ -22,6 +23,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestOfflineGame(t *testing.T) {
 	c := New(Options{Name: "Ann", Countdown: 2})
 	defer c.Close()
+	defer frames.Read(c)() // a window's reads, each frame
 	if err := c.Join("x", client.JoinOptions{}); err == nil || !strings.Contains(err.Error(), "network") {
 		t.Fatalf("join without a network: %v", err)
 	}
