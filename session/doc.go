@@ -135,13 +135,18 @@
 //     to its claimer. A candidate outbids a later claimer once, and only
 //     answers it after that.
 //   - A host steps down for a claim only when a strict majority of the
-//     players present has moved to a newer generation. A rival host's
-//     report of its side is believed only as far as the host can check it:
-//     players of its own side are not on the rival's, so the rival counts
-//     at most the others, and its lowest slot is one of theirs. A junior
-//     host checks a merge order the same way and answers one the rule does
-//     not support with a merge order of its own, which makes the senior
-//     reconsider.
+//     players present has moved to a newer generation. In a split, a host
+//     counts a rival's side from what the players say of themselves: a
+//     follower pinged by another host of its game answers whose side it is
+//     on (a Reject naming its host), and a rival's side is the rival plus
+//     the players that said they follow it and are not heard following this
+//     host; what the rival claims of its side counts for nothing. A member
+//     that still follows this host cannot be a rival at all. A junior host
+//     checks a merge order the same way and answers one the rule does not
+//     support with a merge order of its own, which makes the senior
+//     reconsider. (Left to trust: with equal sides, a rival's word that it
+//     is more than 40 turns ahead; so in a game of two, the other player
+//     can win a tie that way.)
 //   - A repair snapshot is taken only from the majority peer the host
 //     named, and only if it continues the repaired peer's history; the
 //     next hash vote checks the state, and a snapshot that does not
@@ -157,14 +162,16 @@
 // A seeker that finds nobody for DropTicks+1 s runs for host itself.
 //
 // When the network splits, both sides play on. Every host keeps pinging the
-// players it misses, with the size of its side and its lowest slot, so the
-// two hosts meet when the network heals. The senior host (lowest slot; on a
-// tie, the newer epoch) alone decides, so they never both win: the side with
-// more players goes on; with equal sides the one more than 40 turns (2 s)
-// ahead; else the senior. It decides FailTicks after it first heard the
-// rival, so each side counts only players heard since (a host that was
-// stopped cannot count its side from the messages that waited for it), and
-// its decision is final. The losing host tells its peers to merge (MsgMerge)
+// players it misses, so the two hosts meet when the network heals, and the
+// players of the other side answer whose side they are on. The senior
+// host (lowest slot; on a tie, the newer epoch) alone decides, so they
+// never both win: the side with more players goes on; with equal sides the
+// one more than 40 turns (2 s) ahead; else the senior. It decides FailTicks
+// after it first heard the rival, so each side counts only players heard
+// since (a host that was stopped cannot count its side from the messages
+// that waited for it), and its decision is final unless the junior, which
+// checks it, refuses it with the sides as it counts them and the rule then
+// favours the junior. The losing host tells its peers to merge (MsgMerge)
 // and they all rejoin the winner by snapshot; what they played since the
 // split is lost, and commands they sequenced only there never execute.
 // Every turns message carries the chain it extends: a follower never

@@ -456,7 +456,7 @@ func (n *Node) win() {
 	h := n.hs
 	for _, f := range el.followers {
 		pi := h.addPeer(n, f.id, f.slot, f.last)
-		pi.current, pi.msgAt = true, n.now
+		pi.current, pi.msgAt, pi.epochAt = true, n.now, n.now
 		pi.loaded = f.loaded
 		h.loaded[f.id] = f.loaded
 		if n.lobby.State == StateLoading && !f.loaded {

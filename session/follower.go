@@ -32,6 +32,13 @@ func (n *Node) stepMember(m Message) {
 		n.becomeFollower()
 		n.el = nil
 	}
+	if m.Kind == MsgPing && m.Count > 0 && m.From != n.host && m.Epoch != n.epoch && n.role == roleFollower &&
+		!n.hostLost && !n.awaitResume && n.rosterIndex(m.From) >= 0 {
+		// Another host of this game pings us (a split): tell it whose
+		// side we are on; hosts count sides from what players say.
+		n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Targets: []PeerID{n.host}})
+		return
+	}
 	if m.From != n.host || n.role != roleFollower {
 		return
 	}

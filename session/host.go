@@ -25,6 +25,7 @@ type peerInfo struct {
 	away       bool // its slot is away (or will be at the next turn)
 	current    bool // its last message was of this host's epoch
 	msgAt      int  // tick of its last message (heard also counts reconnections)
+	epochAt    int  // tick of its last message of this host's epoch: on this side (see onSide)
 
 	// silence is what this host learnt of the player's link stalls (see
 	// suspect.go).
@@ -53,12 +54,13 @@ type hostState struct {
 	countTimer int
 	loaded     map[PeerID]bool
 	sent       [64]sentTurn
-	repairing  map[PeerID]int  // peer → tick its repair was ordered
-	newer      map[PeerID]bool // players heard in a later generation (see newerHeard)
-	wonOver    []uint64        // rival epochs this host told to merge into it (see rivalPing)
-	rivalAt    map[uint64]int  // rival epoch → tick this host first heard it
-	loadFrom   int             // tick the loading began
-	selfWait   int             // tick the others were last told to wait for this host's loading; 0: not told
+	repairing  map[PeerID]int      // peer → tick its repair was ordered
+	newer      map[PeerID]bool     // players heard in a later generation (see newerHeard)
+	wonOver    []uint64            // rival epochs this host told to merge into it (see rivalPing)
+	rivalAt    map[uint64]int      // rival epoch → tick this host first heard it
+	sides      map[PeerID]sideNote // what players of other sides said they follow (see sideReport)
+	loadFrom   int                 // tick the loading began
+	selfWait   int                 // tick the others were last told to wait for this host's loading; 0: not told
 }
 
 func (n *Node) becomeHost() {
@@ -68,6 +70,7 @@ func (n *Node) becomeHost() {
 		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
 		wrong:  map[PeerID]guesses{},
 		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{}, rivalAt: map[uint64]int{},
+		sides: map[PeerID]sideNote{},
 	}
 	if n.loaded {
 		n.hs.loaded[n.self] = true
@@ -202,6 +205,9 @@ func (n *Node) stepHost(m Message) {
 	case MsgFollow:
 		n.lateFollower(m)
 		return
+	case MsgReject:
+		h.sideReport(n, m)
+		return
 	}
 	if m.Kind == MsgMerge {
 		n.onMerge(m)
@@ -218,6 +224,9 @@ func (n *Node) stepHost(m Message) {
 	pi.heard, pi.msgAt = n.now, n.now
 	pi.connLost = false
 	pi.current = m.Epoch == n.epoch
+	if pi.current {
+		pi.epochAt = n.now
+	}
 	switch m.Kind {
 	case MsgSnapshot:
 		if m.From == n.snapFrom {

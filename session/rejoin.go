@@ -213,38 +213,57 @@ func (h *hostState) sideAfter(n *Node, since int) (count, low int) {
 }
 
 // onSide reports whether a peer is a player of this host's side: in the
-// game, following this epoch, and heard after tick since.
+// game and heard in this host's epoch after tick since. (What else it
+// sends does not matter: a member that keeps following this host while it
+// pings in another's name is still on this side.)
 func (h *hostState) onSide(n *Node, pi *peerInfo, since int) bool {
-	if pi.slot < 0 || n.isGone(pi.slot) || pi.away || !pi.current || h.newer[pi.id] {
+	if pi.slot < 0 || n.isGone(pi.slot) || pi.away {
 		return false
 	}
-	return pi.msgAt > since && !pi.connLost
+	return pi.epochAt > since && !pi.connLost
 }
 
-// rivalSide is what this host can believe of a rival host's report of its
-// side (count players, lowest slot low): the players of this side (heard
-// after since) are not on the rival's, so the rival counts at most the
-// others, and its lowest slot is one of theirs and not above its own. ok is
-// false when the rival is itself a player of this side: it cannot host
-// another.
-func (h *hostState) rivalSide(n *Node, from PeerID, count, low, since int) (int, int, bool) {
-	var others []int // the slots of the players not on this side
-	for _, p := range n.roster() {
-		if p == n.self {
-			continue
-		}
-		if pi := h.peer(p); pi == nil || !h.onSide(n, pi, since) {
-			others = append(others, n.lobby.SlotOf(p))
-		}
+// sideNote is what a player of another side told this host: it follows
+// host in epoch, as of tick at.
+type sideNote struct {
+	epoch uint64
+	host  PeerID
+	at    int
+}
+
+// sideReport notes a player's answer to this host's ping: the players of a
+// rival side tell it whose side they are on (see stepMember), so that the
+// sides of a split are counted from what each player says of itself, never
+// from what a rival host claims.
+func (h *hostState) sideReport(n *Node, m Message) {
+	if n.rosterIndex(m.From) < 0 || len(m.Targets) != 1 || m.Epoch == n.epoch {
+		return
 	}
-	own := n.lobby.SlotOf(from)
-	if !slices.Contains(others, own) {
+	h.sides[m.From] = sideNote{epoch: m.Epoch, host: m.Targets[0], at: n.now}
+}
+
+// rivalSide counts a rival host's side as this host can check it: the
+// rival itself and every player that said, after tick since, that it
+// follows the rival's epoch and has not been heard in this host's epoch
+// since; low is the lowest slot among them. ok is false when the rival is
+// itself a player of this side: it cannot host another.
+func (h *hostState) rivalSide(n *Node, from PeerID, epoch uint64, since int) (count, low int, ok bool) {
+	if pi := h.peer(from); pi != nil && h.onSide(n, pi, since) {
 		return 0, 0, false
 	}
-	if low > own || !slices.Contains(others, low) {
-		low = own
+	count, low = 1, n.lobby.SlotOf(from)
+	for _, p := range n.roster() { // in list order: no map order in the count
+		s, said := h.sides[p]
+		if !said || p == from || p == n.self || s.epoch != epoch || s.host != from || s.at <= since {
+			continue
+		}
+		if pi := h.peer(p); pi != nil && h.onSide(n, pi, since) {
+			continue
+		}
+		count++
+		low = min(low, n.lobby.SlotOf(p))
 	}
-	return min(count, len(others)), low, true
+	return count, low, true
 }
 
 // seniorWins is the split rule as the senior host applies it: more
@@ -273,7 +292,7 @@ func (n *Node) rivalPing(m Message) bool {
 		return false
 	}
 	h := n.hs
-	_, rlow, ok := h.rivalSide(n, m.From, int(m.Count), m.Slot, n.sideSince())
+	_, rlow, ok := h.rivalSide(n, m.From, m.Epoch, n.sideSince())
 	if !ok || !n.owns(m.From, m.Epoch) {
 		return true // no rival: a player of this side, or a ping in another's name
 	}
@@ -302,7 +321,7 @@ func (n *Node) rivalPing(m Message) bool {
 	// once on its wake-up, count for neither.
 	since := max(n.sideSince(), h.rivalAt[m.Epoch])
 	count, _ = h.sideAfter(n, since)
-	theirs, _, _ := h.rivalSide(n, m.From, int(m.Count), m.Slot, since)
+	theirs, _, _ := h.rivalSide(n, m.From, m.Epoch, since)
 	if won || n.seniorWins(count, theirs, m.Turn) {
 		if !won {
 			h.wonOver = append(h.wonOver, m.Epoch)
@@ -354,7 +373,7 @@ func (n *Node) onMerge(m Message) {
 // senior that finds it right after all steps down (reconsider).
 func (n *Node) mergeHolds(m Message) bool {
 	h := n.hs
-	theirs, rlow, ok := h.rivalSide(n, m.From, int(m.Count), m.Slot, n.sideSince())
+	theirs, rlow, ok := h.rivalSide(n, m.From, m.Epoch, n.sideSince())
 	if !ok {
 		return false
 	}

@@ -1,0 +1,128 @@
+package session_test
+
+import (
+	"flag"
+	"math/rand/v2"
+	"testing"
+
+	"hostfall/session"
+	"hostfall/session/simnet"
+)
+
+var (
+	hostileSeeds = flag.Int("hostile", 50, "schedules of TestHostileMember (make soak runs 2,000)")
+	hostileFirst = flag.Int("hostileseed", 1000, "first seed of TestHostileMember")
+)
+
+// forgeable are the kinds a hostile member makes up: everything that
+// carries authority (epochs, sides, merge orders, claims, snapshots, turns,
+// lobbies, refusals). Its own commands, acks and hash reports are left out:
+// they only touch its own slot, and the checker holds its honest node to
+// exactly-once for those.
+var forgeable = []session.MsgKind{
+	session.MsgPing, session.MsgMerge, session.MsgClaim, session.MsgFollow, session.MsgReject,
+	session.MsgSnapshot, session.MsgSnapshotReq, session.MsgDesync, session.MsgTurns, session.MsgLobby,
+	session.MsgWelcome, session.MsgRefuse, session.MsgWaiting, session.MsgCountdown, session.MsgChallenge,
+	session.MsgHello, session.MsgLoaded, session.MsgChat,
+}
+
+// forge makes up a message of a random kind whose fields are near what the
+// game holds (so that checks on them matter) or wild.
+func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
+	epoch := n.Peers[0].Status.Epoch
+	for _, p := range n.Peers {
+		epoch = max(epoch, p.Status.Epoch)
+	}
+	gen := session.EpochGeneration(epoch)
+	pick := func(xs ...uint64) uint64 { return xs[r.IntN(len(xs))] }
+	m := session.Message{
+		Kind:  forgeable[r.IntN(len(forgeable))],
+		Epoch: pick(epoch, epochOf(gen+uint64(r.IntN(4)), r.IntN(9)), epochOf(gen+1, bad.Status.Slot), r.Uint64()>>4),
+		Turn:  pick(bad.Last(), bad.Last()+uint64(r.IntN(100)), r.Uint64()>>8),
+		Count: uint32(r.IntN(12)),
+		Slot:  r.IntN(10) - 1,
+		Chain: r.Uint64(),
+		Have:  bad.Last(),
+	}
+	someone := n.Peers[r.IntN(len(n.Peers))].ID
+	switch r.IntN(3) {
+	case 0:
+		m.Targets = []session.PeerID{bad.ID}
+	case 1:
+		m.Targets = []session.PeerID{someone}
+	}
+	switch m.Kind {
+	case session.MsgSnapshot:
+		data := make([]byte, 25)
+		data[0] = byte(r.IntN(256))
+		m.Snapshot = &session.Snapshot{Turn: m.Turn, Chain: m.Chain, Data: data}
+	case session.MsgTurns:
+		m.Turns = []session.Turn{{Epoch: m.Epoch, Number: bad.Last() + 1, Commands: []session.Command{{Slot: r.IntN(4), Seq: 1, Data: []byte("forged")}}}}
+	case session.MsgLobby, session.MsgWelcome:
+		l := bad.Node.Lobby()
+		l.Revision += uint64(r.IntN(5))
+		m.Lobby = &l
+	case session.MsgRefuse:
+		m.Refusal = &session.Refusal{Code: session.RefuseKicked, Text: "forged"}
+	case session.MsgDesync:
+		m.Desync = &session.DesyncInfo{Turn: m.Turn}
+	case session.MsgHello:
+		m.Hello = &session.Hello{Protocol: session.ProtocolVersion, GameVersion: "0.1.0", Name: "forged"}
+	case session.MsgChat:
+		m.Chat = &session.Chat{Text: "forged"}
+	}
+	return m
+}
+
+// A hostile member (the player of the last slot) sends, besides what its
+// honest node sends, a made-up message to a random peer every few ticks:
+// forged epochs, sides, claims, merge orders, snapshots, turns, lobbies and
+// refusals, in its own name and in others'. In half the schedules the host
+// crashes meanwhile. The honest players must play on as if it said nothing:
+// none leaves, they end in one game whose host is not the hostile member,
+// and the checker's invariants hold (one history, commands once, the
+// game goes on). Replay a seed with -run 'TestHostileMember$' -hostile=1
+// -hostileseed=N.
+func TestHostileMember(t *testing.T) {
+	for i := range *hostileSeeds {
+		seed := uint64(*hostileFirst + i)
+		r := rand.New(rand.NewPCG(seed, 77))
+		players := 3 + r.IntN(4)
+		n := gameOf(t, seed, players, simConfig())
+		n.Run(20)
+		bad := inSlot(t, n, players-1)
+		crash := r.IntN(2) == 0
+		for tick := range 2500 {
+			if crash && tick == 800 {
+				n.Crash(pid(0))
+			}
+			if tick < 2000 && tick%3 == 0 {
+				to := n.Peers[r.IntN(len(n.Peers))]
+				if to != bad {
+					n.Inject(bad.ID, to.ID, forge(r, n, bad))
+				}
+			}
+			if tick%7 == 0 {
+				proposeAll(n)
+			}
+			n.Tick()
+		}
+		n.Run(300)
+		for _, p := range n.Peers {
+			if p.Live() && p.HasEvent(session.EvLeft) {
+				t.Errorf("seed %d: %s left the game", seed, p.ID)
+			}
+		}
+		if h := hostOf(n); h == nil || h == bad {
+			t.Errorf("seed %d (%d players, host crash %v): the host is %v, the hostile member", seed, players, crash, bad.ID)
+		}
+		n.Checker.Final(n)
+		for _, v := range n.Checker.Violations {
+			t.Errorf("seed %d (%d players, host crash %v): %s", seed, players, crash, v)
+		}
+		if t.Failed() {
+			return
+		}
+	}
+	t.Logf("%d schedules of a hostile member: the honest players played on", *hostileSeeds)
+}
