@@ -10,6 +10,7 @@ require (
 	github.com/libp2p/go-msgio v0.3.0
 	github.com/miekg/dns v1.1.72
 	github.com/multiformats/go-multiaddr v0.16.1
+	golang.org/x/crypto v0.54.0
 	golang.org/x/image v0.19.0
 	golang.org/x/sys v0.47.0
 	golang.org/x/time v0.15.0
@@ -96,7 +97,6 @@ require (
 	go.uber.org/mock v0.6.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.28.0 // indirect
-	golang.org/x/crypto v0.54.0 // indirect
 	golang.org/x/exp v0.0.0-20260718201538-764159d718ef // indirect
 	golang.org/x/mod v0.38.0 // indirect
 	golang.org/x/net v0.57.0 // indirect

@@ -64,9 +64,10 @@
 // The host owns the Lobby (settings, slots, spectators) and broadcasts every
 // revision; EvLobbyChanged carries it. Slot index = game player number. A
 // joiner's Hello names protocol and game version; with a password the host
-// sends a nonce and the joiner answers HMAC-SHA256(key = SHA-256 of the
-// password, nonce ‖ host ID ‖ joiner ID), so the password never crosses the
-// wire. Every member that joined with the password keeps it, so whoever
+// sends its salt and a nonce and the joiner answers HMAC-SHA256(key =
+// Argon2id of the password and the salt, nonce ‖ host ID ‖ joiner ID), so
+// the password never crosses the wire and a fake host that captures a proof
+// pays the KDF for every guess (see password.go for why not a PAKE). Every member that joined with the password keeps it, so whoever
 // hosts after a migration checks proofs as the first host did (a host that
 // does not know it admits nobody). From the third wrong proof in a row on,
 // a peer waits a second longer for each before it is challenged again,

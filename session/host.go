@@ -397,9 +397,9 @@ func (n *Node) onHello(m Message) {
 	}
 	h.hellos[m.From] = hello
 	if n.lobby.Password {
-		nonce := n.nonce()
+		nonce := n.random(nonceSize)
 		h.nonces[m.From] = challenge{nonce: nonce, at: n.now}
-		n.send(Message{Kind: MsgChallenge, To: m.From, Nonce: nonce})
+		n.send(Message{Kind: MsgChallenge, To: m.From, Nonce: append(slices.Clone(n.hostSalt()), nonce...)})
 		return
 	}
 	n.admit(m.From, hello)
@@ -414,7 +414,7 @@ func (n *Node) onProof(m Message) {
 		return
 	}
 	delete(h.nonces, m.From)
-	if !hmac.Equal(m.Proof, passwordProof(n.password, nonce, n.self, m.From)) {
+	if !hmac.Equal(m.Proof, passwordProof(n.pwKey(n.password, n.hostSalt()), nonce, n.self, m.From)) {
 		h.guessed(n, m.From)
 		delete(h.hellos, m.From)
 		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefusePassword,

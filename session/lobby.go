@@ -1,33 +1,9 @@
 package session
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"slices"
 )
-
-// passwordProof is the joiner's answer to a challenge: HMAC-SHA256 keyed with a
-// hash of the password over the host's nonce and both peer IDs. The password
-// never crosses the wire, and a proof is useless for another nonce or peer.
-func passwordProof(password string, nonce []byte, host, joiner PeerID) []byte {
-	key := sha256.Sum256([]byte("hostfall/session password v1\x00" + password))
-	mac := hmac.New(sha256.New, key[:])
-	mac.Write(nonce)
-	mac.Write([]byte{0})
-	mac.Write([]byte(host))
-	mac.Write([]byte{0})
-	mac.Write([]byte(joiner))
-	return mac.Sum(nil)
-}
-
-func (n *Node) nonce() []byte {
-	b := make([]byte, 16)
-	binary.LittleEndian.PutUint64(b, n.cfg.Rand.Uint64())
-	binary.LittleEndian.PutUint64(b[8:], n.cfg.Rand.Uint64())
-	return b
-}
 
 // Host opens a new session with this node as host in slot 0.
 func (n *Node) Host(s Settings) error {
@@ -96,7 +72,12 @@ func (n *Node) stepJoining(m Message) {
 	}
 	switch m.Kind {
 	case MsgChallenge:
-		n.send(Message{Kind: MsgProof, To: m.From, Proof: passwordProof(n.cfg.Password, m.Nonce, m.From, n.self)})
+		salt, nonce, ok := challengeOf(m)
+		if !ok {
+			return // not a challenge this version answers: the host refuses at its version check
+		}
+		key := n.pwKey(n.cfg.Password, salt)
+		n.send(Message{Kind: MsgProof, To: m.From, Proof: passwordProof(key, nonce, m.From, n.self)})
 	case MsgRefuse:
 		if m.Refusal == nil {
 			return

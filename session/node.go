@@ -141,7 +141,9 @@ type Node struct {
 	joinedAt int
 	slot     int
 	lobby    Lobby
-	password string // the session password: set by the host, or the one this node joined with
+	password string     // the session password: set by the host, or the one this node joined with
+	salt     []byte     // the salt of this node's challenges when it hosts (see password.go)
+	kdf      derivedKey // the last key derived from a password and salt
 	kicked   []PeerID
 
 	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain

@@ -6,7 +6,7 @@ type PeerID string
 
 // ProtocolVersion is the version of this session protocol. Peers with another
 // protocol version are refused with a sentence naming both versions.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // SlotKind says who plays a lobby slot.
 type SlotKind uint8
