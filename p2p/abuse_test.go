@@ -154,3 +154,56 @@ func TestBadFrames(t *testing.T) {
 		t.Fatal("a well-formed message did not arrive")
 	}
 }
+
+// Password proofs are budgeted per address: fresh peer IDs from one
+// machine (here all on 127.0.0.1) share one budget, so they cannot guess
+// passwords faster than it allows; other messages (Hellos too) are not
+// counted, and the budget refills.
+func TestProofsAreBudgetedPerAddress(t *testing.T) {
+	victim := newTestHost(t)
+	tr := NewTransport(victim, Limits{HandshakeRate: 1, HandshakeBurst: 3}, testLog())
+	t.Cleanup(func() { tr.Close(0) })
+	send := func(kind session.MsgKind) {
+		t.Helper()
+		s := rawStream(t, newTestHost(t), victim) // a new peer ID each time
+		frame := sessionFrame(t, session.Message{Kind: kind, Hello: &session.Hello{Name: "guesser"}, Proof: []byte("guess")})
+		if _, err := s.Write(append(helloFrame(), frame...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(within time.Duration) (proofs, others int) {
+		deadline := time.After(within)
+		for {
+			select {
+			case in := <-tr.Inbound():
+				if in.Msg.Kind == session.MsgProof {
+					proofs++
+				} else {
+					others++
+				}
+			case <-deadline:
+				return proofs, others
+			}
+		}
+	}
+	start := time.Now()
+	for range 8 {
+		send(session.MsgProof)
+	}
+	send(session.MsgHello)
+	send(session.MsgPing)
+	proofs, others := count(time.Second)
+	elapsed := time.Since(start).Seconds()
+	// The burst of 3, plus at most one a second since the first.
+	if limit := 3 + int(elapsed) + 1; proofs < 3 || proofs > limit {
+		t.Errorf("%d of 8 proofs from one address arrived in %.1f s, want 3..%d", proofs, elapsed, limit)
+	}
+	if others != 2 {
+		t.Errorf("%d of the hello and the ping arrived, want both: only proofs are budgeted", others)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	send(session.MsgProof)
+	if proofs, _ := count(time.Second); proofs != 1 {
+		t.Errorf("after a second's wait a proof arrived %d times, want 1", proofs)
+	}
+}

@@ -40,6 +40,15 @@ type Limits struct {
 	MaxStrikes   int
 	StrikeWindow time.Duration
 	BlockFor     time.Duration
+	// Password proofs (session Proof messages) per remote IP address, per
+	// second and in one burst. Peer IDs cost nothing to make, addresses
+	// do: this caps password guessing from one machine (the session also
+	// makes each peer ID wait longer after each wrong proof). Relayed peers
+	// share the relay's address, so the burst lets a whole LAN party join
+	// through one relay at once. Hellos are not counted: seekers send them
+	// to find their game, and the session bounds what they cost.
+	HandshakeRate  float64
+	HandshakeBurst int
 }
 
 // DefaultLimits are generous for a game (a follower sends ~25 frames a
@@ -47,11 +56,12 @@ type Limits struct {
 var DefaultLimits = Limits{
 	FrameRate: 1000, FrameBurst: 2000,
 	ByteRate: 4 << 20, ByteBurst: MaxFrameSize + 4096,
-	QueueFrames:  512,
-	QueueBytes:   2 * MaxFrameSize,
-	MaxStrikes:   3,
-	StrikeWindow: time.Minute,
-	BlockFor:     time.Minute,
+	QueueFrames:   512,
+	QueueBytes:    2 * MaxFrameSize,
+	MaxStrikes:    3,
+	StrikeWindow:  time.Minute,
+	BlockFor:      time.Minute,
+	HandshakeRate: 2, HandshakeBurst: 20,
 }
 
 func (l Limits) filled() Limits {
@@ -81,6 +91,8 @@ func (l Limits) filled() Limits {
 	defi(&l.MaxStrikes, d.MaxStrikes)
 	defd(&l.StrikeWindow, d.StrikeWindow)
 	defd(&l.BlockFor, d.BlockFor)
+	def(&l.HandshakeRate, d.HandshakeRate)
+	defi(&l.HandshakeBurst, d.HandshakeBurst)
 	return l
 }
 
@@ -142,6 +154,7 @@ type transport struct {
 	changed  map[peer.ID]bool
 	strikes  strikeBook
 	limiters map[peer.ID]*peerLimiter
+	byIP     map[string]*rate.Limiter   // password proofs per remote address (see Limits)
 	dir      map[peer.ID][]ma.Multiaddr // addresses peers told us
 	dialing  map[peer.ID]time.Time      // last mesh dial per peer
 	notifee  network.Notifiee
@@ -161,7 +174,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		connSig: make(chan struct{}, 1),
 		links:   map[peer.ID]*link{}, conns: map[peer.ID]int{}, reported: map[peer.ID]bool{},
 		changed:  map[peer.ID]bool{},
-		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{},
+		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{},
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
@@ -436,6 +449,27 @@ func (t *transport) limiter(p peer.ID) *peerLimiter {
 	return pl
 }
 
+// maxAddrLimiters bounds the per-address limiters a transport keeps: past
+// it, they start again (an attacker with that many addresses is not the
+// one this limit is for, and memory stays bounded).
+const maxAddrLimiters = 4096
+
+// handshakeAllowed takes one password proof from address ip out of its
+// budget; it reports false when the address has used it up.
+func (t *transport) handshakeAllowed(ip string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	l := t.byIP[ip]
+	if l == nil {
+		if len(t.byIP) >= maxAddrLimiters {
+			clear(t.byIP)
+		}
+		l = rate.NewLimiter(rate.Limit(t.lim.HandshakeRate), t.lim.HandshakeBurst)
+		t.byIP[ip] = l
+	}
+	return l.Allow()
+}
+
 // since is the transport's monotonic clock, for pings.
 func (t *transport) since() uint64 { return uint64(time.Since(t.start)) }
 
@@ -700,6 +734,7 @@ func (t *transport) read(l *link, s network.Stream) {
 	}()
 	p := l.p
 	lim := t.limiter(p)
+	ip := remoteIP(s.Conn().RemoteMultiaddr())
 	fr := newFrameReader(s, MaxFrameSize)
 	violation := func(err error) {
 		t.log.Warn("closing session stream", "peer", p, "reason", err)
@@ -742,7 +777,7 @@ func (t *transport) read(l *link, s network.Stream) {
 			t.learn(p, addrs, true)
 			continue
 		}
-		if err := t.frame(l, kind, body); err != nil {
+		if err := t.frame(l, ip, kind, body); err != nil {
 			violation(err)
 			return
 		}
@@ -752,13 +787,17 @@ func (t *transport) read(l *link, s network.Stream) {
 	}
 }
 
-// frame handles one frame after the hello.
-func (t *transport) frame(l *link, kind frameKind, body []byte) error {
+// frame handles one frame after the hello; ip is the sender's address.
+func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error {
 	switch kind {
 	case frameSession:
 		m, err := session.UnmarshalMessage(body)
 		if err != nil {
 			return err
+		}
+		if m.Kind == session.MsgProof && !t.handshakeAllowed(ip) {
+			t.log.Debug("password proof dropped: its address is over its budget", "peer", l.p, "ip", ip)
+			return nil // the joiner's challenge expires and it says Hello again; a guesser waits
 		}
 		m.From = l.sid
 		select {

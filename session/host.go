@@ -869,8 +869,9 @@ func (n *Node) lateFollower(m Message) {
 // a row (a player who mistyped retries at once), a peer waits before it is
 // challenged again, a second longer for each further wrong proof (up to a
 // minute), and the host keeps at most maxChallenges open
-// challenges, so fresh peer IDs cannot grow its memory either. (Per address
-// is the transport's to add: the session sees peer IDs only.)
+// challenges, so fresh peer IDs cannot grow its memory either. (Per
+// address, the transport budgets proofs, p2p.Limits.HandshakeRate: the
+// session sees peer IDs only.)
 const (
 	freeGuesses   = 2
 	maxChallenges = 64
