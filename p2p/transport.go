@@ -146,6 +146,7 @@ type transport struct {
 
 	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
 	simultaneous atomic.Int64                // streams that met one opened the other way
+	openFailed   atomic.Int64                // stream opens that failed (tests: the tie-break had one side only)
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -608,10 +609,12 @@ func (l *link) run() {
 			opening = nil
 			switch {
 			case o.err != nil && cur == nil:
+				t.openFailed.Add(1)
 				t.log.Debug("cannot open a session stream", "peer", l.p, "err", o.err, "retry in", backoff)
 				retry = time.NewTimer(backoff)
 				backoff = min(2*backoff, maxBackoff)
 			case o.err != nil:
+				t.openFailed.Add(1)
 			case cur == nil || !ours && t.self < l.p || l.stale():
 				// A stream the peer opened meanwhile gives way as when
 				// both open at once: the smaller peer ID's stays.
