@@ -8,5 +8,5 @@ if ! go list ./session/... >/dev/null 2>&1; then
 fi
 go test -count=1 -timeout 2h -run '^TestSoak$' ./session/ -soak="$SOAK" -v
 # And a hostile member forging messages, over many more schedules than make test runs.
-HOSTILE=${HOSTILE:-2000}
+HOSTILE=${HOSTILE:-1000}
 go test -count=1 -timeout 2h -run '^TestHostileMember$' ./session/ -hostile="$HOSTILE" -hostileseed=100000 -v

@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	hostileSeeds = flag.Int("hostile", 50, "schedules of TestHostileMember (make soak runs 2,000)")
+	hostileSeeds = flag.Int("hostile", 50, "schedules of TestHostileMember (make soak runs 1,000)")
 	hostileFirst = flag.Int("hostileseed", 1000, "first seed of TestHostileMember")
 )
 

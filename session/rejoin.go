@@ -245,16 +245,21 @@ func (h *hostState) sideReport(n *Node, m Message) {
 // rivalSide counts a rival host's side as this host can check it: the
 // rival itself and every player that said, after tick since, that it
 // follows the rival's epoch and has not been heard in this host's epoch
-// since; low is the lowest slot among them. ok is false when the rival is
-// itself a player of this side: it cannot host another.
-func (h *hostState) rivalSide(n *Node, from PeerID, epoch uint64, since int) (count, low int, ok bool) {
+// since; low is the lowest slot among them. Players whose departure this
+// host's game holds cannot say so (it no longer pings them), yet the
+// rival's game may still hold them: for those only, the rival's claim
+// (claimed players, lowest slot claimedLow) counts, up to how many there
+// are. ok is false when the rival is itself a player of this side: it
+// cannot host another.
+func (h *hostState) rivalSide(n *Node, m Message, since int) (count, low int, ok bool) {
+	from := m.From
 	if pi := h.peer(from); pi != nil && h.onSide(n, pi, since) {
 		return 0, 0, false
 	}
 	count, low = 1, n.lobby.SlotOf(from)
 	for _, p := range n.roster() { // in list order: no map order in the count
 		s, said := h.sides[p]
-		if !said || p == from || p == n.self || s.epoch != epoch || s.host != from || s.at <= since {
+		if !said || p == from || p == n.self || s.epoch != m.Epoch || s.host != from || s.at <= since {
 			continue
 		}
 		if pi := h.peer(p); pi != nil && h.onSide(n, pi, since) {
@@ -262,6 +267,18 @@ func (h *hostState) rivalSide(n *Node, from PeerID, epoch uint64, since int) (co
 		}
 		count++
 		low = min(low, n.lobby.SlotOf(p))
+	}
+	var departed []int
+	for i, sl := range n.lobby.Slots {
+		if sl.Kind == SlotHuman && n.isGone(i) {
+			departed = append(departed, i)
+		}
+	}
+	if extra := min(int(m.Count)-count, len(departed)); extra > 0 {
+		count += extra
+		if slices.Contains(departed, m.Slot) {
+			low = min(low, m.Slot)
+		}
 	}
 	return count, low, true
 }
@@ -292,7 +309,7 @@ func (n *Node) rivalPing(m Message) bool {
 		return false
 	}
 	h := n.hs
-	_, rlow, ok := h.rivalSide(n, m.From, m.Epoch, n.sideSince())
+	_, rlow, ok := h.rivalSide(n, m, n.sideSince())
 	if !ok || !n.owns(m.From, m.Epoch) {
 		return true // no rival: a player of this side, or a ping in another's name
 	}
@@ -321,7 +338,7 @@ func (n *Node) rivalPing(m Message) bool {
 	// once on its wake-up, count for neither.
 	since := max(n.sideSince(), h.rivalAt[m.Epoch])
 	count, _ = h.sideAfter(n, since)
-	theirs, _, _ := h.rivalSide(n, m.From, m.Epoch, since)
+	theirs, _, _ := h.rivalSide(n, m, since)
 	if won || n.seniorWins(count, theirs, m.Turn) {
 		if !won {
 			h.wonOver = append(h.wonOver, m.Epoch)
@@ -373,7 +390,7 @@ func (n *Node) onMerge(m Message) {
 // senior that finds it right after all steps down (reconsider).
 func (n *Node) mergeHolds(m Message) bool {
 	h := n.hs
-	theirs, rlow, ok := h.rivalSide(n, m.From, m.Epoch, n.sideSince())
+	theirs, rlow, ok := h.rivalSide(n, m, n.sideSince())
 	if !ok {
 		return false
 	}
