@@ -91,8 +91,8 @@ func (n *Node) stepJoining(m Message) {
 			n.ask(m.Targets[0])
 		}
 	case MsgWelcome:
-		if m.Lobby == nil {
-			return
+		if m.Lobby == nil || m.Lobby.SlotOf(m.From) != epochSlot(m.Epoch) {
+			return // only the player whose slot the epoch names hosts it
 		}
 		if n.rejoin {
 			n.rejoinWelcome(m)

@@ -375,7 +375,11 @@ func (n *Node) onMerge(m Message) {
 			n.backTo(m.Targets[0], n.el.lostEpoch)
 			return
 		}
-		if m.From == n.host || n.role == roleCandidate && n.rosterIndex(m.From) >= 0 {
+		// Its own host's order, or a player's that speaks for its own epoch
+		// and comes before this candidate in the list: a later player has
+		// no say over an earlier one's candidacy.
+		if m.From == n.host || n.role == roleCandidate && n.owns(m.From, m.Epoch) &&
+			n.rosterIndex(m.From) >= 0 && n.rosterIndex(m.From) < n.rosterIndex(n.self) {
 			n.candidateToGame(m.Targets[0])
 		}
 	}
