@@ -94,8 +94,7 @@ func TestLobbyInput(t *testing.T) {
 		{"a guest sets no bot's team", 1, false, session.StateLobby, nil, row(2, team), nil},
 		{"a guest sets no bot's colour", 1, false, session.StateLobby, nil, row(2, swatch), nil},
 		{"no bot edits in the countdown", 0, true, session.StateCountdown, nil, row(2, team), nil},
-		{"the host kicks Bo", 0, true, session.StateLobby, nil, row(1, kick),
-			[]lobbyIntent{clickIntent, {act: lobbyKick, slot: 1}}},
+		{"a click on Kick asks to be sure", 0, true, session.StateLobby, nil, row(1, kick), []lobbyIntent{clickIntent}},
 		{"the host does not kick itself", 0, true, session.StateLobby, nil, row(0, kick), nil},
 		{"a guest kicks nobody", 1, false, session.StateLobby, nil, row(0, kick), nil},
 		{"the host takes the next map size", 0, true, session.StateLobby, nil, size,
@@ -129,6 +128,34 @@ func TestLobbyInput(t *testing.T) {
 				t.Fatalf("intents %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// Kick takes a second click within kickConfirm: a kicked player may not
+// come back, so one stray click does not kick.
+func TestLobbyInputKick(t *testing.T) {
+	s := lobbyFor(0, true, session.StateLobby)
+	kick := func(slot int, d time.Duration) []lobbyIntent {
+		in := click(s.lay.rows[slot].kick.Center())
+		in.Now = t0.Add(d)
+		return slices.Clone(s.input(&in))
+	}
+	kicked := []lobbyIntent{clickIntent, {act: lobbyKick, slot: 1}}
+	for _, st := range []struct {
+		what string
+		slot int
+		at   time.Duration
+		want []lobbyIntent
+	}{
+		{"first click", 1, 0, []lobbyIntent{clickIntent}},
+		{"second click", 1, time.Second, kicked},
+		{"once more: it asks again", 1, 2 * time.Second, []lobbyIntent{clickIntent}},
+		{"too late", 1, 6 * time.Second, []lobbyIntent{clickIntent}},
+		{"in time after that", 1, 7 * time.Second, kicked},
+	} {
+		if got := kick(st.slot, st.at); !slices.Equal(got, st.want) {
+			t.Fatalf("%s: intents %+v, want %+v", st.what, got, st.want)
+		}
 	}
 }
 

@@ -37,6 +37,17 @@ type lobbyScreen struct {
 	seeding  bool // the host types a map seed (a click on it); chat waits
 	seed     ui.TextField
 	preview  mapPreview
+	kickArm  int       // slot+1 of the Kick clicked once (0: none): a second click kicks
+	kickAt   time.Time // when it was clicked
+}
+
+// kickConfirm is how long a Kick waits for the click that confirms it: a
+// kicked player may not come back, so one stray click must not do it.
+const kickConfirm = 3 * time.Second
+
+// kickArmed reports whether slot's Kick waits for its second click at now.
+func (s *lobbyScreen) kickArmed(slot int, now time.Time) bool {
+	return s.kickArm == slot+1 && now.Sub(s.kickAt) < kickConfirm
 }
 
 func newLobbyScreen(a *App) *lobbyScreen {
@@ -45,7 +56,9 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	return s
 }
 
-func (s *lobbyScreen) enter() { s.count, s.err, s.naming, s.seeding = 0, "", false, false }
+func (s *lobbyScreen) enter() {
+	s.count, s.err, s.naming, s.seeding, s.kickArm = 0, "", false, false, 0
+}
 
 // lobbyView is what the lobby shows, as update read it from the client.
 type lobbyView struct {
@@ -350,7 +363,13 @@ func (s *lobbyScreen) slotInput(in *ui.Input, i int, acts []lobbyIntent) []lobby
 		acts = append(acts, clickIntent, botEdit(i, sl, func(e *session.SlotEdit) { e.Team = nextTeam(sl.Team) }))
 	}
 	if sv.kick && pressed(in, r.kick) {
-		acts = append(acts, clickIntent, lobbyIntent{act: lobbyKick, slot: i})
+		acts = append(acts, clickIntent)
+		if s.kickArmed(i, in.Now) {
+			s.kickArm = 0
+			acts = append(acts, lobbyIntent{act: lobbyKick, slot: i})
+		} else {
+			s.kickArm, s.kickAt = i+1, in.Now
+		}
 	}
 	return acts
 }
@@ -676,11 +695,12 @@ func (s *lobbyScreen) drawSlots() {
 		bold.text("Ready", r.ready.Center().X, y, alignCenter, colDim)
 	}
 	for i := range min(len(lay.rows), len(s.v.slots)) {
-		s.drawSlotRow(&s.v.slots[i], &lay.rows[i])
+		s.drawSlotRow(i, &s.v.slots[i], &lay.rows[i])
 	}
 }
 
-func (s *lobbyScreen) drawSlotRow(sv *slotView, r *slotRowLayout) {
+// drawSlotRow draws slot i's row.
+func (s *lobbyScreen) drawSlotRow(i int, sv *slotView, r *slotRowLayout) {
 	a := s.a
 	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
 	sl := sv.slot
@@ -718,7 +738,11 @@ func (s *lobbyScreen) drawSlotRow(sv *slotView, r *slotRowLayout) {
 	if sv.occupied {
 		drawReady(hud, r.ready, sl.Ready)
 	}
-	if sv.kick {
+	switch {
+	case sv.kick && s.kickArmed(i, a.now):
+		hud.rect(r.kick, colBad)
+		small.inRect("Sure?", r.kick, colText)
+	case sv.kick:
 		a.drawButton(hud, small, r.kick, "Kick", true)
 	}
 }

@@ -235,6 +235,11 @@ func TestShotLobby(t *testing.T) {
 	h.frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
 	click(lay.rows[1].kick.Center())
 	h.frame(nil)
+	if n := count(Screenshot(win), lay.rows[1].kick, like(rgb8(colBad), 10)); n < 400 {
+		t.Errorf("a Kick clicked once: %d red pixels, want it to ask to be sure", n)
+	}
+	click(lay.rows[1].kick.Center())
+	h.frame(nil)
 	win.Update()
 	want := []string{"set-slot 3 bot 0", "edit-bot 2 color=2 team=3", "configure seed=1234 size=192 turn=5 away=0",
 		"say 0 go!", `edit "Annie" color=0 team=1 ready=true`, "kick 1"}
