@@ -871,8 +871,14 @@ func (s *lobbyScreen) drawButtons() {
 		a.drawButton(a.hud, bold, lay.start, label, v.open)
 	}
 	text, c := v.start, colWaiting
-	if s.err != "" {
+	switch mine := v.mine(); {
+	case s.err != "":
 		text, c = s.err, colBad
+	case v.host || mine == nil:
+	case mine.Ready:
+		text, c = "The host starts the game once everyone is ready.", colDim
+	default:
+		text, c = "Press Ready when you are set.", colDim
 	}
 	if text == "" || !v.open {
 		return
