@@ -365,7 +365,7 @@ func SessionPlayers(l *session.Lobby) []Player {
 }
 
 // CryptoRand is randomness from crypto/rand: a session's password nonces
-// (session.Config.Rand) and new map seeds.
+// (session.Config.Rand) and new map seeds (NewSeed).
 type CryptoRand struct{}
 
 // Uint64 returns 8 random bytes.
@@ -406,7 +406,7 @@ func (o CreateOptions) Settings() session.Settings {
 		s.MaxPlayers = 4
 	}
 	if s.MapSeed == 0 {
-		s.MapSeed = CryptoRand{}.Uint64()
+		s.MapSeed = NewSeed()
 	}
 	return s
 }

@@ -159,6 +159,9 @@ func (a *App) draw() {
 	for _, l := range a.allLayers() {
 		l.begin(a.h)
 	}
+	for i := range a.text {
+		a.text[i].boxes, a.overTxt[i].boxes = a.text[i].boxes[:0], a.overTxt[i].boxes[:0]
+	}
 	switch a.screen {
 	case scrBrowser:
 		a.browser.draw()

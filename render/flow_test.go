@@ -44,10 +44,7 @@ func TestOfflineFlow(t *testing.T) {
 	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.browser.lay.createBtn.Center()) })
 	until("the lobby", func() bool { return h.a.screen == scrLobby })
 	frame(nil)
-	lay := h.a.lobby.lay
-	row1 := ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+lobbyRowH, lay.slots.W()-2, lobbyRowH)
-	kind := ui.XYWH(colX(row1, colKind), row1.Min.Y+7, 140, 32)
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, kind.Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.lobby.lay.rows[1].kind.Center()) })
 	until("a bot in slot 1", func() bool {
 		l, _ := c.Lobby()
 		return len(l.Slots) > 1 && l.Slots[1].Kind == session.SlotBot

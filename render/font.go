@@ -66,6 +66,13 @@ func loadAtlases() ([numFonts]*text.Atlas, error) {
 type textLayer struct {
 	*layer
 	atlas *text.Atlas
+	boxes []textBox // this frame's strings, where they went: the layout tests look for overlaps
+}
+
+// textBox is a string drawn and the box of its line (screen coordinates).
+type textBox struct {
+	s string
+	r ui.Rect
 }
 
 // Align says where x is in the string drawn.
@@ -105,6 +112,9 @@ func (t *textLayer) text(s string, x, y float64, a align, c pixel.RGBA) float64 
 		x -= w / 2
 	case alignRight:
 		x -= w
+	}
+	if w > 0 {
+		t.boxes = append(t.boxes, textBox{s, ui.XYWH(x, y, w, t.atlas.Ascent()+t.atlas.Descent())})
 	}
 	dot := pixel.V(float64(int(x)), float64(int(t.h-y-t.atlas.Ascent())))
 	prev := rune(-1)

@@ -18,9 +18,17 @@ import (
 // lobbyFor returns a lobby screen showing fourSlots() to the player in slot
 // me in state st, laid out in a 1024×768 window.
 func lobbyFor(me int, host bool, st session.LobbyState) *lobbyScreen {
+	return lobbyWith(me, host, st, nil)
+}
+
+// lobbyWith is lobbyFor with fourSlots() changed by edit (nil: as it is).
+func lobbyWith(me int, host bool, st session.LobbyState, edit func(l *session.Lobby)) *lobbyScreen {
 	s := &lobbyScreen{chat: ui.TextField{Max: 200}}
 	l := fourSlots()
 	l.State = st
+	if edit != nil {
+		edit(&l)
+	}
 	s.v.set(l, me, host, "", nil)
 	s.lay.set(1024, 768, 0, len(l.Slots))
 	return s
@@ -39,46 +47,146 @@ func TestLobbyInput(t *testing.T) {
 	kind := func(r *slotRowLayout) ui.Rect { return r.kind }
 	team := func(r *slotRowLayout) ui.Rect { return r.team }
 	swatch := func(r *slotRowLayout) ui.Rect { return r.swatch }
-	start := func(l *lobbyLayout) ui.Vec { return l.start.Center() }
+	kick := func(r *slotRowLayout) ui.Rect { return r.kick }
+	at := func(part func(l *lobbyLayout) ui.Rect) func(l *lobbyLayout) ui.Vec {
+		return func(l *lobbyLayout) ui.Vec { return part(l).Center() }
+	}
+	start := at(func(l *lobbyLayout) ui.Rect { return l.start })
+	size := at(func(l *lobbyLayout) ui.Rect { return l.size })
 	edit := func(name string, color, team uint8, ready bool) lobbyIntent {
 		return lobbyIntent{act: lobbyEdit, edit: session.SlotEdit{Name: name, Color: color, Team: team, Ready: ready}}
 	}
+	bot := func(slot int, color, team uint8) lobbyIntent {
+		return lobbyIntent{act: lobbyEditBot, slot: slot, edit: session.SlotEdit{Color: color, Team: team}}
+	}
+	// fourSlots' settings: seed 1234, 128 tiles, normal speed, units hold.
+	setup := func(size, ticks, away uint32) lobbyIntent {
+		return lobbyIntent{act: lobbyConfigure, setup: client.Setup{MapSeed: 1234, MapSize: size, TurnTicks: ticks, AwayBot: away}}
+	}
+	boReady := func(l *session.Lobby) { l.Slots[1].Ready = true }
 	for _, tt := range []struct {
 		name  string
 		me    int
 		host  bool
 		state session.LobbyState
+		lobby func(l *session.Lobby) // changes fourSlots (nil: none)
 		at    func(l *lobbyLayout) ui.Vec
 		want  []lobbyIntent
 	}{
-		{"the host makes an open slot an easy bot", 0, true, session.StateLobby, row(3, kind),
+		{"the host makes an open slot an easy bot", 0, true, session.StateLobby, nil, row(3, kind),
 			[]lobbyIntent{clickIntent, {act: lobbySetSlot, slot: 3, kind: session.SlotBot, level: 0}}},
-		{"the host closes a hard bot's slot", 0, true, session.StateLobby, row(2, kind),
+		{"the host closes a hard bot's slot", 0, true, session.StateLobby, nil, row(2, kind),
 			[]lobbyIntent{clickIntent, {act: lobbySetSlot, slot: 2, kind: session.SlotClosed, level: 0}}},
-		{"a human's slot has no kind button", 0, true, session.StateLobby, row(1, kind), nil},
-		{"a guest changes no slot's kind", 1, false, session.StateLobby, row(3, kind), nil},
-		{"no kind changes in the countdown", 0, true, session.StateCountdown, row(3, kind), nil},
-		{"the player's own team", 0, true, session.StateLobby, row(0, team),
+		{"a human's slot has no kind button", 0, true, session.StateLobby, nil, row(1, kind), nil},
+		{"a guest changes no slot's kind", 1, false, session.StateLobby, nil, row(3, kind), nil},
+		{"no kind changes in the countdown", 0, true, session.StateCountdown, nil, row(3, kind), nil},
+		{"the player's own team", 0, true, session.StateLobby, nil, row(0, team),
 			[]lobbyIntent{clickIntent, edit("Ann", 0, 2, true)}},
-		{"another player's team", 0, true, session.StateLobby, row(1, team), nil},
-		{"the player's colour: the next one free", 0, true, session.StateLobby, row(0, swatch),
+		{"another player's team", 0, true, session.StateLobby, nil, row(1, team), nil},
+		{"the player's colour: the next one free", 0, true, session.StateLobby, nil, row(0, swatch),
 			[]lobbyIntent{clickIntent, edit("Ann", 3, 1, true)}},
-		{"a guest is ready", 1, false, session.StateLobby, start,
+		{"the host sets a bot's team", 0, true, session.StateLobby, nil, row(2, team),
+			[]lobbyIntent{clickIntent, bot(2, 2, 3)}},
+		{"the host's bot leaves the teams after team 4", 0, true, session.StateLobby,
+			func(l *session.Lobby) { l.Slots[2].Team = 4 }, row(2, team), []lobbyIntent{clickIntent, bot(2, 2, 0)}},
+		{"the host sets a bot's colour: the next one free", 0, true, session.StateLobby, nil, row(2, swatch),
+			[]lobbyIntent{clickIntent, bot(2, 3, 2)}},
+		{"a guest sets no bot's team", 1, false, session.StateLobby, nil, row(2, team), nil},
+		{"a guest sets no bot's colour", 1, false, session.StateLobby, nil, row(2, swatch), nil},
+		{"no bot edits in the countdown", 0, true, session.StateCountdown, nil, row(2, team), nil},
+		{"a click on Kick asks to be sure", 0, true, session.StateLobby, nil, row(1, kick), []lobbyIntent{clickIntent}},
+		{"the host does not kick itself", 0, true, session.StateLobby, nil, row(0, kick), nil},
+		{"a guest kicks nobody", 1, false, session.StateLobby, nil, row(0, kick), nil},
+		{"the host takes the next map size", 0, true, session.StateLobby, nil, size,
+			[]lobbyIntent{clickIntent, setup(192, 5, 0)}},
+		{"after the largest map the smallest", 0, true, session.StateLobby,
+			func(l *session.Lobby) { l.MapSize = 256 }, size, []lobbyIntent{clickIntent, setup(64, 5, 0)}},
+		{"the host takes the next speed", 0, true, session.StateLobby, nil, at(func(l *lobbyLayout) ui.Rect { return l.speed }),
+			[]lobbyIntent{clickIntent, setup(128, 3, 0)}},
+		{"the host lets a bot play for who drops", 0, true, session.StateLobby, nil, at(func(l *lobbyLayout) ui.Rect { return l.away }),
+			[]lobbyIntent{clickIntent, setup(128, 5, 1)}},
+		{"and back to holding after the hard bot", 0, true, session.StateLobby, func(l *session.Lobby) { l.AwayBot = 2 },
+			at(func(l *lobbyLayout) ui.Rect { return l.away }), []lobbyIntent{clickIntent, setup(128, 5, 0)}},
+		{"the host asks for a random map", 0, true, session.StateLobby, nil, at(func(l *lobbyLayout) ui.Rect { return l.random }),
+			[]lobbyIntent{clickIntent, {act: lobbyRandomMap}}},
+		{"a guest changes no setting", 1, false, session.StateLobby, nil, size, nil},
+		{"no setting changes in the countdown", 0, true, session.StateCountdown, nil, size, nil},
+		{"a guest is ready", 1, false, session.StateLobby, nil, start,
 			[]lobbyIntent{clickIntent, edit("Bo", 1, 2, true)}},
-		{"the host starts", 0, true, session.StateLobby, start,
+		{"the host cannot start while Bo is not ready", 0, true, session.StateLobby, nil, start, nil},
+		{"the host starts once Bo is ready", 0, true, session.StateLobby, boReady, start,
 			[]lobbyIntent{clickIntent, {act: lobbyStart}}},
-		{"no start in the countdown", 0, true, session.StateCountdown, start, nil},
-		{"leave", 1, false, session.StateCountdown, func(l *lobbyLayout) ui.Vec { return l.leave.Center() },
+		{"no start in the countdown", 0, true, session.StateCountdown, boReady, start, nil},
+		{"leave", 1, false, session.StateCountdown, nil, at(func(l *lobbyLayout) ui.Rect { return l.leave }),
 			[]lobbyIntent{clickIntent, {act: lobbyLeave}}},
-		{"a click on nothing", 0, true, session.StateLobby, func(l *lobbyLayout) ui.Vec { return l.chat.Min.Add(ui.V(20, 20)) }, nil},
+		{"a click on nothing", 0, true, session.StateLobby, nil, func(l *lobbyLayout) ui.Vec { return l.chat.Min.Add(ui.V(20, 20)) }, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := lobbyFor(tt.me, tt.host, tt.state)
+			s := lobbyWith(tt.me, tt.host, tt.state, tt.lobby)
 			in := click(tt.at(&s.lay))
 			if got := s.input(&in); !slices.Equal(got, tt.want) {
 				t.Fatalf("intents %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// Kick takes a second click within kickConfirm: a kicked player may not
+// come back, so one stray click does not kick.
+func TestLobbyInputKick(t *testing.T) {
+	s := lobbyFor(0, true, session.StateLobby)
+	kick := func(slot int, d time.Duration) []lobbyIntent {
+		in := click(s.lay.rows[slot].kick.Center())
+		in.Now = t0.Add(d)
+		return slices.Clone(s.input(&in))
+	}
+	kicked := []lobbyIntent{clickIntent, {act: lobbyKick, slot: 1}}
+	for _, st := range []struct {
+		what string
+		slot int
+		at   time.Duration
+		want []lobbyIntent
+	}{
+		{"first click", 1, 0, []lobbyIntent{clickIntent}},
+		{"second click", 1, time.Second, kicked},
+		{"once more: it asks again", 1, 2 * time.Second, []lobbyIntent{clickIntent}},
+		{"too late", 1, 6 * time.Second, []lobbyIntent{clickIntent}},
+		{"in time after that", 1, 7 * time.Second, kicked},
+	} {
+		if got := kick(st.slot, st.at); !slices.Equal(got, st.want) {
+			t.Fatalf("%s: intents %+v, want %+v", st.what, got, st.want)
+		}
+	}
+}
+
+// The host types a map seed: a click on the seed edits it (the chat line
+// waits), Enter sets it; a seed that is no number is refused in words.
+func TestLobbyInputSeed(t *testing.T) {
+	s := lobbyFor(0, true, session.StateLobby)
+	enter := func(typed string) ui.Input {
+		in := ui.Input{Typed: typed}
+		in.Press(ui.KeyEnter)
+		return in
+	}
+	backspace := ui.Input{}
+	backspace.Press(ui.KeyBackspace)
+	in := click(s.lay.seed.Center())
+	if got := s.input(&in); !slices.Equal(got, []lobbyIntent{clickIntent}) || !s.seeding || s.seed.Text != "1234" {
+		t.Fatalf("a click on the seed: intents %+v, editing %v %q", got, s.seeding, s.seed.Text)
+	}
+	for range 4 {
+		s.input(&backspace)
+	}
+	in = enter("4821")
+	want := []lobbyIntent{{act: lobbyConfigure, setup: client.Setup{MapSeed: 4821, MapSize: 128, TurnTicks: 5}}}
+	if got := s.input(&in); !slices.Equal(got, want) || s.seeding || s.chat.Text != "" {
+		t.Fatalf("Enter: intents %+v, editing %v, chat line %q; want %+v", got, s.seeding, s.chat.Text, want)
+	}
+	in = click(s.lay.seed.Center())
+	s.input(&in)
+	in = enter("x")
+	if got := s.input(&in); len(got) != 0 || s.err != "A map seed is a whole number, such as 4821." {
+		t.Fatalf("a seed that is no number: intents %+v, refusal %q", got, s.err)
 	}
 }
 

@@ -82,16 +82,16 @@ func TestShotRelayBrowser(t *testing.T) {
 		t.Fatalf("the invite code %q takes %d lines, want it wrapped on two or more", ann.Status().Invite, len(ls.v.invite))
 	}
 	for i := range ls.v.invite {
-		y := 92 + inviteLineH*float64(i)
+		y := 88 + inviteLineH*float64(i)
 		textIn(t, img, "invite code line", ui.R(32, y, 32+400, y+inviteLineH), 300)
 	}
 	lay := ls.lay
-	if want := 112 + inviteLineH*float64(len(ls.v.invite)); lay.slots.Min.Y != want {
+	if want := 96 + inviteLineH*float64(len(ls.v.invite)); lay.slots.Min.Y != want {
 		t.Errorf("slots start at %v, want %v below the invite code", lay.slots.Min.Y, want)
 	}
 	// Bo's row (slot 1) under the header of the table that made room.
-	r := ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+lobbyRowH, lay.slots.W()-2, lobbyRowH)
-	textIn(t, img, "Bo's name in slot 2", ui.R(colX(r, colName), r.Min.Y, colX(r, colName)+30, r.Max.Y), 15)
+	r := lay.rows[1]
+	textIn(t, img, "Bo's name in slot 2", ui.R(r.name.Min.X, r.row.Min.Y, r.name.Min.X+36, r.row.Max.Y), 15)
 
 	// Ctrl+C puts the code on the clipboard, and the player is told.
 	var copied string

@@ -123,17 +123,27 @@ type browserLayout struct {
 	prompt                      ui.Rect // the password prompt, its field and buttons
 	promptField, promptJoin     ui.Rect
 	promptCancel                ui.Rect
-	rejoinBar                   ui.Rect // over the table when there is a game to rejoin; zero otherwise
-	rejoin, forget              ui.Rect // its buttons
+	rejoinBar                   ui.Rect   // over the table when there is a game to rejoin; zero otherwise
+	rejoin, forget              ui.Rect   // its buttons
+	cols                        []float64 // the table's columns (browserCols), x from its left (negative: from its right)
 }
 
 // set lays the browser out in a w×h window for sessions listed sessions,
 // with the rejoin bar of that kind over the table.
 func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
-	l.table = ui.R(32, 104, w-360, h-150)
+	cw := 296.0 // the create panel's width: narrower in a small window, so the table keeps room for names
+	if w < 1000 {
+		cw = 256
+	}
+	right := w - 64 - cw
+	l.table = ui.R(32, 104, right, h-150)
+	l.cols = browserColsWide
+	if l.table.W() < 600 {
+		l.cols = browserColsNarrow
+	}
 	l.rejoinBar, l.rejoin, l.forget = ui.Rect{}, ui.Rect{}, ui.Rect{}
 	if bar != barNone {
-		l.rejoinBar = ui.R(32, 104, w-360, 156)
+		l.rejoinBar = ui.R(32, 104, right, 156)
 		l.rejoin = ui.XYWH(l.rejoinBar.Max.X-212, l.rejoinBar.Min.Y+10, 200, 32)
 		l.forget = ui.XYWH(l.rejoin.Min.X-96, l.rejoin.Min.Y, 88, 32)
 		if bar == barProblem { // no Rejoin: Forget takes its place, the sentence the room
@@ -143,7 +153,7 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	}
 	l.rowH = 30
 	l.list = ui.R(l.table.Min.X, l.table.Min.Y+l.rowH, l.table.Max.X, l.table.Max.Y)
-	l.create = ui.R(w-328, 104, w-32, h-150)
+	l.create = ui.R(w-32-cw, 104, w-32, h-150)
 	l.bottom = ui.R(32, h-136, w-32, h-24)
 	l.rows = l.rows[:0]
 	for i := range sessions {
@@ -155,8 +165,8 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	}
 	by := l.bottom.Min.Y
 	l.join = ui.XYWH(32, by, 140, 34)
-	l.code = ui.XYWH(196, by, l.table.Max.X-196-150, 34)
-	l.joinCode = ui.XYWH(l.table.Max.X-140, by, 140, 34)
+	l.joinCode = ui.XYWH(w-32-140, by, 140, 34)
+	l.code = ui.R(196, by, l.joinCode.Min.X-10, by+34) // invite codes are long: the field takes the width
 
 	x, y, fw := l.create.Min.X+16, l.create.Min.Y+14, l.create.W()-32
 	l.name = ui.XYWH(x, y+22, fw, 32)
@@ -165,7 +175,7 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.fewer = ui.XYWH(x, y+242, 36, 32)
 	l.players = ui.XYWH(x+36, y+242, 60, 32)
 	l.more = ui.XYWH(x+96, y+242, 36, 32)
-	l.createBtn = ui.XYWH(x, y+294, fw, 38)
+	l.createBtn = ui.XYWH(x, min(y+294, l.create.Max.Y-50), fw, 38) // inside the panel of a small window too
 
 	l.prompt = ui.XYWH(w/2-200, h/2-90, 400, 180)
 	p := l.prompt
@@ -174,11 +184,27 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.promptCancel = ui.XYWH(p.Max.X-186, p.Max.Y-54, 170, 36)
 }
 
-// columns of the session table: header, x offset from the table's left.
-var browserCols = []struct {
-	title string
-	x     float64
-}{{"", 10}, {"Game", 34}, {"Host", -330}, {"Players", -200}, {"State", -130}, {"Where", -60}}
+// browserCols are the session table's headers; browserColsWide and
+// browserColsNarrow their x offsets from the table's left (negative: from
+// its right), for a wide table and for a narrow one.
+var (
+	browserCols       = []string{"", "Game", "Host", "Players", "State", "Where"}
+	browserColsWide   = []float64{10, 34, -330, -200, -130, -60}
+	browserColsNarrow = []float64{10, 34, -272, -180, -112, -52}
+)
+
+// The session table's columns, as indexes of browserCols.
+const (
+	tcLock = iota
+	tcGame
+	tcHost
+	tcPlayers
+	tcState
+	tcWhere
+)
+
+// col is the x of column i of the session table.
+func (l *browserLayout) col(i int) float64 { return colX(l.table, l.cols[i]) }
 
 func colX(r ui.Rect, x float64) float64 {
 	if x < 0 {
@@ -480,7 +506,11 @@ func (b *browserScreen) result(err error, ok string) {
 func (b *browserScreen) draw() {
 	a := b.a
 	a.text[fontTitle].text("HOSTFALL", 32, 28, alignLeft, colAccent)
-	a.text[fontBody].text("Find a game on your network or through the relay, join one with an invite code, or start your own.", 32, 66, alignLeft, colDim)
+	t := a.text[fontBody]
+	intro := t.wrap("Find a game on your network or through the relay, join one with an invite code, or start your own.", a.w-64)
+	for i, line := range intro[:min(len(intro), 2)] { // a small window takes two lines
+		t.text(line, 32, 64+18*float64(i), alignLeft, colDim)
+	}
 	b.drawRejoin()
 	b.drawTable()
 	b.drawBottom()
@@ -548,8 +578,8 @@ func (b *browserScreen) drawTable() {
 	hud, t, bold := a.hud, a.text[fontBody], a.text[fontBold]
 	a.panel(hud, l.table)
 	hud.rect(ui.R(l.table.Min.X, l.table.Min.Y, l.table.Max.X, l.table.Min.Y+l.rowH), colPanelHi)
-	for _, c := range browserCols {
-		bold.text(c.title, colX(l.table, c.x), l.table.Min.Y+7, alignLeft, colDim)
+	for i, title := range browserCols {
+		bold.text(title, l.col(i), l.table.Min.Y+7, alignLeft, colDim)
 	}
 	if len(b.list) == 0 {
 		t.inRect("No games found yet. Create one, or join with an invite code.", ui.R(l.list.Min.X, l.list.Min.Y, l.list.Max.X, l.list.Min.Y+80), colDim)
@@ -561,7 +591,7 @@ func (b *browserScreen) drawTable() {
 
 // drawRow draws session s in row r.
 func (b *browserScreen) drawRow(s *client.Listing, r ui.Rect) {
-	a, table := b.a, b.lay.table
+	a, l := b.a, &b.lay
 	hud, t := a.hud, a.text[fontBody]
 	switch {
 	case s.ID == b.selected:
@@ -572,21 +602,21 @@ func (b *browserScreen) drawRow(s *client.Listing, r ui.Rect) {
 	}
 	y := r.Min.Y + 7
 	if s.Locked {
-		drawLock(hud, ui.XYWH(colX(table, 10), y+1, 12, 14))
+		drawLock(hud, ui.XYWH(l.col(tcLock), y+1, 12, 14))
 	}
 	nc := colText
 	if g := b.last.game; g != nil && s.Name == g.Name && s.State >= session.StateCountdown {
 		nc = colAccent // the game to rejoin
 	}
-	t.text(t.fit(s.Name, table.W()-380), colX(table, 34), y, alignLeft, nc)
-	t.text(t.fit(s.Host, 120), colX(table, -330), y, alignLeft, colText)
-	t.text(fmt.Sprintf("%d / %d", s.Players, s.Max), colX(table, -200), y, alignLeft, colText)
+	t.text(t.fit(s.Name, l.col(tcHost)-l.col(tcGame)-12), l.col(tcGame), y, alignLeft, nc)
+	t.text(t.fit(s.Host, l.col(tcPlayers)-l.col(tcHost)-10), l.col(tcHost), y, alignLeft, colText)
+	t.text(fmt.Sprintf("%d / %d", s.Players, s.Max), l.col(tcPlayers), y, alignLeft, colText)
 	state, sc := "lobby", colGood
 	if s.State >= session.StateCountdown {
 		state, sc = "playing", colAccent
 	}
-	t.text(state, colX(table, -130), y, alignLeft, sc)
-	t.text(s.Source.String(), colX(table, -60), y, alignLeft, sourceColor(s.Source))
+	t.text(state, l.col(tcState), y, alignLeft, sc)
+	t.text(s.Source.String(), l.col(tcWhere), y, alignLeft, sourceColor(s.Source))
 }
 
 // drawBottom draws what is under the table and the status line.
@@ -644,7 +674,7 @@ func (b *browserScreen) drawCreate() {
 	small.text("Name", x, l.gameName.Min.Y-16, alignLeft, colDim)
 	a.drawField(hud, t, l.gameName, &b.gameName, b.focus == &b.gameName, b.defaultGameName(), false)
 	small.text("Password (optional)", x, l.password.Min.Y-16, alignLeft, colDim)
-	a.drawField(hud, t, l.password, &b.password, b.focus == &b.password, "none", true)
+	a.drawField(hud, t, l.password, &b.password, b.focus == &b.password, "no password", true)
 	small.text("Players", x, l.fewer.Min.Y-16, alignLeft, colDim)
 	a.drawButton(hud, bold, l.fewer, "–", b.maxPlayers > 2)
 	t.inRect(fmt.Sprintf("%d", b.maxPlayers), l.players, colText)

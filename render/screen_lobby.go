@@ -2,16 +2,21 @@ package render
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"hostfall/client"
+	"hostfall/game"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
 
-// lobbyScreen shows the session's slots, the chat and the countdown; the
-// host sets up slots and starts, every player sets its own colour, team and
-// readiness.
+// lobbyScreen shows the session's slots, the game's settings with a
+// preview of the map, the chat and the countdown; the host sets up the
+// map, the speed, what happens to a player who drops, the bots and who
+// stays, and starts; every player sets its own colour, team and readiness.
 //
 // update reads the client into a lobbyView, lays the screen out once
 // (lobbyLayout), runs the input on both (input: a pure step that returns
@@ -29,6 +34,20 @@ type lobbyScreen struct {
 	err      string
 	naming   bool // the player edits its name (a click on it); chat waits
 	name     ui.TextField
+	seeding  bool // the host types a map seed (a click on it); chat waits
+	seed     ui.TextField
+	preview  mapPreview
+	kickArm  int       // slot+1 of the Kick clicked once (0: none): a second click kicks
+	kickAt   time.Time // when it was clicked
+}
+
+// kickConfirm is how long a Kick waits for the click that confirms it: a
+// kicked player may not come back, so one stray click must not do it.
+const kickConfirm = 3 * time.Second
+
+// kickArmed reports whether slot's Kick waits for its second click at now.
+func (s *lobbyScreen) kickArmed(slot int, now time.Time) bool {
+	return s.kickArm == slot+1 && now.Sub(s.kickAt) < kickConfirm
 }
 
 func newLobbyScreen(a *App) *lobbyScreen {
@@ -37,7 +56,9 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	return s
 }
 
-func (s *lobbyScreen) enter() { s.count, s.err, s.naming = 0, "", false }
+func (s *lobbyScreen) enter() {
+	s.count, s.err, s.naming, s.seeding, s.kickArm = 0, "", false, false, 0
+}
 
 // lobbyView is what the lobby shows, as update read it from the client.
 type lobbyView struct {
@@ -46,6 +67,8 @@ type lobbyView struct {
 	me     int      // the local player's slot (-1: none)
 	host   bool     // the local player hosts: it sets up slots and starts
 	open   bool     // the lobby takes changes (it is not counting down)
+	setup  bool     // the local player may change the settings and the bots' colours and teams
+	start  string   // why the host cannot start yet ("" when it can)
 	code   string   // the invite code ("" for none)
 	invite []string // the code's lines under the subtitle (a lobby hosted through a relay)
 	slots  []slotView
@@ -59,6 +82,8 @@ type slotView struct {
 	occupied bool // a human or a bot
 	edit     bool // mine in an open lobby: colour, name and team take clicks
 	kindBtn  bool // the host may cycle the slot's kind
+	botEdit  bool // the host may set the bot's colour and team
+	kick     bool // the host may remove the player
 }
 
 // mine returns the local player's slot, or nil.
@@ -69,61 +94,106 @@ func (v *lobbyView) mine() *session.Slot {
 	return &v.lobby.Slots[v.me]
 }
 
-// lobbyRowH is the height of a slot row; inviteLineH that of a line of the invite code.
+// inviteLineH is the height of a line of the invite code; slot rows are
+// between minRowH and maxRowH high, as the window's height allows.
 const (
-	lobbyRowH   = 46.0
 	inviteLineH = 16.0
-)
-
-// lobby columns: x offsets from the slot table's left (negative: from the right).
-const (
-	colSwatch = 14.0
-	colName   = 56.0
-	colKind   = -330.0
-	colTeam   = -170.0
-	colReady  = -76.0
+	maxRowH     = 46.0
+	minRowH     = 28.0
+	tableHeadH  = 31.0 // the slot table's header row
 )
 
 // lobbyLayout is where the lobby screen puts things. update computes it
-// once a frame; input hit-tests it and draw draws into it.
+// once a frame; input hit-tests it and draw draws into it. It reflows with
+// the window: the slot table takes what the settings and chat column
+// leave, and its rows shrink before any is left out.
 type lobbyLayout struct {
-	slots, chat, buttons ui.Rect // the slot table, the chat panel, the row of buttons
-	rows                 []slotRowLayout
-	chatInput            ui.Rect // the chat line
-	leave                ui.Rect
-	start                ui.Rect // the host's "Start game", a guest's "Ready"
+	slots, setup, chat, buttons ui.Rect // the slot table, the settings panel, the chat panel, the row of buttons
+	rowH                        float64
+	rows                        []slotRowLayout
+	preview                     ui.Rect // the map's picture
+	seed, size, random          ui.Rect // the map's seed (a field), size and a new seed
+	speed, away                 ui.Rect // the game speed, what happens to a player who drops
+	speedLabel, awayLabel       ui.Vec  // where their labels start
+	chatInput                   ui.Rect // the chat line
+	leave                       ui.Rect
+	start                       ui.Rect // the host's "Start game", a guest's "Ready"
+	reason                      ui.Rect // why Start is greyed, or the last refusal
 }
 
 // slotRowLayout is where a slot's row puts things.
 type slotRowLayout struct {
-	row, swatch, name, kind, team, ready ui.Rect
+	row, swatch, name, kind, team, ready, kick ui.Rect
 }
 
 // set lays the lobby out in a w×h window with inviteLines lines of invite
-// code, for slots slots (rows that do not fit are left out).
+// code, for slots slots (rows that do not fit even at minRowH are left out).
 func (l *lobbyLayout) set(w, h float64, inviteLines, slots int) {
-	top := 112 + inviteLineH*float64(inviteLines) // the panels make room for the invite code
-	l.slots = ui.R(32, top, w-372, h-100)
-	l.chat = ui.R(w-356, top, w-32, h-100)
-	l.buttons = ui.R(32, h-80, w-32, h-32)
+	m := 32.0
+	if w < 1000 {
+		m = 24
+	}
+	top := 96 + inviteLineH*float64(inviteLines) // the panels make room for the invite code
+	side := math.Round(min(max(w/3, 272), 340))  // the settings and chat column
+	l.buttons = ui.R(m, h-m-40, w-m, h-m)
+	bottom := l.buttons.Min.Y - 12
+	l.slots = ui.R(m, top, w-m-side-16, bottom)
+	l.setSetup(ui.R(w-m-side, top, w-m, bottom))
+	l.setRows(slots)
+	l.chatInput = ui.R(l.chat.Min.X+10, l.chat.Max.Y-44, l.chat.Max.X-10, l.chat.Max.Y-10)
+	l.leave = ui.XYWH(m, l.buttons.Min.Y, 120, 40)
+	l.start = ui.XYWH(l.buttons.Max.X-180, l.buttons.Min.Y, 180, 40)
+	l.reason = ui.R(l.leave.Max.X+16, l.buttons.Min.Y, l.start.Min.X-16, l.buttons.Max.Y)
+}
+
+// setSetup lays out the settings panel at the top of column col and the
+// chat under it: the map's picture with its seed, size and Random beside
+// it, the speed and the away policy under it.
+func (l *lobbyLayout) setSetup(col ui.Rect) {
+	p := min(max(col.W()-24-152, 96), 160) // the picture's side
+	x, y := col.Min.X+12, col.Min.Y+36
+	l.setup = ui.R(col.Min.X, col.Min.Y, col.Max.X, y+p+8+2*36+4)
+	l.preview = ui.XYWH(x, y, p, p)
+	rx := x + p + 12
+	rw := col.Max.X - 12 - rx
+	l.seed = ui.XYWH(rx, y, rw, 28)
+	l.size = ui.XYWH(rx, y+34, rw, 28)
+	l.random = ui.XYWH(rx, y+68, rw, 28)
+	bw := col.W() - 24 - 112 // the labels' room
+	y += p + 8
+	l.speed = ui.XYWH(col.Max.X-12-bw, y, bw, 30)
+	l.away = ui.XYWH(col.Max.X-12-bw, y+36, bw, 30)
+	l.speedLabel, l.awayLabel = ui.V(x, y+8), ui.V(x, y+44)
+	l.chat = ui.R(col.Min.X, l.setup.Max.Y+12, col.Max.X, col.Max.Y)
+}
+
+// setRows lays out the slot table's rows, from the right: a Kick button,
+// the ready box, the team, the slot's kind; the name takes the rest.
+func (l *lobbyLayout) setRows(slots int) {
+	l.rowH = maxRowH
+	if slots > 0 {
+		l.rowH = min(max((l.slots.H()-tableHeadH)/float64(slots), minRowH), maxRowH)
+	}
 	l.rows = l.rows[:0]
 	for i := range slots {
-		r := ui.XYWH(l.slots.Min.X+1, l.slots.Min.Y+31+float64(i)*lobbyRowH, l.slots.W()-2, lobbyRowH)
-		if r.Max.Y > l.slots.Max.Y {
+		r := ui.XYWH(l.slots.Min.X+1, l.slots.Min.Y+tableHeadH+float64(i)*l.rowH, l.slots.W()-2, l.rowH)
+		if r.Max.Y > l.slots.Max.Y+0.5 {
 			break
 		}
+		ch := min(32, l.rowH-8) // a control's height
+		cy := r.Min.Y + (l.rowH-ch)/2
+		sw := min(28, l.rowH-10)
+		right := r.Max.X
 		l.rows = append(l.rows, slotRowLayout{
 			row:    r,
-			swatch: ui.XYWH(colX(r, colSwatch), r.Min.Y+9, 28, 28),
-			name:   ui.R(colX(r, colName)-6, r.Min.Y+7, colX(r, colKind)-16, r.Max.Y-7),
-			kind:   ui.XYWH(colX(r, colKind), r.Min.Y+7, 140, 32),
-			team:   ui.XYWH(colX(r, colTeam), r.Min.Y+7, 64, 32),
-			ready:  ui.XYWH(colX(r, colReady)+8, r.Min.Y+13, 20, 20),
+			swatch: ui.XYWH(r.Min.X+12, r.Min.Y+(l.rowH-sw)/2, sw, sw),
+			name:   ui.R(r.Min.X+44, cy, right-284, cy+ch),
+			kind:   ui.XYWH(right-276, cy, 114, ch),
+			team:   ui.XYWH(right-154, cy, 48, ch),
+			ready:  ui.XYWH(right-86, r.Min.Y+(l.rowH-20)/2, 20, 20),
+			kick:   ui.XYWH(right-52, cy, 46, ch),
 		})
 	}
-	l.chatInput = ui.R(l.chat.Min.X+10, l.chat.Max.Y-44, l.chat.Max.X-10, l.chat.Max.Y-10)
-	l.leave = ui.XYWH(32, l.buttons.Min.Y, 140, 40)
-	l.start = ui.XYWH(l.slots.Max.X-180, l.buttons.Min.Y, 180, 40)
 }
 
 // lobbyAct says what a lobbyIntent asks for.
@@ -134,9 +204,13 @@ const (
 	lobbyCopyInvite                     // the invite code to the clipboard
 	lobbyLeave
 	lobbyStart
-	lobbySetSlot // the host sets slot's kind and bot level
-	lobbyEdit    // the local player's slot becomes edit
-	lobbySay     // chat text to team (0: all)
+	lobbySetSlot   // the host sets slot's kind and bot level
+	lobbyEdit      // the local player's slot becomes edit
+	lobbySay       // chat text to team (0: all)
+	lobbyConfigure // the host's settings become setup
+	lobbyRandomMap // the host asks for a map of a new seed
+	lobbyEditBot   // the host sets the colour and team of slot's bot (edit)
+	lobbyKick      // the host removes the player of slot
 )
 
 // lobbyIntent is one thing the lobby's input asks for.
@@ -148,6 +222,7 @@ type lobbyIntent struct {
 	edit  session.SlotEdit
 	team  uint8
 	text  string
+	setup client.Setup
 }
 
 var clickIntent = lobbyIntent{act: lobbyClick}
@@ -162,7 +237,8 @@ func (s *lobbyScreen) update(in *ui.Input) {
 	s.apply(s.acts)
 }
 
-// read takes what the lobby shows from the client and lays it out.
+// read takes what the lobby shows from the client, lays it out and makes
+// the map's picture when the map changed.
 func (s *lobbyScreen) read() {
 	a := s.a
 	l, ok := a.cl.Lobby()
@@ -175,7 +251,11 @@ func (s *lobbyScreen) read() {
 	small := a.text[fontSmall]
 	invite := ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
 	s.v.set(l, me, host, st.Invite, invite)
+	if _, ok := a.cl.(client.LobbyHost); !ok {
+		s.v.noSetup()
+	}
 	s.lay.set(a.w, a.h, len(s.v.invite), len(s.v.slots))
+	s.preview.update(l.MapSeed, mapSize(&l), mapPlayers(&l))
 }
 
 // set makes the view of lobby l for the player in slot me (host: it hosts)
@@ -183,6 +263,11 @@ func (s *lobbyScreen) read() {
 func (v *lobbyView) set(l session.Lobby, me int, host bool, code string, invite []string) {
 	v.ok, v.lobby, v.me, v.host = true, l, me, host
 	v.open = l.State == session.StateLobby
+	v.setup = host && v.open && l.Resume == 0 // a saved game keeps its map, speed and players' sides
+	v.start = ""
+	if host {
+		v.start = client.StartProblem(&l, me)
+	}
 	v.code, v.invite = code, invite
 	v.slots = v.slots[:0]
 	for i, sl := range l.Slots {
@@ -192,8 +277,19 @@ func (v *lobbyView) set(l session.Lobby, me int, host bool, code string, invite 
 			mine:     mine,
 			occupied: sl.Kind == session.SlotHuman || sl.Kind == session.SlotBot,
 			edit:     mine && v.open,
-			kindBtn:  host && sl.Kind != session.SlotHuman && v.open,
+			kindBtn:  host && v.open && sl.Kind != session.SlotHuman,
+			botEdit:  v.setup && sl.Kind == session.SlotBot,
+			kick:     host && v.open && sl.Kind == session.SlotHuman && !mine,
 		})
+	}
+}
+
+// noSetup takes away what only a client.LobbyHost does: the settings,
+// the bots' colours and teams, and kicks.
+func (v *lobbyView) noSetup() {
+	v.setup = false
+	for i := range v.slots {
+		v.slots[i].botEdit, v.slots[i].kick = false, false
 	}
 }
 
@@ -211,27 +307,36 @@ func isHost(l *session.Lobby, me int, st client.NetStatus) bool {
 }
 
 // input runs the frame's input on the lobby as s.v shows it, laid out as
-// s.lay: it changes the screen's own fields (the name being edited, the
-// chat line) and returns what to do. It calls no client and draws nothing.
+// s.lay: it changes the screen's own fields (the name or seed being
+// edited, the chat line) and returns what to do. It calls no client and
+// draws nothing.
 func (s *lobbyScreen) input(in *ui.Input) []lobbyIntent {
 	acts := s.acts[:0]
+	editing := s.naming || s.seeding // this frame's keys are the field's, even once Enter ends it
 	if s.v.code != "" && in.Ctrl() && in.Hit[ui.KeyC] {
 		acts = append(acts, lobbyIntent{act: lobbyCopyInvite})
 	}
 	for i := range min(len(s.lay.rows), len(s.v.slots)) {
 		acts = s.slotInput(in, i, acts)
 	}
-	acts = s.chatInput(in, acts)
+	acts = s.setupInput(in, acts)
+	if !editing {
+		acts = s.chatInput(in, acts)
+	}
 	return s.buttonsInput(in, acts)
 }
 
 // slotInput runs the input on slot i's row: the local player's colour,
-// name and team, the host's choice of the slot's kind.
+// name and team; the host's choice of the slot's kind, its bots' colour
+// and team, and Kick.
 func (s *lobbyScreen) slotInput(in *ui.Input, i int, acts []lobbyIntent) []lobbyIntent {
 	sv, r := &s.v.slots[i], &s.lay.rows[i]
 	sl := sv.slot
-	if sv.edit && sv.occupied && pressed(in, r.swatch) {
+	switch {
+	case sv.edit && sv.occupied && pressed(in, r.swatch):
 		acts = append(acts, clickIntent, slotEdit(sl, func(e *session.SlotEdit) { e.Color = nextColor(&s.v.lobby, sl.Color) }))
+	case sv.botEdit && pressed(in, r.swatch):
+		acts = append(acts, clickIntent, botEdit(i, sl, func(e *session.SlotEdit) { e.Color = nextColor(&s.v.lobby, sl.Color) }))
 	}
 	switch {
 	case sv.mine && s.naming:
@@ -243,7 +348,7 @@ func (s *lobbyScreen) slotInput(in *ui.Input, i int, acts []lobbyIntent) []lobby
 				acts = append(acts, slotEdit(sl, func(e *session.SlotEdit) { e.Name = n }))
 			}
 		}
-	case sv.edit && pressed(in, r.name):
+	case sv.edit && !s.seeding && pressed(in, r.name):
 		acts = append(acts, clickIntent)
 		s.naming, s.name = true, ui.TextField{Text: sl.Name, Max: 24}
 	}
@@ -251,16 +356,84 @@ func (s *lobbyScreen) slotInput(in *ui.Input, i int, acts []lobbyIntent) []lobby
 		k, lvl := nextSlotKind(sl)
 		acts = append(acts, clickIntent, lobbyIntent{act: lobbySetSlot, slot: i, kind: k, level: lvl})
 	}
-	if sv.edit && pressed(in, r.team) {
-		acts = append(acts, clickIntent, slotEdit(sl, func(e *session.SlotEdit) { e.Team = (sl.Team + 1) % 5 }))
+	switch {
+	case sv.edit && pressed(in, r.team):
+		acts = append(acts, clickIntent, slotEdit(sl, func(e *session.SlotEdit) { e.Team = nextTeam(sl.Team) }))
+	case sv.botEdit && pressed(in, r.team):
+		acts = append(acts, clickIntent, botEdit(i, sl, func(e *session.SlotEdit) { e.Team = nextTeam(sl.Team) }))
+	}
+	if sv.kick && pressed(in, r.kick) {
+		acts = append(acts, clickIntent)
+		if s.kickArmed(i, in.Now) {
+			s.kickArm = 0
+			acts = append(acts, lobbyIntent{act: lobbyKick, slot: i})
+		} else {
+			s.kickArm, s.kickAt = i+1, in.Now
+		}
 	}
 	return acts
 }
 
-// chatInput edits the chat line (unless the player edits its name); Enter
-// sends it, Tab switches between all and team.
+// nextTeam cycles no team → 1 → 2 → 3 → 4 → no team.
+func nextTeam(t uint8) uint8 { return (t + 1) % 5 }
+
+// setupInput runs the settings panel: a click on the seed edits it (Enter
+// sets it, Escape leaves it), Random asks for a new one, a click on the
+// size, the speed or the away policy takes the next one. Only the host's
+// clicks count; the others see the settings.
+func (s *lobbyScreen) setupInput(in *ui.Input, acts []lobbyIntent) []lobbyIntent {
+	v, lay := &s.v, &s.lay
+	if s.seeding {
+		switch {
+		case in.Hit[ui.KeyEscape]:
+			s.seeding = false
+		case s.seed.Edit(in):
+			s.seeding = false
+			acts = s.typedSeed(acts)
+		}
+	}
+	if !v.setup {
+		return acts
+	}
+	st := client.SetupOf(&v.lobby)
+	switch {
+	case !s.seeding && !s.naming && pressed(in, lay.seed):
+		s.seeding, s.seed = true, ui.TextField{Text: strconv.FormatUint(st.MapSeed, 10), Max: 20}
+		return append(acts, clickIntent)
+	case pressed(in, lay.random):
+		return append(acts, clickIntent, lobbyIntent{act: lobbyRandomMap})
+	case pressed(in, lay.size):
+		st.MapSize = nextMapSize(st.MapSize)
+	case pressed(in, lay.speed):
+		st.TurnTicks = client.NextSpeed(st.TurnTicks)
+	case pressed(in, lay.away):
+		st.AwayBot = (st.AwayBot + 1) % uint32(len(awayPolicies))
+	default:
+		return acts
+	}
+	return append(acts, clickIntent, lobbyIntent{act: lobbyConfigure, setup: st})
+}
+
+// typedSeed is the intent of the seed the host typed, or a refusal shown
+// under the table when it is no seed.
+func (s *lobbyScreen) typedSeed(acts []lobbyIntent) []lobbyIntent {
+	text := s.seed.Take()
+	seed, err := strconv.ParseUint(text, 10, 64)
+	switch {
+	case err != nil:
+		s.err = "A map seed is a whole number, such as 4821."
+	case seed != s.v.lobby.MapSeed && s.v.setup:
+		st := client.SetupOf(&s.v.lobby)
+		st.MapSeed = seed
+		acts = append(acts, lobbyIntent{act: lobbyConfigure, setup: st})
+	}
+	return acts
+}
+
+// chatInput edits the chat line (unless the player edits its name or the
+// seed); Enter sends it, Tab switches between all and team.
 func (s *lobbyScreen) chatInput(in *ui.Input, acts []lobbyIntent) []lobbyIntent {
-	if s.naming {
+	if s.naming || s.seeding { // a click on the name or the seed began it this frame
 		return acts
 	}
 	if in.Hit[ui.KeyTab] {
@@ -281,7 +454,7 @@ func (s *lobbyScreen) chatInput(in *ui.Input, acts []lobbyIntent) []lobbyIntent 
 }
 
 // buttonsInput runs the buttons under the table: Leave, a guest's Ready,
-// the host's Start game.
+// the host's Start game (greyed, and deaf, while v.start says why not).
 func (s *lobbyScreen) buttonsInput(in *ui.Input, acts []lobbyIntent) []lobbyIntent {
 	v, lay := &s.v, &s.lay
 	if pressed(in, lay.leave) {
@@ -291,6 +464,9 @@ func (s *lobbyScreen) buttonsInput(in *ui.Input, acts []lobbyIntent) []lobbyInte
 		return acts
 	}
 	if v.host {
+		if v.start != "" {
+			return acts
+		}
 		return append(acts, clickIntent, lobbyIntent{act: lobbyStart})
 	}
 	if mine := v.mine(); mine != nil {
@@ -307,10 +483,18 @@ func slotEdit(cur session.Slot, fn func(e *session.SlotEdit)) lobbyIntent {
 	return lobbyIntent{act: lobbyEdit, edit: e}
 }
 
+// botEdit is the host's edit of the bot in slot, now cur, that fn makes.
+func botEdit(slot int, cur session.Slot, fn func(e *session.SlotEdit)) lobbyIntent {
+	e := session.SlotEdit{Color: cur.Color, Team: cur.Team}
+	fn(&e)
+	return lobbyIntent{act: lobbyEditBot, slot: slot, edit: e}
+}
+
 // apply does what the input asked for, in order: clicks, client calls, a
 // refusal shown under the table.
 func (s *lobbyScreen) apply(acts []lobbyIntent) {
 	a := s.a
+	lh, _ := a.cl.(client.LobbyHost) // the view offers its acts only when there is one
 	for _, x := range acts {
 		switch x.act {
 		case lobbyClick:
@@ -334,8 +518,29 @@ func (s *lobbyScreen) apply(acts []lobbyIntent) {
 			s.refused(a.cl.EditSlot(x.edit))
 		case lobbySay:
 			s.refused(a.cl.Say(x.team, x.text))
+		case lobbyConfigure:
+			s.refused(lh.Configure(x.setup))
+		case lobbyRandomMap:
+			st := client.SetupOf(&s.v.lobby)
+			st.MapSeed = client.NewSeed()
+			s.refused(lh.Configure(st))
+		case lobbyEditBot:
+			s.refused(lh.EditBot(x.slot, x.edit))
+		case lobbyKick:
+			s.kick(lh, x.slot)
 		}
 	}
+}
+
+// kick removes the player of slot and says so in the chat.
+func (s *lobbyScreen) kick(lh client.LobbyHost, slot int) {
+	name := s.v.lobby.Slots[slot].Name
+	if err := lh.Kick(slot); err != nil {
+		s.refused(err)
+		return
+	}
+	s.a.log.Info("lobby: kicked a player", "slot", slot, "name", name)
+	s.a.addChat(chatLine{sys: true, text: "You removed " + name + " from the game."})
 }
 
 // refused shows err (if any) under the table.
@@ -375,11 +580,11 @@ func nextSlotKind(s session.Slot) (session.SlotKind, uint8) {
 
 // nextColor returns the next colour after c that no other slot uses.
 func nextColor(l *session.Lobby, c uint8) uint8 {
-	for step := uint8(1); step <= 8; step++ {
-		n := (c + step) % 8
+	for step := uint8(1); step <= session.NumColors; step++ {
+		n := (c + step) % session.NumColors
 		used := false
 		for _, s := range l.Slots {
-			if (s.Kind == session.SlotHuman || s.Kind == session.SlotBot) && s.Color%8 == n {
+			if (s.Kind == session.SlotHuman || s.Kind == session.SlotBot) && s.Color%session.NumColors == n {
 				used = true
 			}
 		}
@@ -390,6 +595,54 @@ func nextColor(l *session.Lobby, c uint8) uint8 {
 	return c
 }
 
+// mapSizes are the sizes the lobby offers, in the order a click cycles them.
+var mapSizes = []uint32{64, 96, 128, 192, 256}
+
+// mapSize is the side of lobby l's map in tiles.
+func mapSize(l *session.Lobby) int {
+	if l.MapSize == 0 {
+		return game.DefaultMapSize
+	}
+	return int(l.MapSize)
+}
+
+// nextMapSize is the size after n (the default's after any other).
+func nextMapSize(n uint32) uint32 {
+	if n == 0 {
+		n = game.DefaultMapSize
+	}
+	for i, s := range mapSizes {
+		if s == n {
+			return mapSizes[(i+1)%len(mapSizes)]
+		}
+	}
+	return game.DefaultMapSize
+}
+
+// mapPlayers is how many players lobby l's map is made for: the map's
+// starts depend on it.
+func mapPlayers(l *session.Lobby) int {
+	n := 0
+	for _, s := range l.Slots {
+		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+			n++
+		}
+	}
+	return min(max(n, game.MinPlayers), game.MaxPlayers)
+}
+
+// awayPolicies name what happens to a player who drops, by
+// session.Lobby.AwayBot: its units hold, or a bot of a level plays them
+// until it is back.
+var awayPolicies = []string{"Units hold", "Easy bot plays", "Hard bot plays"}
+
+func awayPolicy(n uint32) string {
+	if int(n) < len(awayPolicies) {
+		return awayPolicies[n]
+	}
+	return "A bot plays"
+}
+
 // draw is the lobby's draw step: the view of this frame in its layout.
 func (s *lobbyScreen) draw() {
 	if !s.v.ok {
@@ -397,6 +650,7 @@ func (s *lobbyScreen) draw() {
 	}
 	s.drawHeader()
 	s.drawSlots()
+	s.drawSetup()
 	s.drawChat()
 	s.drawButtons()
 	if s.v.lobby.State == session.StateCountdown {
@@ -409,44 +663,44 @@ func (s *lobbyScreen) drawHeader() {
 	a, v := s.a, &s.v
 	l := &v.lobby
 	title, t, small := a.text[fontTitle], a.text[fontBody], a.text[fontSmall]
-	title.text(title.fit(l.Name, a.w-100), 32, 28, alignLeft, colText)
+	name := title.fit(l.Name, a.w-100)
+	title.text(name, 32, 28, alignLeft, colText)
 	if l.Password {
-		drawLock(a.hud, ui.XYWH(32+title.width(l.Name)+12, 36, 14, 18))
+		drawLock(a.hud, ui.XYWH(32+title.width(name)+12, 36, 14, 18))
 	}
-	size := l.MapSize
-	if size == 0 {
-		size = 128
-	}
-	sub := fmt.Sprintf("Map %d×%d, seed %d · up to %d players", size, size, l.MapSeed, l.MaxPlayers)
+	sub := fmt.Sprintf("Up to %d players", l.MaxPlayers)
 	if v.host {
 		sub += " · you host this game"
 	}
 	if len(v.invite) > 0 {
 		sub += " · friends elsewhere join with the invite code below (Ctrl+C copies it)"
 	}
-	t.text(t.fit(sub, a.w-64), 32, 68, alignLeft, colDim)
+	t.text(t.fit(sub, a.w-64), 32, 64, alignLeft, colDim)
 	for i, line := range v.invite {
-		small.text(line, 32, 92+inviteLineH*float64(i), alignLeft, colText)
+		small.text(line, 32, 88+inviteLineH*float64(i), alignLeft, colText)
 	}
 }
 
 // drawSlots draws the slot table.
 func (s *lobbyScreen) drawSlots() {
 	a, lay := s.a, &s.lay
+	bold := a.text[fontBold]
 	a.panel(a.hud, lay.slots)
-	a.hud.rect(ui.R(lay.slots.Min.X, lay.slots.Min.Y, lay.slots.Max.X, lay.slots.Min.Y+30), colPanelHi)
-	for _, c := range []struct {
-		t string
-		x float64
-	}{{"Player", colName}, {"Slot", colKind}, {"Team", colTeam}, {"Ready", colReady}} {
-		a.text[fontBold].text(c.t, colX(lay.slots, c.x), lay.slots.Min.Y+7, alignLeft, colDim)
+	a.hud.rect(ui.R(lay.slots.Min.X, lay.slots.Min.Y, lay.slots.Max.X, lay.slots.Min.Y+tableHeadH-1), colPanelHi)
+	if len(lay.rows) > 0 {
+		r, y := &lay.rows[0], lay.slots.Min.Y+7
+		bold.text("Player", r.name.Min.X+6, y, alignLeft, colDim)
+		bold.text("Slot", r.kind.Min.X+8, y, alignLeft, colDim)
+		bold.text("Team", r.team.Min.X+4, y, alignLeft, colDim)
+		bold.text("Ready", r.ready.Center().X, y, alignCenter, colDim)
 	}
 	for i := range min(len(lay.rows), len(s.v.slots)) {
-		s.drawSlotRow(&s.v.slots[i], &lay.rows[i])
+		s.drawSlotRow(i, &s.v.slots[i], &lay.rows[i])
 	}
 }
 
-func (s *lobbyScreen) drawSlotRow(sv *slotView, r *slotRowLayout) {
+// drawSlotRow draws slot i's row.
+func (s *lobbyScreen) drawSlotRow(i int, sv *slotView, r *slotRowLayout) {
 	a := s.a
 	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
 	sl := sv.slot
@@ -455,29 +709,41 @@ func (s *lobbyScreen) drawSlotRow(sv *slotView, r *slotRowLayout) {
 		hud.rect(ui.XYWH(r.row.Min.X, r.row.Min.Y, 3, r.row.H()), colAccent)
 	}
 	hud.rect(ui.R(r.row.Min.X, r.row.Max.Y-1, r.row.Max.X, r.row.Max.Y), rgb(44, 52, 68))
-	y := r.row.Min.Y + (lobbyRowH-t.height())/2
-	if sv.occupied {
+	y := r.row.Center().Y - t.height()/2
+	switch {
+	case sv.occupied:
 		swatch(hud, r.swatch, sl.Color)
-	} else {
+		if (sv.edit || sv.botEdit) && r.swatch.Contains(a.in.Mouse) {
+			hud.outline(r.swatch.Inset(-2), 2, colText) // a click takes the next free colour
+		}
+	default:
 		hud.outline(r.swatch, 1, colBorder)
 	}
 	s.drawSlotName(sv, r, y)
 	if kind := slotKindLabel(sl); sv.kindBtn {
 		a.drawButton(hud, small, r.kind, kind, true)
 	} else {
-		t.text(kind, r.kind.Min.X+8, y, alignLeft, colDim)
+		t.text(t.fit(kind, r.kind.W()-8), r.kind.Min.X+8, y, alignLeft, colDim)
 	}
 	team := "—"
 	if sl.Team > 0 {
 		team = fmt.Sprintf("%d", sl.Team)
 	}
-	if sv.edit {
+	switch {
+	case sv.edit || sv.botEdit:
 		a.drawButton(hud, bold, r.team, team, true)
-	} else if sv.occupied {
+	case sv.occupied:
 		t.text(team, r.team.Min.X+8, y, alignLeft, colText)
 	}
 	if sv.occupied {
 		drawReady(hud, r.ready, sl.Ready)
+	}
+	switch {
+	case sv.kick && s.kickArmed(i, a.now):
+		hud.rect(r.kick, colBad)
+		small.inRect("Sure?", r.kick, colText)
+	case sv.kick:
+		a.drawButton(hud, small, r.kick, "Kick", true)
 	}
 }
 
@@ -502,13 +768,14 @@ func (s *lobbyScreen) drawSlotName(sv *slotView, r *slotRowLayout, y float64) {
 	case session.SlotClosed:
 		name, nc = "Closed", rgb(100, 108, 124)
 	}
+	x, w := r.name.Min.X+6, r.name.W()-6
 	switch {
 	case sv.mine && s.naming:
 		s.a.drawField(s.a.hud, t, r.name, &s.name, true, "your name", false)
 	case sv.mine:
-		t.text(t.fit(name+"  (you)", r.name.W()), colX(r.row, colName), y, alignLeft, nc)
+		t.text(t.fit(name+"  (you)", w), x, y, alignLeft, nc)
 	default:
-		t.text(t.fit(name, r.name.W()), colX(r.row, colName), y, alignLeft, nc)
+		t.text(t.fit(name, w), x, y, alignLeft, nc)
 	}
 }
 
@@ -523,6 +790,30 @@ func drawCheck(l *layer, r ui.Rect) {
 	}
 }
 
+// drawSetup draws the settings panel: the map's picture with its seed,
+// size and Random, the game speed and the away policy; buttons for the
+// host, greyed values for the others.
+func (s *lobbyScreen) drawSetup() {
+	a, lay, v := s.a, &s.lay, &s.v
+	hud, t, bold, small := a.hud, a.text[fontBody], a.text[fontBold], a.text[fontSmall]
+	l := &v.lobby
+	a.panel(hud, lay.setup)
+	bold.text("Game settings", lay.setup.Min.X+12, lay.setup.Min.Y+10, alignLeft, colText)
+	s.preview.draw(hud, lay.preview, l)
+	if s.seeding {
+		a.drawField(hud, t, lay.seed, &s.seed, true, "map seed", false)
+	} else {
+		a.drawButton(hud, bold, lay.seed, fmt.Sprintf("Seed %d", l.MapSeed), v.setup)
+	}
+	n := mapSize(l)
+	a.drawButton(hud, bold, lay.size, fmt.Sprintf("Size %d×%d", n, n), v.setup)
+	a.drawButton(hud, bold, lay.random, "Random map", v.setup)
+	small.text("Game speed", lay.speedLabel.X, lay.speedLabel.Y, alignLeft, colDim)
+	a.drawButton(hud, bold, lay.speed, client.SpeedName(l.TurnTicks), v.setup)
+	small.text("If a player drops", lay.awayLabel.X, lay.awayLabel.Y, alignLeft, colDim)
+	a.drawButton(hud, bold, lay.away, awayPolicy(l.AwayBot), v.setup)
+}
+
 // drawChat draws the chat panel: the log from the bottom up, wrapped, and
 // the chat line.
 func (s *lobbyScreen) drawChat() {
@@ -532,10 +823,10 @@ func (s *lobbyScreen) drawChat() {
 	bold.text("Chat", r.Min.X+14, r.Min.Y+10, alignLeft, colText)
 	small.text("Enter sends · Tab: all / team", r.Max.X-14, r.Min.Y+12, alignRight, colDim)
 	y := s.lay.chatInput.Min.Y - 8
-	for i := len(a.chat) - 1; i >= 0 && y > r.Min.Y+40; i-- {
+	for i := len(a.chat) - 1; i >= 0 && y > r.Min.Y+48; i-- {
 		c := a.chat[i]
 		lines := small.wrap(chatText(c), r.W()-28)
-		for j := len(lines) - 1; j >= 0 && y > r.Min.Y+40; j-- {
+		for j := len(lines) - 1; j >= 0 && y > r.Min.Y+48; j-- {
 			y -= 18
 			col := colText
 			if c.sys {
@@ -550,7 +841,7 @@ func (s *lobbyScreen) drawChat() {
 	if s.chatTeam {
 		to = "to team"
 	}
-	a.drawField(hud, t, s.lay.chatInput, &s.chat, !s.naming, "say something ("+to+")", false)
+	a.drawField(hud, t, s.lay.chatInput, &s.chat, !s.naming && !s.seeding, "say something ("+to+")", false)
 }
 
 func chatText(c chatLine) string {
@@ -564,14 +855,14 @@ func chatText(c chatLine) string {
 }
 
 // drawButtons draws Leave, a guest's Ready or the host's Start game, and
-// the last refusal.
+// beside them the last refusal or why Start is greyed.
 func (s *lobbyScreen) drawButtons() {
 	a, v, lay := s.a, &s.v, &s.lay
-	bold := a.text[fontBold]
+	bold, small := a.text[fontBold], a.text[fontSmall]
 	a.drawButton(a.hud, bold, lay.leave, "Leave", true)
 	switch mine := v.mine(); {
 	case v.host:
-		a.drawButton(a.hud, bold, lay.start, "Start game", v.open)
+		a.drawButton(a.hud, bold, lay.start, "Start game", v.open && v.start == "")
 	case mine != nil:
 		label := "Ready"
 		if mine.Ready {
@@ -579,9 +870,27 @@ func (s *lobbyScreen) drawButtons() {
 		}
 		a.drawButton(a.hud, bold, lay.start, label, v.open)
 	}
-	if s.err != "" {
-		small := a.text[fontSmall]
-		small.text(small.fit(s.err, lay.slots.W()-400), 190, lay.buttons.Min.Y+13, alignLeft, colBad)
+	text, c := v.start, colWaiting
+	switch mine := v.mine(); {
+	case s.err != "":
+		text, c = s.err, colBad
+	case v.host || mine == nil:
+	case mine.Ready:
+		text, c = "The host starts the game once everyone is ready.", colDim
+	default:
+		text, c = "Press Ready when you are set.", colDim
+	}
+	if text == "" || !v.open {
+		return
+	}
+	lines := small.wrap(text, lay.reason.W())
+	lh := small.height()
+	y := lay.reason.Center().Y - lh*float64(min(len(lines), 2))/2
+	for i, line := range lines[:min(len(lines), 2)] {
+		if i == 1 && len(lines) > 2 {
+			line = small.fit(line+" "+strings.Join(lines[2:], " "), lay.reason.W())
+		}
+		small.text(line, lay.reason.Max.X, y+lh*float64(i), alignRight, c)
 	}
 }
 

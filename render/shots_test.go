@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -200,54 +201,95 @@ func TestShotLobby(t *testing.T) {
 	img := h.shot("lobby")
 
 	lay := h.a.lobby.lay
-	row := func(i int) ui.Rect {
-		return ui.XYWH(lay.slots.Min.X+1, lay.slots.Min.Y+31+float64(i)*lobbyRowH, lay.slots.W()-2, lobbyRowH)
-	}
 	l := fourSlots()
-	for i, s := range l.Slots {
-		r := row(i)
-		sw := ui.XYWH(colX(r, colSwatch)+6, r.Min.Y+15, 16, 16)
-		n := count(img, sw, like(PlayerColors[s.Color], 6))
-		if s.Kind == session.SlotOpen {
-			if n > 0 {
-				t.Errorf("open slot %d shows a colour swatch", i)
-			}
-		} else if n < 200 {
-			t.Errorf("slot %d: %d pixels of %s in its swatch", i, n, ColorNames[s.Color])
-		}
-		textIn(t, img, fmt.Sprintf("slot %d name", i), ui.R(colX(r, colName), r.Min.Y, colX(r, colName)+36, r.Max.Y), 25)
-		ready := count(img, ui.XYWH(colX(r, colReady)+10, r.Min.Y+15, 16, 16), like(rgb8(colGood), 10))
-		if s.Ready != (ready > 40) {
-			t.Errorf("slot %d: ready %v but %d green pixels in the ready box", i, s.Ready, ready)
-		}
-	}
+	checkSlots(t, img, &lay, l)
 	textIn(t, img, "chat", ui.R(lay.chat.Min.X+10, lay.chat.Max.Y-120, lay.chat.Max.X-10, lay.chat.Max.Y-50), 80)
 	textIn(t, img, "lobby title", ui.R(32, 28, 300, 60), 200)
+	checkPreview(t, img, h.a.lobby, l)
+	// Bo is not ready: Start is greyed and says so.
+	if got := h.a.lobby.v.start; got != "Waiting for Bo to be ready." {
+		t.Errorf("the start is held by %q", got)
+	}
+	if n := count(img, lay.reason, like(rgb8(colWaiting), 40)); n < 60 {
+		t.Errorf("why Start is greyed: %d pixels of its colour in %v", n, lay.reason)
+	}
+	if p := textProblems(h.a); len(p) > 0 {
+		t.Errorf("text overlaps: %q", p)
+	}
 
-	// The host starts; a bot slot cycles; chat goes out.
-	startBtn := ui.XYWH(lay.slots.Max.X-180, lay.buttons.Min.Y, 180, 40)
-	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, startBtn.Center()) })
-	kind := ui.XYWH(colX(row(3), colKind), row(3).Min.Y+7, 140, 32)
-	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, kind.Center()) })
+	// The greyed Start does nothing; a bot slot cycles, a bot changes team,
+	// the map grows, chat goes out, the host renames itself and kicks Bo.
+	click := func(p ui.Vec) { h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, p) }) }
+	click(lay.start.Center())
+	click(lay.rows[3].kind.Center())
+	click(lay.rows[2].team.Center())
+	click(lay.size.Center())
 	h.frame(func(in *ui.Input) { in.Typed = "go!" })
 	h.frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
 	// A click on one's own name edits it.
-	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, ui.V(colX(row(0), colName)+20, row(0).Center().Y)) })
+	click(ui.V(lay.rows[0].name.Min.X+20, lay.rows[0].row.Center().Y))
 	for range 3 {
 		h.frame(func(in *ui.Input) { in.Press(ui.KeyBackspace) })
 	}
 	h.frame(func(in *ui.Input) { in.Typed = "Annie" })
 	h.frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
+	click(lay.rows[1].kick.Center())
+	h.frame(nil)
+	if n := count(Screenshot(win), lay.rows[1].kick, like(rgb8(colBad), 10)); n < 400 {
+		t.Errorf("a Kick clicked once: %d red pixels, want it to ask to be sure", n)
+	}
+	click(lay.rows[1].kick.Center())
 	h.frame(nil)
 	win.Update()
-	want := []string{"start", "set-slot 3 bot 0", "say 0 go!", `edit "Annie" color=0 team=1 ready=true`}
-	calls := c.Calls()
-	if len(calls) != len(want) {
+	want := []string{"set-slot 3 bot 0", "edit-bot 2 color=2 team=3", "configure seed=1234 size=192 turn=5 away=0",
+		"say 0 go!", `edit "Annie" color=0 team=1 ready=true`, "kick 1"}
+	if calls := c.Calls(); !slices.Equal(calls, want) {
 		t.Fatalf("calls %q, want %q", calls, want)
 	}
-	for i := range want {
-		if calls[i] != want[i] {
-			t.Fatalf("calls %q, want %q", calls, want)
+}
+
+// checkSlots checks each slot's row of lobby l in img: its colour swatch
+// (none for an open slot), its name, its ready box.
+func checkSlots(t *testing.T, img *image.RGBA, lay *lobbyLayout, l session.Lobby) {
+	t.Helper()
+	if len(lay.rows) != len(l.Slots) {
+		t.Fatalf("%d slot rows laid out for %d slots", len(lay.rows), len(l.Slots))
+	}
+	for i, s := range l.Slots {
+		r := &lay.rows[i]
+		n := count(img, r.swatch.Inset(5), like(PlayerColors[s.Color], 6))
+		if s.Kind == session.SlotOpen {
+			if n > 0 {
+				t.Errorf("open slot %d shows a colour swatch", i)
+			}
+		} else if n < 150 {
+			t.Errorf("slot %d: %d pixels of %s in its swatch", i, n, ColorNames[s.Color])
+		}
+		textIn(t, img, fmt.Sprintf("slot %d name", i), ui.R(r.name.Min.X, r.row.Min.Y, r.name.Min.X+36, r.row.Max.Y), 25)
+		ready := count(img, r.ready.Inset(2), like(rgb8(colGood), 10))
+		if want := s.Ready && s.Kind != session.SlotOpen; want != (ready > 40) {
+			t.Errorf("slot %d: ready %v but %d green pixels in the ready box", i, s.Ready, ready)
+		}
+	}
+}
+
+// checkPreview checks the map's picture: land in it, and each player's
+// start marked in the player's colour.
+func checkPreview(t *testing.T, img *image.RGBA, s *lobbyScreen, l session.Lobby) {
+	t.Helper()
+	r := s.lay.preview
+	if n := count(img, r, like([3]uint8{70, 118, 56}, 4)); n < int(r.W()*r.H()/4) {
+		t.Errorf("the map's picture: %d grass pixels in %v", n, r)
+	}
+	colors := startColors(&l)
+	if len(s.preview.starts) != max(len(colors), 2) {
+		t.Fatalf("the picture shows %d starts for %d players", len(s.preview.starts), len(colors))
+	}
+	for i, c := range colors {
+		at := s.preview.starts[i]
+		p := ui.V(r.Min.X+at.X*r.W(), r.Min.Y+at.Y*r.H())
+		if n := count(img, ui.XYWH(p.X-4, p.Y-4, 8, 8), like(PlayerColors[c], 6)); n < 40 {
+			t.Errorf("player %d's start at %v: %d pixels of %s", i, p, n, ColorNames[c])
 		}
 	}
 }

@@ -128,6 +128,9 @@ func (l Lobby) ptr() *Lobby { return &l }
 
 // lobbyChanged bumps the revision and broadcasts the lobby (host only).
 func (n *Node) lobbyChanged() {
+	if n.lobby.State == StateLobby {
+		n.lobby.uniqueColors()
+	}
 	n.lobby.Revision++
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
 	if n.hs == nil {
@@ -201,8 +204,78 @@ func (n *Node) applyEdit(slot int, e SlotEdit) {
 	if e.Name != "" {
 		s.Name = e.Name
 	}
-	s.Color, s.Team, s.Ready = e.Color, e.Team, e.Ready
+	if !n.lobby.colorTaken(e.Color, slot) { // two players asked for one colour at once: the first keeps it
+		s.Color = e.Color
+	}
+	s.Team, s.Ready = e.Team, e.Ready
 	n.lobbyChanged()
+}
+
+// EditBot sets a bot's colour and team (host only, in the lobby): the host
+// plays the bots, so it sets them up. A colour another slot uses is
+// refused, as a player's own edit keeps its colour then.
+func (n *Node) EditBot(slot int, e SlotEdit) error {
+	if n.role != roleHost {
+		return ErrNotHost
+	}
+	if n.lobby.State != StateLobby {
+		return ErrNotInLobby
+	}
+	if slot < 0 || slot >= len(n.lobby.Slots) || n.lobby.Slots[slot].Kind != SlotBot {
+		return fmt.Errorf("%w: slot %d holds no bot", ErrBadArgument, slot)
+	}
+	if n.lobby.colorTaken(e.Color, slot) {
+		return fmt.Errorf("%w: another player has colour %d", ErrBadArgument, e.Color)
+	}
+	s := &n.lobby.Slots[slot]
+	s.Color, s.Team = e.Color, e.Team
+	n.lobbyChanged()
+	return nil
+}
+
+// NumColors is how many player colours there are; colour numbers wrap.
+const NumColors = 8
+
+// occupied reports whether a human or a bot plays the slot.
+func (s *Slot) occupied() bool { return s.Kind == SlotHuman || s.Kind == SlotBot }
+
+// colorTaken reports whether a slot other than slot plays colour c.
+func (l *Lobby) colorTaken(c uint8, slot int) bool {
+	for i := range l.Slots {
+		if i != slot && l.Slots[i].occupied() && l.Slots[i].Color%NumColors == c%NumColors {
+			return true
+		}
+	}
+	return false
+}
+
+// uniqueColors gives every played slot a colour of its own: a bot put in,
+// or a player who joined, a slot whose colour someone took meanwhile gets
+// the first free one (the earlier slot keeps its colour). With more played
+// slots than colours, the rest share.
+func (l *Lobby) uniqueColors() {
+	for i := range l.Slots {
+		s := &l.Slots[i]
+		if !s.occupied() || !l.colorTakenBefore(s.Color, i) {
+			continue
+		}
+		for c := range uint8(NumColors) {
+			if !l.colorTaken(c, i) {
+				s.Color = c
+				break
+			}
+		}
+	}
+}
+
+// colorTakenBefore reports whether a slot before slot plays colour c.
+func (l *Lobby) colorTakenBefore(c uint8, slot int) bool {
+	for i := range slot {
+		if l.Slots[i].occupied() && l.Slots[i].Color%NumColors == c%NumColors {
+			return true
+		}
+	}
+	return false
 }
 
 // Configure changes the session settings (host only, in the lobby).

@@ -32,3 +32,58 @@ func TestEndLineWinners(t *testing.T) {
 		t.Fatalf("the winners print as a string: %s", out.String())
 	}
 }
+
+// The winners come from the game as a []game.PlayerID, a byte slice: the
+// end line must still print them as numbers ("players":[0,1], not
+// "players":"AAE="), read back as the players they were.
+func TestEndLinePlayersReadBack(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		players []game.PlayerID
+		raw     string
+	}{
+		{"players 0 and 1", []game.PlayerID{0, 1}, `"players":[0,1]`},
+		{"one player", []game.PlayerID{3}, `"players":[3]`},
+		{"none", nil, `"players":[]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			line := &Line{JSON: true, Out: &out}
+			line.End(60, 1, WinnerOf(game.Team(0), tt.players), "victory")
+			if !bytes.Contains(out.Bytes(), []byte(tt.raw)) {
+				t.Fatalf("end line %s, want %s", out.String(), tt.raw)
+			}
+			var got struct{ Winner Winner }
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatalf("%v: %s", err, out.String())
+			}
+			if len(got.Winner.Players) != len(tt.players) {
+				t.Fatalf("read back %v, want %v", got.Winner.Players, tt.players)
+			}
+			for i, p := range tt.players {
+				if got.Winner.Players[i] != int(p) {
+					t.Fatalf("read back %v, want %v", got.Winner.Players, tt.players)
+				}
+			}
+		})
+	}
+}
+
+// A game that ends by a surrender prints its winner from the world.
+func TestWorldEndWinners(t *testing.T) {
+	w, err := game.NewWorld(game.Config{Seed: 11, Width: 64, Height: 64,
+		Players: []game.PlayerConfig{{Team: 0}, {Team: 0}, {Team: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Step([]game.Command{{Player: 2, Kind: game.CmdSurrender}})
+	win, reason := WorldEnd(w)
+	if reason != "victory" || win == nil || len(win.Players) != 2 || win.Players[0] != 0 || win.Players[1] != 1 {
+		t.Fatalf("winner %+v (%s), want team 0: players 0 and 1", win, reason)
+	}
+	var out bytes.Buffer
+	(&Line{JSON: true, Out: &out}).End(uint64(w.Turn()), w.Hash(), win, reason)
+	if !bytes.Contains(out.Bytes(), []byte(`"winner":{"team":0,"players":[0,1]}`)) {
+		t.Fatalf("end line %s", out.String())
+	}
+}

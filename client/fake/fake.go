@@ -39,8 +39,9 @@ type Client struct {
 }
 
 var (
-	_ client.Client   = (*Client)(nil)
-	_ client.Rejoiner = (*Client)(nil)
+	_ client.Client    = (*Client)(nil)
+	_ client.Rejoiner  = (*Client)(nil)
+	_ client.LobbyHost = (*Client)(nil)
 )
 
 // New returns a client that is browsing and sees nothing.
@@ -245,6 +246,44 @@ func (c *Client) EditSlot(e session.SlotEdit) error {
 			s.Name = e.Name
 		}
 		s.Color, s.Team, s.Ready = e.Color, e.Team, e.Ready
+		c.lobby.Revision++
+	}
+	return nil
+}
+
+// Configure records the call and applies it to the lobby.
+func (c *Client) Configure(st client.Setup) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("configure seed=%d size=%d turn=%d away=%d", st.MapSeed, st.MapSize, st.TurnTicks, st.AwayBot)
+	if c.lobby != nil {
+		c.lobby.MapSeed, c.lobby.MapSize, c.lobby.TurnTicks, c.lobby.AwayBot = st.MapSeed, st.MapSize, st.TurnTicks, st.AwayBot
+		c.lobby.Revision++
+	}
+	return nil
+}
+
+// EditBot records the call and applies it to the bot's slot.
+func (c *Client) EditBot(slot int, e session.SlotEdit) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("edit-bot %d color=%d team=%d", slot, e.Color, e.Team)
+	if c.lobby != nil && slot >= 0 && slot < len(c.lobby.Slots) {
+		s := &c.lobby.Slots[slot]
+		s.Color, s.Team = e.Color, e.Team
+		c.lobby.Revision++
+	}
+	return nil
+}
+
+// Kick records the call and opens the player's slot.
+func (c *Client) Kick(slot int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.call("kick %d", slot)
+	if c.lobby != nil && slot >= 0 && slot < len(c.lobby.Slots) {
+		s := &c.lobby.Slots[slot]
+		*s = session.Slot{Kind: session.SlotOpen, Color: s.Color}
 		c.lobby.Revision++
 	}
 	return nil

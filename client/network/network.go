@@ -179,10 +179,11 @@ type Client struct {
 }
 
 var (
-	_ client.Client   = (*Client)(nil)
-	_ client.Saver    = (*Client)(nil)
-	_ client.Loader   = (*Client)(nil)
-	_ client.Rejoiner = (*Client)(nil)
+	_ client.Client    = (*Client)(nil)
+	_ client.Saver     = (*Client)(nil)
+	_ client.Loader    = (*Client)(nil)
+	_ client.Rejoiner  = (*Client)(nil)
+	_ client.LobbyHost = (*Client)(nil)
 )
 
 // netSession is one session: its peer, and what the pump learnt.
@@ -555,6 +556,25 @@ func (c *Client) SetSlot(slot int, kind session.SlotKind, botLevel uint8) error 
 // EditSlot changes the local player's slot.
 func (c *Client) EditSlot(e session.SlotEdit) error {
 	return c.act(func(p *Peer) error { return p.EditSlot(e) })
+}
+
+// Configure changes what the host chooses in the lobby (client.LobbyHost).
+func (c *Client) Configure(st client.Setup) error {
+	s := c.current()
+	if s == nil {
+		return ErrNotInGame
+	}
+	return c.act(func(p *Peer) error { return p.Setup(st, s.password) })
+}
+
+// EditBot sets a bot's colour and team (host only).
+func (c *Client) EditBot(slot int, e session.SlotEdit) error {
+	return c.act(func(p *Peer) error { return p.EditBot(slot, e) })
+}
+
+// Kick removes a player from the session (host only).
+func (c *Client) Kick(slot int) error {
+	return c.act(func(p *Peer) error { return p.Kick(slot) })
 }
 
 // Say sends a chat line to everyone (team 0) or to a team.

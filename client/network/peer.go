@@ -316,6 +316,21 @@ func (p *Peer) Configure(s session.Settings) error {
 	return p.call(func() error { return p.node.Configure(s) })
 }
 
+// Setup changes what the host chooses in the lobby (client.Setup), with
+// the session's password; the rest of the settings stay as the lobby has
+// them when the loop gets to it.
+func (p *Peer) Setup(st client.Setup, password string) error {
+	return p.call(func() error {
+		l := p.node.Lobby()
+		return p.node.Configure(st.Settings(&l, password))
+	})
+}
+
+// EditBot sets the colour and team of the bot in slot (host only).
+func (p *Peer) EditBot(slot int, e session.SlotEdit) error {
+	return p.call(func() error { return p.node.EditBot(slot, e) })
+}
+
 // Say sends a chat line to everyone (team 0) or to a team.
 func (p *Peer) Say(team uint8, text string) error {
 	return p.call(func() error { return p.node.Say(team, text) })

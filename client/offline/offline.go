@@ -66,6 +66,7 @@ type Client struct {
 var _ client.Client = (*Client)(nil)
 var _ client.Pauser = (*Client)(nil)
 var _ client.Saver = (*Client)(nil)
+var _ client.LobbyHost = (*Client)(nil)
 
 // New starts an offline client; Close stops it.
 func New(opt Options) *Client {
@@ -306,6 +307,25 @@ func (c *Client) SetSlot(slot int, kind session.SlotKind, level uint8) error {
 // EditSlot changes the local player's slot.
 func (c *Client) EditSlot(e session.SlotEdit) error {
 	return c.do(func(n *session.Node) error { return n.EditSlot(e) })
+}
+
+// Configure changes the map, the game speed and the away policy
+// (client.LobbyHost); an offline game has no password.
+func (c *Client) Configure(st client.Setup) error {
+	return c.do(func(n *session.Node) error {
+		l := n.Lobby()
+		return n.Configure(st.Settings(&l, ""))
+	})
+}
+
+// EditBot sets a bot's colour and team.
+func (c *Client) EditBot(slot int, e session.SlotEdit) error {
+	return c.do(func(n *session.Node) error { return n.EditBot(slot, e) })
+}
+
+// Kick is refused: an offline game has no other player to remove.
+func (c *Client) Kick(slot int) error {
+	return c.do(func(n *session.Node) error { return n.Kick(slot) })
 }
 
 // Say sends a chat line (offline, to oneself).

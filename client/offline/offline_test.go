@@ -185,3 +185,42 @@ func TestOfflineSaveAndLoad(t *testing.T) {
 		t.Fatalf("me %v %v players %+v", me, ok, d.Players())
 	}
 }
+
+// The lobby's settings make the game: the map of the seed and size chosen,
+// a bot in the team chosen, turns of the speed chosen.
+func TestOfflineLobbySetup(t *testing.T) {
+	c := New(Options{Name: "Ann", Countdown: 1})
+	defer c.Close()
+	if err := c.Create(client.CreateOptions{Name: "Practice", MaxPlayers: 3, MapSeed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	for s := 1; s < 3; s++ {
+		if err := c.SetSlot(s, session.SlotBot, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Configure(client.Setup{MapSeed: 4821, MapSize: 64, TurnTicks: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.EditBot(2, session.SlotEdit{Color: 5, Team: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.EditSlot(session.SlotEdit{Name: "Ann", Team: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Kick(1); err == nil {
+		t.Error("a bot was kicked: kicks are for players")
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the game", func() bool { return c.Status().Turn > 0 })
+	c.View(func(w *game.World, _ time.Time) {
+		if cfg := w.Config(); cfg.Seed != 4821 || cfg.Width != 64 || !w.Allied(0, 2) || w.Allied(0, 1) {
+			t.Errorf("game of seed %d, %d tiles, Ann and bot 3 allied %v, Ann and bot 2 %v", cfg.Seed, cfg.Width, w.Allied(0, 2), w.Allied(0, 1))
+		}
+	})
+	if ms := c.Status().TurnMillis; ms != 30 {
+		t.Errorf("turns of %d ms, want 30", ms)
+	}
+}
