@@ -318,9 +318,12 @@ func (n *Node) onReject(m Message) {
 	el.maxGen = max(el.maxGen, epochGen(m.Epoch))
 	el.answered = append(el.answered, m.From)
 	if len(m.Targets) == 1 && m.Targets[0] != n.self && m.Epoch != n.epoch && m.Epoch != n.lineageEpoch() &&
-		epochGen(m.Epoch) > epochGen(n.lineageEpoch()) && !slices.Contains(el.failedHosts, m.Targets[0]) {
+		epochGen(m.Epoch) > epochGen(n.lineageEpoch()) && !slices.Contains(el.failedHosts, m.Targets[0]) &&
+		n.owns(m.Targets[0], m.Epoch) && (m.Targets[0] != m.From || n.rosterIndex(m.From) < n.rosterIndex(n.self)) {
 		// The others went on with a newer host: go to that game rather
-		// than start a second one.
+		// than start a second one. (A host listed after this candidate
+		// does not send it away on its own word: the players that follow
+		// it say so for it.)
 		n.candidateToGame(m.Targets[0])
 		return
 	}

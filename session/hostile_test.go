@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 var (
 	hostileSeeds = flag.Int("hostile", 50, "schedules of TestHostileMember (make soak runs 1,000)")
 	hostileFirst = flag.Int("hostileseed", 1000, "first seed of TestHostileMember")
+	hostileTrace = flag.Bool("hostiletrace", false, "TestHostileMember logs every change of role, every event and every forged message")
 )
 
 // forgeable are the kinds a hostile member makes up: everything that
@@ -92,6 +94,9 @@ func TestHostileMember(t *testing.T) {
 		n.Run(20)
 		bad := inSlot(t, n, players-1)
 		crash := r.IntN(2) == 0
+		if *hostileTrace {
+			traceNet(t, n)
+		}
 		for tick := range 2500 {
 			if crash && tick == 800 {
 				n.Crash(pid(0))
@@ -105,6 +110,9 @@ func TestHostileMember(t *testing.T) {
 				// welcome it into a game of its own, or refuse it.
 				seeking := !to.Status.Joined && (m.Kind == session.MsgWelcome || m.Kind == session.MsgRefuse)
 				if to != bad && !seeking {
+					if *hostileTrace {
+						t.Logf("t=%d forged %v to %s: epoch %d count %d slot %d turn %d targets %v", n.Now, m.Kind, to.ID, m.Epoch, m.Count, m.Slot, m.Turn, m.Targets)
+					}
 					n.Inject(bad.ID, to.ID, m)
 				}
 			}
@@ -131,4 +139,21 @@ func TestHostileMember(t *testing.T) {
 		}
 	}
 	t.Logf("%d schedules of a hostile member: the honest players played on", *hostileSeeds)
+}
+
+// traceNet logs each peer's changes of role and its events.
+func traceNet(t *testing.T, n *simnet.Net) {
+	last := map[session.PeerID]string{}
+	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
+		k := fmt.Sprintf("%s of %s, epoch %d, slot %d", p.Node.RoleName(), p.Status.Host, p.Status.Epoch, p.Status.Slot)
+		if last[p.ID] != k {
+			t.Logf("t=%d %s is now %s (turn %d)", n.Now, p.ID, k, p.Last())
+			last[p.ID] = k
+		}
+		for _, e := range rd.Events {
+			if e.Kind != session.EvWaiting && e.Kind != session.EvLobbyChanged && e.Kind != session.EvChat {
+				t.Logf("t=%d %s: %v slot %d new host %s %s", n.Now, p.ID, e.Kind, e.Slot, e.NewHost, e.Text)
+			}
+		}
+	}
 }
