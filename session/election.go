@@ -327,7 +327,8 @@ func (n *Node) onReject(m Message) {
 		n.candidateToGame(m.Targets[0])
 		return
 	}
-	if len(m.Targets) == 1 && (m.Epoch == n.epoch || m.Epoch == n.lineageEpoch()) && el.alive == nil {
+	if len(m.Targets) == 1 && (m.Epoch == n.epoch || m.Epoch == n.lineageEpoch()) && el.alive == nil &&
+		n.owns(m.Targets[0], m.Epoch) {
 		el.alive = &m
 		if len(el.failedHosts) > 0 && m.From == el.failedHosts[0] {
 			n.decide() // the host itself answered: it lives
