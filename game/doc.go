@@ -68,7 +68,7 @@
 // and is outranged by the catapult, a slow siege unit trained at the
 // workshop whose hits do 54 more damage to buildings, so towers defend and
 // catapults break defences. The workshop also researches upgrades
-// (CmdResearch): weapons (+2 damage a level for soldiers, archers,
+// (CmdResearch): weapons (+1 damage a level for soldiers, archers,
 // catapults and towers) and armor (+1 armor a level for every unit), three
 // levels each, level n costing 100·n gold and 400+200·n ticks. A workshop
 // researches one level at a time and trains nothing meanwhile; a level is

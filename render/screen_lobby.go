@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"hostfall/client"
+	"hostfall/game/ai"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -350,23 +351,21 @@ func slotKindLabel(s session.Slot) string {
 	case session.SlotHuman:
 		return "Human"
 	case session.SlotBot:
-		if s.BotLevel == 0 {
-			return "Bot (easy)"
-		}
-		return "Bot (hard)"
+		return "Bot (" + ai.Level(min(s.BotLevel, uint8(ai.Hard))).String() + ")"
 	case session.SlotClosed:
 		return "Closed"
 	}
 	return "Open"
 }
 
-// nextSlotKind cycles a slot open → easy bot → hard bot → closed → open.
+// nextSlotKind cycles a slot open → easy bot → normal bot → hard bot →
+// closed → open.
 func nextSlotKind(s session.Slot) (session.SlotKind, uint8) {
 	switch {
 	case s.Kind == session.SlotOpen:
-		return session.SlotBot, 0
-	case s.Kind == session.SlotBot && s.BotLevel == 0:
-		return session.SlotBot, 1
+		return session.SlotBot, uint8(ai.Easy)
+	case s.Kind == session.SlotBot && s.BotLevel < uint8(ai.Hard):
+		return session.SlotBot, s.BotLevel + 1
 	case s.Kind == session.SlotBot:
 		return session.SlotClosed, 0
 	}
