@@ -88,6 +88,7 @@ type profile struct {
 	upgrades    int  // highest level of each upgrade it researches
 	armyMax     int  // trains no more fighters than this
 	armyFrom    int  // trains no fighters before this turn
+	armyGrowth  int  // after the first attack armyMax grows by one every this many turns (0: never)
 	firstAttack int  // no attack before this turn
 	firstWave   int  // army size of the first attack
 	waveGrowth  int  // each later attack waits for this many more
@@ -98,7 +99,7 @@ type profile struct {
 }
 
 var profiles = [numLevels]profile{
-	Easy: {period: 60, workers: 6, barracks: 1, towers: 1, armyMax: 6, armyFrom: 2400, firstAttack: 7200,
+	Easy: {period: 60, workers: 6, barracks: 1, towers: 1, armyMax: 6, armyFrom: 2400, armyGrowth: 600, firstAttack: 7200,
 		firstWave: 4, waveGrowth: 1, waveMax: 6, queue: 1},
 	Normal: {period: 30, workers: 9, barracks: 2, archers: true, catapults: 6, towers: 1, upgrades: 2,
 		armyMax: 60, firstAttack: 4800, firstWave: 8, waveGrowth: 3, waveMax: 20, defend: true, expand: true, queue: 1},

@@ -113,6 +113,8 @@ func (b *Bot) nextBuilding() (game.Kind, bool) {
 		return game.Workshop, true
 	case len(v.towers) < p.towers && len(v.barracks) > 0 && v.building == 0 && v.turn > 2400:
 		return game.Tower, true
+	case v.gold >= 600 && len(v.barracks) < 4 && v.building == 0:
+		return game.Barracks, true // gold piles up: train faster
 	}
 	return game.KindNone, false
 }
@@ -291,13 +293,20 @@ func (b *Bot) army(w *game.World, cmds []game.Command) []game.Command {
 // soldiers.
 func (b *Bot) trainArmy(cmds []game.Command) []game.Command {
 	v := &b.v
-	if v.count(game.Catapult)+v.count(game.Soldier)+v.count(game.Archer) >= b.prof.armyMax || v.turn < b.prof.armyFrom {
+	room := b.armyCap() - v.count(game.Catapult) - v.count(game.Soldier) - v.count(game.Archer)
+	if room <= 0 || v.turn < b.prof.armyFrom {
 		return cmds
 	}
 	if !b.enoughCatapults() {
-		cmds = b.trainCatapult(cmds)
+		n := len(cmds)
+		if cmds = b.trainCatapult(cmds); len(cmds) > n {
+			room--
+		}
 	}
 	for _, br := range v.barracks {
+		if room <= 0 {
+			break
+		}
 		if !br.built || br.qlen >= b.prof.queue {
 			continue
 		}
@@ -308,9 +317,21 @@ func (b *Bot) trainArmy(cmds []game.Command) []game.Command {
 		if b.afford(k) {
 			cmds = append(cmds, b.train(br.id, k))
 			v.queued[k]++
+			room--
 		}
 	}
 	return cmds
+}
+
+// armyCap is how many fighters the bot keeps: the level's armyMax, and for
+// easy one more every minute after its first attack, so two easy bots
+// facing each other's towers do not trade small waves for ever.
+func (b *Bot) armyCap() int {
+	p := &b.prof
+	if p.armyGrowth == 0 || b.v.turn <= p.firstAttack {
+		return p.armyMax
+	}
+	return p.armyMax + (b.v.turn-p.firstAttack)/p.armyGrowth
 }
 
 // trainCatapult has an idle workshop train a catapult, or, short of gold,
