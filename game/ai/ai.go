@@ -123,6 +123,7 @@ type Bot struct {
 	peak     int          // largest army since the last attack
 	peakAt   int          // turn it was reached
 	siege    int          // catapults ordered since the last research
+	shookAt  int          // turn allIn last sent every unit, busy or not
 	mined    int32        // gold mined so far, as of minedAt
 	minedAt  int          // last turn the bot saw its mined gold grow
 

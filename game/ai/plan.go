@@ -379,23 +379,35 @@ func (b *Bot) defend() (game.Command, bool) {
 	return b.moveTo(game.CmdAttackMove, defenders, b.alarm), true
 }
 
-// allIn sends every idle unit of us at the enemy.
+// allIn sends every idle unit of us at the enemy; once a minute it sends
+// all of them, busy or not, and every other time to a random place rather
+// than the nearest known building: an army that waits behind something it
+// cannot pass, or heads for a place it cannot reach, gets going again.
 func (b *Bot) allIn(w *game.World, cmds []game.Command, us []unit) []game.Command {
-	var idle []unit
+	v := &b.v
+	shake := v.turn-b.shookAt >= 1200
+	var sent []unit
 	for _, u := range us {
-		if u.order == game.OrderIdle {
-			idle = append(idle, u)
+		if shake || u.order == game.OrderIdle {
+			sent = append(sent, u)
 		}
 	}
-	if len(idle) == 0 {
+	if len(sent) == 0 {
 		return cmds
 	}
 	target, ok := b.pickTarget(w)
 	if !ok {
 		return cmds
 	}
+	if shake {
+		b.shookAt = v.turn
+		if b.rng.Intn(2) == 0 {
+			width, height := w.Size()
+			target = game.TileCenter(width/10+b.rng.Intn(width*4/5), height/10+b.rng.Intn(height*4/5))
+		}
+	}
 	b.target, b.attacked = target, true
-	return append(cmds, b.moveTo(game.CmdAttackMove, idle, target))
+	return append(cmds, b.moveTo(game.CmdAttackMove, sent, target))
 }
 
 func (b *Bot) moveTo(kind game.CommandKind, us []unit, p game.Point) game.Command {
