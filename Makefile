@@ -6,7 +6,7 @@ BIN       := bin/hostfall
 FUZZTIME  ?= 60s
 SOAK      ?= 10000
 
-.PHONY: all deps build play test bench fuzz soak proto clean
+.PHONY: all deps build play test bench fuzz soak botgames proto clean
 
 all: build
 
@@ -32,6 +32,11 @@ fuzz: deps
 
 soak: deps
 	@SOAK=$(SOAK) scripts/soak.sh
+
+# Long bot runs: every game ends with a winner, and the levels' win rates
+# (SEEDS=50 RANK=20 by default; see scripts/botgames.sh).
+botgames: deps
+	@scripts/botgames.sh
 
 # Regenerates the committed protobuf code of session/ (installs protoc when missing).
 proto:

@@ -24,7 +24,7 @@ func runHost(ctx context.Context, args []string) error {
 	fs.IntVar(&g.Size, "size", game.DefaultMapSize, "map width and height in tiles")
 	fs.Uint64Var(&g.SaveAt, "save-at", 0, "save the game after this turn into the data dir's saves/ (0 = never)")
 	load := fs.String("load", "", "resume a saved game: its players rejoin their slots, and the game starts when all are back")
-	away := fs.String("away", "hold", "what an away player's slot does until the player is back: hold (its units stay where they are), or a bot level (easy, hard) that plays it")
+	away := fs.String("away", "hold", "what an away player's slot does until the player is back: hold (its units stay where they are), or a bot level (easy, normal, hard) that plays it")
 	if err := p.Parse(fs, args); err != nil {
 		return err
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -19,7 +21,37 @@ func runSim(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return status.Sim(ctx, m, b.Turns, asJSON, os.Stdout, os.Stderr)
+	done, err := recordSim(m, b)
+	if err != nil {
+		return err
+	}
+	err = status.Sim(ctx, m, b.Turns, asJSON, os.Stdout, os.Stderr)
+	return errors.Join(err, done(asJSON))
+}
+
+// recordSim starts the replay file of --replay (if asked for); done closes
+// it and says where it is.
+func recordSim(m *ai.Match, b app.BotMatch) (done func(asJSON bool) error, err error) {
+	if b.Replay == "" {
+		return func(bool) error { return nil }, nil
+	}
+	f, err := os.Create(b.Replay)
+	if err != nil {
+		return nil, fmt.Errorf("--replay: %w", err)
+	}
+	rw, err := b.Record(m, f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--replay: %w", err)
+	}
+	return func(asJSON bool) error {
+		if err := errors.Join(rw.Close(), f.Close()); err != nil {
+			return fmt.Errorf("--replay: %w", err)
+		}
+		line := &status.Line{JSON: asJSON, Out: os.Stdout, Human: os.Stderr}
+		line.Emit("replay", "replay saved to "+b.Replay+" (watch it with: hostfall replay "+b.Replay+")", status.KV("path", b.Replay))
+		return nil
+	}, nil
 }
 
 // parseSim reads the command line of sim, and of play --headless: the bot
@@ -28,9 +60,11 @@ func parseSim(name string, args []string) (m *ai.Match, b app.BotMatch, asJSON b
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.IntVar(&b.Players, "players", 4, "number of bots, 2 to 8")
 	fs.Uint64Var(&b.Seed, "seed", 7, "map and bot seed")
-	fs.IntVar(&b.Turns, "turns", 12000, "stop after this many turns (20 a second) if nobody has won")
+	fs.IntVar(&b.Turns, "turns", game.ScoreTurn, "stop after this many turns (20 a second) if nobody has won; the game itself ends on score at the default")
 	fs.IntVar(&b.Size, "size", game.DefaultMapSize, "map width and height in tiles")
-	levels := fs.String("levels", "hard", "bot levels by player, comma separated (easy, hard); the last repeats")
+	fs.IntVar(&b.Size, "map-size", game.DefaultMapSize, "the same as --size")
+	fs.StringVar(&b.Replay, "replay", "", "write the game's replay to this file (watch it with hostfall replay FILE)")
+	levels := fs.String("levels", "hard", "bot levels by player, comma separated (easy, normal, hard); the last repeats")
 	teams := fs.String("teams", "", "team of each player, comma separated (default: every player alone)")
 	fs.BoolVar(&asJSON, "status-json", false, "print one JSON object a line (the operating contract)")
 	cli.AddVerbose(fs)

@@ -22,8 +22,9 @@ import (
 	"hostfall/status"
 )
 
-// GameVersion is the game version peers must share to play together.
-const GameVersion = "0.1.0"
+// GameVersion is the game version peers must share to play together. Bump
+// it with game.RulesVersion: peers of other rules would desync.
+const GameVersion = "0.2.0"
 
 // endLinger is how long a peer keeps serving after its game ended, so the
 // others receive the last turns before it leaves.

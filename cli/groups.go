@@ -62,7 +62,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	AddVerbose(fs)
 	fs.StringVar(&p.Player, "player", "", "player name (default: the host name)")
 	fs.StringVar(&p.Password, "password", "", "session password")
-	fs.StringVar(&p.level, "level", "hard", "bot level: easy or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
+	fs.StringVar(&p.level, "level", "hard", "bot level: easy, normal or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	addHost(fs, &p.Identity, &p.Listen)
 	fs.StringVar(&p.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
 	AddDisplay(fs, &p.Window)

@@ -376,7 +376,7 @@ func (CryptoRand) Uint64() uint64 {
 }
 
 // Skirmish creates a game on c with bots of the given levels (0 easy, 1
-// hard) in the slots after the player's, and starts it when start is set
+// normal, 2 hard) in the slots after the player's, and starts it when start is set
 // (otherwise the lobby stays open for players to join). o.MaxPlayers 0
 // means the player and the bots.
 func Skirmish(c Client, o CreateOptions, bots []uint8, start bool) error {

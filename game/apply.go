@@ -54,6 +54,8 @@ func (w *World) applyChecked(c *Command) Reason {
 		return w.cmdTrain(c)
 	case CmdRally:
 		return w.cmdRally(c)
+	case CmdResearch:
+		return w.cmdResearch(c)
 	case CmdSurrender:
 		w.eliminate(p)
 	}
@@ -124,7 +126,7 @@ func (w *World) cmdAttack(c *Command) Reason {
 	n := 0
 	for _, s := range w.sel {
 		i := int(s)
-		if stats[w.e.kind[i]].Damage == 0 {
+		if stats[w.e.kind[i]].Damage == 0 || stats[w.e.kind[i]].Building {
 			continue
 		}
 		w.setOrder(i, OrderAttack)
@@ -212,15 +214,22 @@ func (w *World) cmdTrain(c *Command) Reason {
 	if !k.Valid() || stats[k].Building {
 		return RejUnknownKind
 	}
-	b := -1
+	b, busy := -1, false
 	for _, s := range w.sel {
 		i := int(s)
 		if w.e.kind[i] != stats[k].Trainer || w.e.progress[i] < stats[w.e.kind[i]].Time {
 			continue
 		}
+		if w.e.research[i] != UpNone {
+			busy = true
+			continue
+		}
 		if b < 0 || w.e.qlen[i] < w.e.qlen[b] {
 			b = i
 		}
+	}
+	if b < 0 && busy {
+		return RejBusy
 	}
 	if b < 0 {
 		return RejWrongUnit
@@ -240,6 +249,60 @@ func (w *World) cmdTrain(c *Command) Reason {
 	w.e.queue[b][w.e.qlen[b]] = k
 	w.e.qlen[b]++
 	return ReasonNone
+}
+
+// cmdResearch starts the next level of c.Upgrade at the first finished,
+// idle workshop among the units. One building researches one thing at a
+// time, and nothing else meanwhile; a level is researched at one place.
+func (w *World) cmdResearch(c *Command) Reason {
+	u := c.Upgrade
+	if !u.Valid() {
+		return RejUnknownKind
+	}
+	pl := &w.pl[c.Player]
+	next := int(pl.up[u]) + 1
+	if next > MaxUpgradeLevel {
+		return RejMaxLevel
+	}
+	if w.researching(c.Player, u) {
+		return RejResearching
+	}
+	b, busy := -1, false
+	for _, s := range w.sel {
+		i := int(s)
+		if w.e.kind[i] != Workshop || w.e.progress[i] < stats[Workshop].Time {
+			continue
+		}
+		if w.e.qlen[i] > 0 || w.e.research[i] != UpNone {
+			busy = true
+			continue
+		}
+		b = i
+		break
+	}
+	switch {
+	case b < 0 && busy:
+		return RejBusy
+	case b < 0:
+		return RejWrongUnit
+	case pl.gold < u.Cost(next):
+		return RejNoGold
+	}
+	pl.gold -= u.Cost(next)
+	w.e.research[b] = u
+	w.e.qprog[b] = 0
+	return ReasonNone
+}
+
+// researching reports whether a building of player p researches u now.
+func (w *World) researching(p PlayerID, u Upgrade) bool {
+	e := &w.e
+	for i := range e.len() {
+		if e.research[i] == u && e.kind[i] != KindNone && e.owner[i] == p {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *World) cmdRally(c *Command) Reason {

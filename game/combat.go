@@ -25,16 +25,20 @@ func (w *World) inRange(i, t int) bool {
 	return w.boxDist2(i, t) <= r*r
 }
 
-// targetClass orders what a unit prefers to fight: armed units, then
-// workers, then buildings.
-func targetClass(k Kind) int {
+// targetClass orders what attacker a prefers to fight: armed units, then
+// workers, then buildings; a siege engine the other way round.
+func targetClass(a, k Kind) int {
+	c := 0
 	switch {
 	case stats[k].Building:
-		return 2
+		c = 2
 	case k == Worker:
-		return 1
+		c = 1
 	}
-	return 0
+	if stats[a].Siege > 0 {
+		return 2 - c
+	}
+	return c
 }
 
 // findTarget returns the slot of the enemy unit i should fight within radius
@@ -86,7 +90,7 @@ func (s *search) visit(x, y int) {
 	if e.hp[t] <= 0 || w.pl[e.owner[t]].team == s.own {
 		return
 	}
-	c := targetClass(e.kind[t])
+	c := targetClass(e.kind[s.i], e.kind[t])
 	if c > s.class {
 		return
 	}
@@ -178,7 +182,7 @@ func (w *World) wallAhead(i, t int, px, py int32) bool {
 func (w *World) strike(i, t int) {
 	e := &w.e
 	st := &stats[e.kind[i]]
-	dmg := st.Damage + int32(w.rng.Intn(3)) - 1 - stats[e.kind[t]].Armor
+	dmg := w.damage(i, t) + int32(w.rng.Intn(3)) - 1 - w.armor(t)
 	if dmg < 1 {
 		dmg = 1
 	}
@@ -196,6 +200,55 @@ func (w *World) strike(i, t int) {
 	w.retaliate(t, i)
 }
 
+// damage is what a hit of i does to t before armor: its kind's damage,
+// the siege bonus against buildings, and its owner's weapons upgrades.
+func (w *World) damage(i, t int) int32 {
+	e := &w.e
+	k := e.kind[i]
+	d := stats[k].Damage
+	if stats[e.kind[t]].Building {
+		d += stats[k].Siege
+	}
+	if k.armed() {
+		d += WeaponsBonus * int32(w.pl[e.owner[i]].up[UpWeapons])
+	}
+	return d
+}
+
+// armor is what t takes off every hit: its kind's armor, and for units its
+// owner's armor upgrades.
+func (w *World) armor(t int) int32 {
+	e := &w.e
+	a := stats[e.kind[t]].Armor
+	if !stats[e.kind[t]].Building {
+		a += ArmorBonus * int32(w.pl[e.owner[t]].up[UpArmor])
+	}
+	return a
+}
+
+// guard is a tower's tick: keep shooting its target while it is in range,
+// else look for the nearest enemy in range now and then.
+func (w *World) guard(i int) {
+	e := &w.e
+	if e.cooldown[i] > 0 {
+		e.cooldown[i]--
+	}
+	t := w.lookup(e.target[i])
+	if t < 0 || e.hp[t] <= 0 || !w.inRange(i, t) {
+		e.target[i] = NoUnit
+		if (int(w.turn)+i)%searchPeriod != 0 {
+			return
+		}
+		if t = w.findTarget(i, int(stats[e.kind[i]].Range/TileSize)+1); t < 0 || !w.inRange(i, t) {
+			return
+		}
+		e.target[i] = w.id(t)
+	}
+	if e.cooldown[i] == 0 {
+		w.strike(i, t)
+	}
+}
+
 // alert tells t's owner that t is under attack, at most every alertTicks.
 func (w *World) alert(t, by int) {
 	e := &w.e
@@ -211,8 +264,7 @@ func (w *World) alert(t, by int) {
 // retaliate turns an idle or busy-with-a-building fighter t on attacker a.
 func (w *World) retaliate(t, a int) {
 	e := &w.e
-	k := e.kind[t]
-	if k != Soldier && k != Archer {
+	if !w.fighter(t) {
 		return
 	}
 	switch e.order[t] {

@@ -20,6 +20,7 @@ const (
 	CmdTrain                  // the building among Units with the shortest queue trains one Kind
 	CmdRally                  // buildings among Units send new units to (X, Y)
 	CmdSurrender              // the player leaves the game (also used when a peer departs)
+	CmdResearch               // the first idle workshop among Units researches the next level of Upgrade
 	numCommandKinds
 )
 
@@ -43,6 +44,8 @@ func (k CommandKind) String() string {
 		return "rally"
 	case CmdSurrender:
 		return "surrender"
+	case CmdResearch:
+		return "research"
 	}
 	return fmt.Sprintf("command-kind-%d", uint8(k))
 }
@@ -50,12 +53,13 @@ func (k CommandKind) String() string {
 // Command is one order of one player. Player is not part of the encoding:
 // the network attributes a command to the slot that sent it.
 type Command struct {
-	Player PlayerID
-	Kind   CommandKind
-	Units  []UnitID // the units or buildings it is about
-	Target UnitID   // CmdAttack
-	X, Y   int32    // a tile: move, attack-move, gather, build, rally
-	Build  Kind     // CmdBuild, CmdTrain
+	Player  PlayerID
+	Kind    CommandKind
+	Units   []UnitID // the units or buildings it is about
+	Target  UnitID   // CmdAttack
+	X, Y    int32    // a tile: move, attack-move, gather, build, rally
+	Build   Kind     // CmdBuild, CmdTrain
+	Upgrade Upgrade  // CmdResearch
 }
 
 // CommandVersion is the version of the command encoding.
@@ -66,7 +70,8 @@ var ErrBadCommand = errors.New("bad command")
 
 // The encoding: version byte, kind byte, uvarint count and uvarint unit IDs,
 // then by kind: attack — uvarint target; build — kind byte, varint X, Y;
-// train — kind byte; move, attack-move, gather, rally — varint X, Y.
+// train — kind byte; research — upgrade byte; move, attack-move, gather,
+// rally — varint X, Y.
 
 // AppendBinary appends the encoding of c to b (encoding.BinaryAppender).
 func (c Command) AppendBinary(b []byte) ([]byte, error) {
@@ -90,6 +95,8 @@ func (c Command) AppendBinary(b []byte) ([]byte, error) {
 		b = binary.AppendVarint(b, int64(c.Y))
 	case CmdTrain:
 		b = append(b, byte(c.Build))
+	case CmdResearch:
+		b = append(b, byte(c.Upgrade))
 	case CmdMove, CmdAttackMove, CmdGather, CmdRally:
 		b = binary.AppendVarint(b, int64(c.X))
 		b = binary.AppendVarint(b, int64(c.Y))
@@ -140,6 +147,8 @@ func DecodeCommand(player PlayerID, b []byte) (Command, error) {
 		c.X, c.Y = d.int32(), d.int32()
 	case CmdTrain:
 		c.Build = Kind(d.byte())
+	case CmdResearch:
+		c.Upgrade = Upgrade(d.byte())
 	case CmdMove, CmdAttackMove, CmdGather, CmdRally:
 		c.X, c.Y = d.int32(), d.int32()
 	}

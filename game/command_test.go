@@ -23,6 +23,7 @@ func sampleCommands() []Command {
 		{Kind: CmdTrain, Units: []UnitID{makeID(6, 1)}, Build: Archer},
 		{Kind: CmdRally, Units: []UnitID{makeID(6, 1)}, X: 50, Y: 51},
 		{Kind: CmdSurrender},
+		{Kind: CmdResearch, Units: []UnitID{makeID(7, 3)}, Upgrade: UpArmor},
 	}
 }
 

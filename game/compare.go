@@ -25,8 +25,9 @@ func Compare(a, b *World, limit int) []string {
 	for p := range min(a.np, b.np) {
 		pa, pb := a.pl[p], b.pl[p]
 		if pa != pb {
-			add("player %d: gold %d vs %d, supply %d vs %d, units %d vs %d, buildings %d vs %d, out %v vs %v",
-				p, pa.gold, pb.gold, pa.supplyUsed, pb.supplyUsed, pa.units, pb.units, pa.buildings, pb.buildings, pa.out, pb.out)
+			add("player %d: gold %d vs %d, supply %d vs %d, units %d vs %d, buildings %d vs %d, out %v vs %v, upgrades %v vs %v",
+				p, pa.gold, pb.gold, pa.supplyUsed, pb.supplyUsed, pa.units, pb.units, pa.buildings, pb.buildings, pa.out, pb.out,
+				pa.up[1:], pb.up[1:])
 		}
 	}
 	if na, nb := a.e.len(), b.e.len(); na != nb {
@@ -64,7 +65,7 @@ func entityLine(w *World, i int) string {
 		return "free"
 	}
 	return e.kind[i].String() + " of player " + strconv.Itoa(int(e.owner[i])) +
-		fmt.Sprintf(" at (%d,%d) hp %d order %v phase %d target %d goal (%d,%d) cargo %d progress %d queue %d/%d",
+		fmt.Sprintf(" at (%d,%d) hp %d order %v phase %d target %d goal (%d,%d) cargo %d progress %d queue %d/%d research %v",
 			e.x[i], e.y[i], e.hp[i], e.order[i], e.phase[i], e.target[i], e.gx[i], e.gy[i], e.cargo[i],
-			e.progress[i], e.qlen[i], e.qprog[i])
+			e.progress[i], e.qlen[i], e.qprog[i], e.research[i])
 }

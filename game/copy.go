@@ -63,6 +63,7 @@ func (e *entities) copyTo(dst, old *entities) {
 	dst.queue = clone(old.queue, e.queue)
 	dst.qlen = clone(old.qlen, e.qlen)
 	dst.qprog = clone(old.qprog, e.qprog)
+	dst.research = clone(old.research, e.research)
 	dst.rallyX = clone(old.rallyX, e.rallyX)
 	dst.rallyY = clone(old.rallyY, e.rallyY)
 	dst.hint = clone(old.hint, e.hint)

@@ -1,6 +1,7 @@
 // Package game is Hostfall's deterministic real-time strategy simulation:
-// a seeded map, workers, soldiers and archers, bases and barracks, gold,
-// supply, fog of war, teams and victory. Given the same Config and the same
+// a seeded map, workers, soldiers, archers and catapults, bases, barracks,
+// towers and workshops, weapons and armor upgrades, gold, supply, fog of
+// war, teams and victory. Given the same Config and the same
 // commands in the same order, every peer computes bit-for-bit the same
 // world, on any architecture. It does no I/O, reads no clock, starts no
 // goroutine and holds no floating-point number.
@@ -37,7 +38,7 @@
 // IDs of units that died meanwhile are skipped, not refused.
 //
 // The kinds are move, attack (a unit), attack-move (to a tile), stop,
-// gather, build, train, rally and surrender. When a player leaves a
+// gather, build, train, rally, research and surrender. When a player leaves a
 // networked game, the caller applies a CmdSurrender of that player at the
 // turn the session sequenced the departure; every peer then removes the
 // player at the same tick.
@@ -60,6 +61,39 @@
 // production queues reserve supply. Allied players share vision. A player
 // without buildings is out; when one team is left it wins.
 //
+// # Content
+//
+// Stats (rules.go) has every number. A tower is a building that shoots the
+// nearest enemy within 6 tiles (armed units first); it outranges archers
+// and is outranged by the catapult, a slow siege unit trained at the
+// workshop whose hits do 54 more damage to buildings, so towers defend and
+// catapults break defences. The workshop also researches upgrades
+// (CmdResearch): weapons (+1 damage a level for soldiers, archers,
+// catapults and towers) and armor (+1 armor a level for every unit), three
+// levels each, level n costing 100·n gold and 400+200·n ticks. A workshop
+// researches one level at a time and trains nothing meanwhile; a level is
+// researched at one workshop at a time; losing the workshop refunds it.
+//
+// # The end of a game
+//
+// A game ends when one team is left (a draw if the last teams fall on the
+// same tick). Gold is finite, so two rules keep a game from stalling once
+// the fields are mined out:
+//
+//   - A player who can never act again is out: no unit, nothing in
+//     production or research, and not the gold for any unit their buildings
+//     train (without units no gold comes in). When every team left is in
+//     that state, the score decides at once.
+//   - At ScoreTurn (48,000 turns, 40 minutes) at the latest the score
+//     decides: the team with the highest World.Score (gold in hand, the cost
+//     of everything standing and of the upgrades researched) wins; a tie
+//     goes to the team that destroyed more, then to the lower team.
+//
+// The bots attack with whatever they have when their income stops (see
+// game/ai), so bot games end by elimination; the score is the guarantee.
+// (Before these rules `sim --players 2 --size 256 --seed 5` stood still
+// from turn 24,000: both sides had lost every unit and had 15 and 30 gold.)
+//
 // # Reading the world
 //
 // Render, sound and bots read the world through accessors that copy
@@ -71,7 +105,8 @@
 // and are valid until the next Step or Restore. Events returns the events
 // of the last Step: trained, attack, died, build started, building done,
 // under attack (at most once per player every 5 s), rejected, player out,
-// victory and draw, each with its position, unit kind and players.
+// victory (ByScore when the score decided) and draw, and research done,
+// each with its position, unit kind and players.
 //
 // # Hash, snapshots and determinism
 //
@@ -91,7 +126,10 @@
 // hashed nor saved. TestDeterminism replays a 20,000-tick four-bot game into
 // a second world and into a world restored at turn 5,000 and compares
 // hashes every turn, and testdata/determinism.golden pins the results
-// across builds and architectures (GOARCH=386 included).
+// across builds and architectures (GOARCH=386 included). RulesVersion names
+// the rules; a change that moves the golden file bumps it (and the snapshot
+// version when the state grows), so replays and saves of other rules are
+// refused with an error instead of desynchronizing.
 //
 // The bots that play a slot live in package game/ai.
 package game

@@ -256,6 +256,13 @@ func (w *World) updateBuilding(i int) {
 		}
 		return
 	}
+	if st.Damage > 0 {
+		w.guard(i)
+	}
+	if e.research[i] != UpNone {
+		w.doResearch(i)
+		return
+	}
 	if e.qlen[i] == 0 {
 		return
 	}
@@ -293,6 +300,22 @@ func (w *World) updateBuilding(i int) {
 			e.gx[u], e.gy[u] = int16(gx), int16(gy)
 		}
 	}
+}
+
+// doResearch advances building i's research; the level counts once done.
+func (w *World) doResearch(i int) {
+	e := &w.e
+	u, p := e.research[i], e.owner[i]
+	pl := &w.pl[p]
+	if e.qprog[i] < u.Time(int(pl.up[u])+1) {
+		e.qprog[i]++
+		return
+	}
+	pl.up[u]++
+	e.research[i] = UpNone
+	e.qprog[i] = 0
+	w.emit(Event{Kind: EvResearched, Player: p, Other: NoPlayer, Unit: w.id(i), UnitKind: e.kind[i],
+		Upgrade: u, Level: pl.up[u], Pos: w.pos(i)})
 }
 
 // buildHP is a building's hit points after p ticks of construction, had it

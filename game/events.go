@@ -15,6 +15,7 @@ const (
 	EvPlayerOut              // Player lost every building (or surrendered)
 	EvVictory                // Team won; Player is its first player
 	EvDraw                   // the last teams fell on the same tick
+	EvResearched             // Player's building Unit finished Level of Upgrade
 )
 
 func (k EventKind) String() string {
@@ -39,6 +40,8 @@ func (k EventKind) String() string {
 		return "victory"
 	case EvDraw:
 		return "draw"
+	case EvResearched:
+		return "researched"
 	}
 	return "none"
 }
@@ -53,8 +56,11 @@ type Event struct {
 	Team     Team     // EvVictory
 	Unit     UnitID
 	UnitKind Kind
-	Target   UnitID // EvAttack
-	Pos      Point  // where, in subunits
+	Target   UnitID  // EvAttack
+	Pos      Point   // where, in subunits
+	Upgrade  Upgrade // EvResearched
+	Level    uint8   // EvResearched: the level now reached
+	ByScore  bool    // EvVictory: the game reached ScoreTurn and Team scored highest
 }
 
 // Reason says why a command was refused. Its String is a sentence for players.
@@ -76,6 +82,9 @@ const (
 	RejCannotBuild          // the site is blocked
 	RejQueueFull            // the production queue is full
 	RejWorldFull            // MaxEntities reached
+	RejBusy                 // the building is researching or training
+	RejMaxLevel             // the upgrade is at its highest level
+	RejResearching          // another building already researches it
 	numReasons
 )
 
@@ -109,6 +118,12 @@ func (r Reason) String() string {
 		return "the production queue is full"
 	case RejWorldFull:
 		return "too many units on the map"
+	case RejBusy:
+		return "that building is busy"
+	case RejMaxLevel:
+		return "that upgrade is at its highest level"
+	case RejResearching:
+		return "that upgrade is already being researched"
 	}
 	return "no reason"
 }

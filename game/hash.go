@@ -42,6 +42,7 @@ func (w *World) Hash() uint64 {
 		h.word(uint64(uint32(pl.killed)) | uint64(uint32(pl.lost))<<32)
 		h.word(uint64(uint32(pl.supplyUsed)) | uint64(uint32(pl.supplyRaw))<<32)
 		h.word(uint64(uint32(pl.buildings)) | uint64(uint32(pl.units))<<32)
+		h.word(uint64(pl.up[UpWeapons]) | uint64(pl.up[UpArmor])<<8)
 	}
 	for _, s := range w.starts {
 		h.word(uint64(uint32(s.X)) | uint64(uint32(s.Y))<<32)
@@ -77,7 +78,7 @@ func (w *World) Hash() uint64 {
 			q := &e.queue[i]
 			h.word(uint64(uint32(e.progress[i])) | uint64(uint32(e.qprog[i]))<<32)
 			h.word(uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 | uint64(q[4])<<32)
-			h.word(uint64(uint16(e.rallyX[i])) | uint64(uint16(e.rallyY[i]))<<16)
+			h.word(uint64(uint16(e.rallyX[i])) | uint64(uint16(e.rallyY[i]))<<16 | uint64(e.research[i])<<32)
 		}
 	}
 	h.word(uint64(len(w.free)))

@@ -154,6 +154,7 @@ func Chaos(w *World, r *RNG) []Command {
 	}
 	c.X, c.Y = int32(r.Intn(w.w+4)-2), int32(r.Intn(w.h+4)-2)
 	c.Build = Kind(r.Intn(int(numKinds) + 1))
+	c.Upgrade = Upgrade(r.Intn(int(numUpgrades) + 1))
 	if w.e.len() > 0 {
 		c.Target = w.id(r.Intn(w.e.len()))
 	}

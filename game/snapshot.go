@@ -19,8 +19,10 @@ import (
 // rebuilt from it; caches start empty. Encoding depends on state alone, so
 // Restore followed by Snapshot gives the same bytes.
 
-// SnapshotVersion is the version of the snapshot encoding.
-const SnapshotVersion = 1
+// SnapshotVersion is the version of the snapshot encoding. Version 2 added
+// upgrades and research (RulesVersion 2); a snapshot of version 1 holds a
+// game of other rules and is refused.
+const SnapshotVersion = 2
 
 var snapshotMagic = [4]byte{'H', 'F', 's', 'n'}
 
@@ -57,6 +59,7 @@ func (w *World) AppendSnapshot(b []byte) []byte {
 		for _, v := range [4]int32{pl.mined, pl.trained, pl.killed, pl.lost} {
 			b = binary.AppendVarint(b, int64(v))
 		}
+		b = append(b, pl.up[UpNone+1:]...)
 	}
 	b = appendRuns(b, w.terrain)
 	for t, tr := range w.terrain {
@@ -108,6 +111,7 @@ func (w *World) appendEntities(b []byte) []byte {
 			}
 			b = binary.AppendVarint(b, int64(e.rallyX[i]))
 			b = binary.AppendVarint(b, int64(e.rallyY[i]))
+			b = append(b, byte(e.research[i]))
 		}
 	}
 	return b
@@ -172,6 +176,8 @@ func decodeSnapshot(b []byte) (*World, error) {
 		return nil, snapErr("snapshot version %d is newer than this build (%d); update Hostfall", v, SnapshotVersion)
 	case v == 0:
 		return nil, snapErr("snapshot version 0 does not exist")
+	case v < SnapshotVersion:
+		return nil, snapErr("snapshot version %d is from an older Hostfall whose game rules differ; this build restores version %d only", v, SnapshotVersion)
 	}
 	if got, want := crc32.ChecksumIEEE(b[:len(b)-4]), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
 		return nil, snapErr("checksum mismatch (%08x, expected %08x): the data is damaged or truncated", got, want)
@@ -214,6 +220,9 @@ func decodeBody(d *decoder) (*World, error) {
 		pl.outTurn = d.int32()
 		pl.lastAlert = d.int32()
 		pl.mined, pl.trained, pl.killed, pl.lost = d.int32(), d.int32(), d.int32(), d.int32()
+		for u := UpNone + 1; u < numUpgrades; u++ {
+			pl.up[u] = uint8(d.uint(MaxUpgradeLevel))
+		}
 	}
 	if d.err != nil {
 		return nil, snapErr("header: %v", d.err)
@@ -236,7 +245,26 @@ func decodeBody(d *decoder) (*World, error) {
 			return nil, snapErr("player %d is out but still has units", p)
 		}
 	}
+	if err := w.checkResearch(); err != nil {
+		return nil, err
+	}
 	return w, nil
+}
+
+// checkResearch refuses a state where two buildings of a player research
+// the same upgrade (cmdResearch never allows it).
+func (w *World) checkResearch() error {
+	var seen [MaxPlayers][numUpgrades]bool
+	e := &w.e
+	for i := range e.len() {
+		if u := e.research[i]; u != UpNone && e.kind[i] != KindNone {
+			if seen[e.owner[i]][u] {
+				return snapErr("entity %d: player %d researches %v twice", i, e.owner[i], u)
+			}
+			seen[e.owner[i]][u] = true
+		}
+	}
+	return nil
 }
 
 func (w *World) decodeMap(d *decoder) error {
@@ -350,6 +378,7 @@ func (w *World) decodeEntity(d *decoder, i int) error {
 			e.queue[i][q] = Kind(d.byte())
 		}
 		e.rallyX[i], e.rallyY[i] = d.int16(), d.int16()
+		e.research[i] = Upgrade(d.byte())
 	}
 	if d.err != nil {
 		return d.err
@@ -399,9 +428,14 @@ func (w *World) checkEntity(i int) error {
 				ok = ok && qk.Valid() && stats[qk].Trainer == k
 			}
 		}
-		if e.qlen[i] == 0 {
+		switch u := e.research[i]; {
+		case u != UpNone:
+			lvl := int(w.pl[e.owner[i]].up[min(u, numUpgrades-1)]) + 1
+			ok = ok && k == Workshop && u.Valid() && e.qlen[i] == 0 && e.progress[i] == st.Time &&
+				lvl <= MaxUpgradeLevel && e.qprog[i] <= u.Time(lvl)
+		case e.qlen[i] == 0:
 			ok = ok && e.qprog[i] == 0
-		} else {
+		default:
 			ok = ok && e.qprog[i] <= stats[e.queue[i][0]].Time
 		}
 	case o == OrderGather || o == OrderBuild:

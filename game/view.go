@@ -57,6 +57,8 @@ type PlayerInfo struct {
 	Trained   int32
 	Killed    int32 // enemy units and buildings destroyed
 	Lost      int32
+	Weapons   int // upgrade levels researched, 0 to MaxUpgradeLevel
+	Armor     int
 }
 
 // Player returns player p's state.
@@ -67,7 +69,21 @@ func (w *World) Player(p PlayerID) PlayerInfo {
 	pl := &w.pl[p]
 	return PlayerInfo{Team: pl.team, Gold: pl.gold, Supply: pl.supplyUsed, SupplyCap: pl.supplyCap(),
 		Out: pl.out, OutTurn: int(pl.outTurn), Units: int(pl.units), Buildings: int(pl.buildings),
-		Mined: pl.mined, Trained: pl.trained, Killed: pl.killed, Lost: pl.lost}
+		Mined: pl.mined, Trained: pl.trained, Killed: pl.killed, Lost: pl.lost,
+		Weapons: int(pl.up[UpWeapons]), Armor: int(pl.up[UpArmor])}
+}
+
+// Level returns the level of upgrade u that player p has researched.
+func (w *World) Level(p PlayerID, u Upgrade) int {
+	if int(p) >= w.np || !u.Valid() {
+		return 0
+	}
+	return int(w.pl[p].up[u])
+}
+
+// Researching reports whether a building of player p researches u now.
+func (w *World) Researching(p PlayerID, u Upgrade) bool {
+	return int(p) < w.np && u.Valid() && w.researching(p, u)
 }
 
 // Allied reports whether players a and b are on the same team (a player is
@@ -86,6 +102,20 @@ func (w *World) Winner() (team Team, ok bool) {
 		return 0, false
 	}
 	return Team(w.winner), true
+}
+
+// ByScore reports whether the game ended at ScoreTurn on score rather than
+// with one team left standing.
+func (w *World) ByScore() bool {
+	if !w.over || w.winner < 0 {
+		return false
+	}
+	for p := range w.np {
+		if !w.pl[p].out && w.pl[p].team != Team(w.winner) {
+			return true
+		}
+	}
+	return false
 }
 
 // Winners returns the players of the winning team, in player order, once the
@@ -122,6 +152,7 @@ func (u Units) Order(i int) Order          { return u.w.e.order[i] }
 func (u Units) Phase(i int) uint8          { return u.w.e.phase[i] }
 func (u Units) Cargo(i int) int32          { return int32(u.w.e.cargo[i]) }
 func (u Units) QueueLen(i int) int         { return int(u.w.e.qlen[i]) }
+func (u Units) Research(i int) Upgrade     { return u.w.e.research[i] }
 func (u Units) Target(i int) UnitID        { return u.w.e.target[i] }
 func (u Units) IsBuilding(i int) bool      { return stats[u.w.e.kind[i]].Building }
 func (u Units) Built(i int) bool           { return u.w.e.progress[i] >= stats[u.w.e.kind[i]].Time }
@@ -143,7 +174,8 @@ type UnitInfo struct {
 	Built         bool  // buildings: finished
 	Progress      int32 // buildings: construction ticks done, of Kind.Stats().Time
 	Queue         []Kind
-	QueueProgress int32 // ticks spent on Queue[0], of Queue[0].Stats().Time
+	QueueProgress int32   // ticks spent on Queue[0] (of Queue[0].Stats().Time) or on Research
+	Research      Upgrade // buildings: the upgrade being researched, UpNone for none
 	Rally         [2]int
 	HasRally      bool
 }
@@ -164,6 +196,7 @@ func (w *World) Unit(id UnitID) (UnitInfo, bool) {
 		u.Progress = e.progress[i]
 		u.Queue = append([]Kind(nil), e.queue[i][:e.qlen[i]]...)
 		u.QueueProgress = e.qprog[i]
+		u.Research = e.research[i]
 		u.Rally = [2]int{int(e.rallyX[i]), int(e.rallyY[i])}
 		u.HasRally = e.rallyX[i] >= 0
 	}

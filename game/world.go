@@ -54,6 +54,7 @@ type player struct {
 	trained   int32
 	killed    int32
 	lost      int32
+	up        [numUpgrades]uint8 // level of each upgrade researched
 
 	supplyUsed int32 // derived: units alive plus units queued
 	supplyRaw  int32 // derived: what finished buildings provide, before MaxSupply
@@ -83,8 +84,9 @@ type entities struct {
 	progress []int32 // construction ticks done (buildings)
 	queue    [][QueueMax]Kind
 	qlen     []uint8
-	qprog    []int32 // ticks spent on queue[0]
-	rallyX   []int16 // rally tile of a building, -1 for none
+	qprog    []int32   // ticks spent on queue[0], or on the research
+	research []Upgrade // what a building researches (the next level), UpNone for nothing
+	rallyX   []int16   // rally tile of a building, -1 for none
 	rallyY   []int16
 
 	hint []uint8 // cache: flow-field slot this unit used last
@@ -116,6 +118,7 @@ func (e *entities) grow() {
 	e.queue = append(e.queue, [QueueMax]Kind{})
 	e.qlen = append(e.qlen, 0)
 	e.qprog = append(e.qprog, 0)
+	e.research = append(e.research, UpNone)
 	e.rallyX = append(e.rallyX, -1)
 	e.rallyY = append(e.rallyY, -1)
 	e.hint = append(e.hint, 0)
@@ -146,6 +149,7 @@ func (e *entities) resize(n int) {
 	e.queue = make([][QueueMax]Kind, n)
 	e.qlen = make([]uint8, n)
 	e.qprog = make([]int32, n)
+	e.research = make([]Upgrade, n)
 	e.rallyX = make([]int16, n)
 	e.rallyY = make([]int16, n)
 	e.hint = make([]uint8, n)
@@ -181,6 +185,7 @@ func (e *entities) clear(i int) {
 	e.queue[i] = [QueueMax]Kind{}
 	e.qlen[i] = 0
 	e.qprog[i] = 0
+	e.research[i] = UpNone
 	e.rallyX[i], e.rallyY[i] = -1, -1
 	e.hint[i] = 0
 }
@@ -414,6 +419,9 @@ func (w *World) remove(i int) {
 			qk := e.queue[i][q]
 			pl.supplyUsed -= stats[qk].Supply
 			pl.gold += stats[qk].Cost
+		}
+		if u := e.research[i]; u != UpNone {
+			pl.gold += u.Cost(int(pl.up[u]) + 1)
 		}
 	} else {
 		w.occ[w.tileOf(i)] = 0

@@ -209,7 +209,7 @@ func (m *Match) startResumedReplay(s *session.Snapshot) bool {
 	}
 	m.recRes, m.recLate = false, false
 	var err error
-	m.rec, err = replay.NewResumedWriter(m.opt.Replay, m.lobby, session.Snapshot{Turn: s.Turn, Data: s.Data})
+	m.rec, err = withRules(replay.NewResumedWriter(m.opt.Replay, m.lobby, session.Snapshot{Turn: s.Turn, Data: s.Data}))
 	m.recTo = s.Turn
 	m.replayFailed(err)
 	return true
@@ -242,7 +242,7 @@ func (m *Match) replayFromSnapshot(s *session.Snapshot) {
 	l := m.lobby.Clone()
 	l.Resume = s.Turn
 	var err error
-	m.rec, err = replay.NewResumedWriter(w, l, session.Snapshot{Turn: s.Turn, Data: s.Data})
+	m.rec, err = withRules(replay.NewResumedWriter(w, l, session.Snapshot{Turn: s.Turn, Data: s.Data}))
 	m.recTo = s.Turn
 	m.replayFailed(err)
 }

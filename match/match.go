@@ -207,7 +207,7 @@ func (m *Match) Load(l session.Lobby) error {
 	m.changed()
 	m.setPlayers(l, players)
 	if m.opt.Replay != nil && l.State < session.StatePlaying {
-		m.rec, err = replay.NewWriter(m.opt.Replay, l)
+		m.rec, err = withRules(replay.NewWriter(m.opt.Replay, l))
 		m.replayFailed(err)
 	}
 	return nil

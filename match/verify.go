@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"hostfall/game"
 	"hostfall/session"
 	"hostfall/session/replay"
 )
@@ -45,10 +46,38 @@ func Verify(r *replay.Replay, progress func(turn uint64)) (turns, checked int, e
 	return turns, checked, nil
 }
 
+// ErrReplayRules is returned for a replay of a game played under other game
+// rules than this build's: its turns would make another game.
+var ErrReplayRules = errors.New("replay is of other game rules")
+
+// withRules records this build's game rules in a replay just started.
+func withRules(rw *replay.Writer, err error) (*replay.Writer, error) {
+	if err != nil {
+		return rw, err
+	}
+	return rw, rw.WriteRules(game.RulesVersion)
+}
+
+// checkRules refuses a replay of other rules with a sentence that says so.
+func checkRules(r *replay.Replay) error {
+	switch {
+	case r.Rules == game.RulesVersion:
+		return nil
+	case r.Rules == 0 || r.Rules < game.RulesVersion:
+		return fmt.Errorf("%w: it was recorded by an older Hostfall (game rules %d; this one plays rules %d) and cannot be played back by this one",
+			ErrReplayRules, r.Rules, game.RulesVersion)
+	}
+	return fmt.Errorf("%w: it was recorded by a newer Hostfall (game rules %d; this one plays rules %d); update Hostfall to play it back",
+		ErrReplayRules, r.Rules, game.RulesVersion)
+}
+
 // Replay returns a match loaded from a replay's lobby (and, for a resumed
 // game, its start state), for playing it back turn by turn with Step (the
-// window's replay viewer).
+// window's replay viewer). A replay of other game rules is refused.
 func Replay(r *replay.Replay) (*Match, error) {
+	if err := checkRules(r); err != nil {
+		return nil, err
+	}
 	m := New(Options{})
 	if err := m.Load(r.Lobby); err != nil {
 		return nil, fmt.Errorf("replay lobby: %w", err)

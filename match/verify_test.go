@@ -3,8 +3,10 @@ package match
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
+	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/session"
 	"hostfall/session/replay"
@@ -75,5 +77,32 @@ func TestVerifyAcceptsARecordingAndRefusesAForgery(t *testing.T) {
 	bad[len(bad)/2] ^= 0x40
 	if _, err := replay.Read(bytes.NewReader(bad)); !errors.Is(err, replay.ErrCorrupt) {
 		t.Errorf("damaged replay: %v, want ErrCorrupt", err)
+	}
+}
+
+// A replay of other game rules is refused with a sentence, not played into
+// a game that fails its hashes.
+func TestReplayOfOtherRulesIsRefused(t *testing.T) {
+	r, err := replay.Read(bytes.NewReader(recordBotGame(t, 20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rules != game.RulesVersion {
+		t.Fatalf("the recording says rules %d, want %d", r.Rules, game.RulesVersion)
+	}
+	for _, tc := range []struct {
+		rules uint64
+		want  string
+	}{
+		{0, "older Hostfall"},
+		{game.RulesVersion - 1, "older Hostfall"},
+		{game.RulesVersion + 1, "update Hostfall"},
+	} {
+		other := *r
+		other.Rules = tc.rules
+		_, _, err := Verify(&other, nil)
+		if !errors.Is(err, ErrReplayRules) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("rules %d: %v, want ErrReplayRules saying %q", tc.rules, err, tc.want)
+		}
 	}
 }

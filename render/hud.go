@@ -353,6 +353,8 @@ func (g *gameScreen) drawCard() {
 			a.hud.sprite(icon, unitSprite(game.Soldier, g.colors[g.me%game.MaxPlayers]), white)
 		case ui.ActStop:
 			a.hud.rect(icon.Inset(4), colBad)
+		case ui.ActResearch:
+			a.hud.rect(icon.Inset(5), colAccent)
 		}
 		small.text(small.fit(b.Label, r.W()-6), r.Center().X, r.Max.Y-16, alignCenter, fg)
 		bold.text(ui.KeyName(b.Key), r.Min.X+4, r.Min.Y+1, alignLeft, colAccent)

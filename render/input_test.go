@@ -105,7 +105,7 @@ func TestLobbyInput(t *testing.T) {
 			[]lobbyIntent{clickIntent, setup(128, 3, 0)}},
 		{"the host lets a bot play for who drops", 0, true, session.StateLobby, nil, at(func(l *lobbyLayout) ui.Rect { return l.away }),
 			[]lobbyIntent{clickIntent, setup(128, 5, 1)}},
-		{"and back to holding after the hard bot", 0, true, session.StateLobby, func(l *session.Lobby) { l.AwayBot = 2 },
+		{"and back to holding after the hard bot", 0, true, session.StateLobby, func(l *session.Lobby) { l.AwayBot = 3 },
 			at(func(l *lobbyLayout) ui.Rect { return l.away }), []lobbyIntent{clickIntent, setup(128, 5, 0)}},
 		{"the host asks for a random map", 0, true, session.StateLobby, nil, at(func(l *lobbyLayout) ui.Rect { return l.random }),
 			[]lobbyIntent{clickIntent, {act: lobbyRandomMap}}},

@@ -105,7 +105,7 @@ func eightSlots() session.Lobby {
 	l.Slots[1] = session.Slot{Kind: session.SlotHuman, Peer: "bo", Name: "Bo", Color: 1, Team: 2}
 	l.Slots[2] = session.Slot{Kind: session.SlotHuman, Peer: "cy", Name: "Cyrillus the Magnificent", Color: 2, Team: 1, Ready: true}
 	for i := 3; i < 7; i++ {
-		l.Slots[i] = session.Slot{Kind: session.SlotBot, Name: fmt.Sprintf("Bot %d", i+1), Color: uint8(i), Team: uint8(1 + i%2), Ready: true, BotLevel: uint8(i % 2)}
+		l.Slots[i] = session.Slot{Kind: session.SlotBot, Name: fmt.Sprintf("Bot %d", i+1), Color: uint8(i), Team: uint8(1 + i%2), Ready: true, BotLevel: uint8(i % 3)}
 	}
 	l.Slots[7] = session.Slot{Kind: session.SlotOpen, Color: 7}
 	return l

@@ -9,6 +9,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game"
+	"hostfall/game/ai"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -555,23 +556,21 @@ func slotKindLabel(s session.Slot) string {
 	case session.SlotHuman:
 		return "Human"
 	case session.SlotBot:
-		if s.BotLevel == 0 {
-			return "Bot (easy)"
-		}
-		return "Bot (hard)"
+		return "Bot (" + ai.Level(min(s.BotLevel, uint8(ai.Hard))).String() + ")"
 	case session.SlotClosed:
 		return "Closed"
 	}
 	return "Open"
 }
 
-// nextSlotKind cycles a slot open → easy bot → hard bot → closed → open.
+// nextSlotKind cycles a slot open → easy bot → normal bot → hard bot →
+// closed → open.
 func nextSlotKind(s session.Slot) (session.SlotKind, uint8) {
 	switch {
 	case s.Kind == session.SlotOpen:
-		return session.SlotBot, 0
-	case s.Kind == session.SlotBot && s.BotLevel == 0:
-		return session.SlotBot, 1
+		return session.SlotBot, uint8(ai.Easy)
+	case s.Kind == session.SlotBot && s.BotLevel < uint8(ai.Hard):
+		return session.SlotBot, s.BotLevel + 1
 	case s.Kind == session.SlotBot:
 		return session.SlotClosed, 0
 	}
@@ -634,7 +633,7 @@ func mapPlayers(l *session.Lobby) int {
 // awayPolicies name what happens to a player who drops, by
 // session.Lobby.AwayBot: its units hold, or a bot of a level plays them
 // until it is back.
-var awayPolicies = []string{"Units hold", "Easy bot plays", "Hard bot plays"}
+var awayPolicies = []string{"Units hold", "Easy bot plays", "Normal bot plays", "Hard bot plays"}
 
 func awayPolicy(n uint32) string {
 	if int(n) < len(awayPolicies) {

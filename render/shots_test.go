@@ -185,7 +185,7 @@ func fourSlots() session.Lobby {
 	l.MapSeed, l.MapSize, l.Password = 1234, 128, true
 	l.Slots[0] = session.Slot{Kind: session.SlotHuman, Peer: "ann", Name: "Ann", Color: 0, Team: 1, Ready: true}
 	l.Slots[1] = session.Slot{Kind: session.SlotHuman, Peer: "bo", Name: "Bo", Color: 1, Team: 2}
-	l.Slots[2] = session.Slot{Kind: session.SlotBot, Name: "Bot 3", Color: 2, Team: 2, Ready: true, BotLevel: 1}
+	l.Slots[2] = session.Slot{Kind: session.SlotBot, Name: "Bot 3", Color: 2, Team: 2, Ready: true, BotLevel: 2}
 	l.Slots[3] = session.Slot{Kind: session.SlotOpen, Color: 3}
 	return l
 }

@@ -21,22 +21,30 @@ const (
 
 // unitSprite returns the atlas region of unit kind k in colour c.
 func unitSprite(k game.Kind, c uint8) image.Rectangle {
-	row := 0
+	row, x0 := 0, 0
 	switch k {
 	case game.Soldier:
 		row = 1
 	case game.Archer:
 		row = 2
+	case game.Catapult:
+		x0 = 8 * unitPx // beside the workers
 	}
-	x, y := int(c%8)*unitPx, unitRow0+row*unitPx
+	x, y := x0+int(c%8)*unitPx, unitRow0+row*unitPx
 	return image.Rect(x, y, x+unitPx, y+unitPx)
 }
 
 // buildingSprite returns the atlas region of building kind k in colour c.
+// Towers and workshops sit below the icons (row 2 is the icons' row).
 func buildingSprite(k game.Kind, c uint8) image.Rectangle {
 	row := 0
-	if k == game.Barracks {
+	switch k {
+	case game.Barracks:
 		row = 1
+	case game.Tower:
+		row = 3
+	case game.Workshop:
+		row = 4
 	}
 	x, y := int(c%8)*bldPx, bldRow0+row*bldPx
 	return image.Rect(x, y, x+bldPx, y+bldPx)
@@ -205,7 +213,10 @@ func makeAtlas() *image.RGBA {
 			c.x, c.y = r.Min.X, r.Min.Y
 			drawUnit(c, k, team)
 		}
-		for _, k := range []game.Kind{game.Base, game.Barracks} {
+		r := unitSprite(game.Catapult, col)
+		c.x, c.y = r.Min.X, r.Min.Y
+		drawCatapult(c, team)
+		for _, k := range []game.Kind{game.Base, game.Barracks, game.Tower, game.Workshop} {
 			r := buildingSprite(k, col)
 			c.x, c.y = r.Min.X, r.Min.Y
 			drawBuilding(c, k, team)
@@ -263,8 +274,76 @@ func drawUnit(c *canvas, k game.Kind, team color.RGBA) {
 	c.under(func(c *canvas) { c.ellipse(8, 14.5, 5.5, 1.6, inkShadow) })
 }
 
+// drawCatapult draws a wooden frame on two wheels with its throwing arm
+// cocked back and a stone in the cup.
+func drawCatapult(c *canvas, team color.RGBA) {
+	dark := shade(team, 0.68)
+	c.rect(2, 9, 14, 12, inkWood) // frame
+	c.rect(2, 11, 14, 12, inkWoodDk)
+	c.rect(3, 7, 6, 9, team) // the owner's colours on the frame
+	c.rect(3, 8, 6, 9, dark)
+	c.line(9, 9, 12, 2, inkWoodDk) // arm
+	c.line(10, 9, 13, 2, inkWood)
+	c.rect(11, 1, 15, 3, inkMetalDk) // cup
+	c.set(13, 0, inkStone)
+	c.set(12, 0, inkStone)
+	c.ellipse(4.5, 12.5, 2.2, 2.2, inkWoodDk) // wheels
+	c.ellipse(11.5, 12.5, 2.2, 2.2, inkWoodDk)
+	c.set(4, 12, inkMetal)
+	c.set(11, 12, inkMetal)
+	c.outline(unitPx, unitPx, inkOutline)
+	c.under(func(c *canvas) { c.ellipse(8, 14.5, 6.5, 1.6, inkShadow) })
+}
+
+// drawTower draws a round stone tower with battlements and a banner.
+func drawTower(c *canvas, team, light, dark color.RGBA) {
+	c.rect(14, 14, 34, 45, inkStone)
+	c.rect(14, 14, 17, 45, shade(inkStone, 1.15))
+	for y := 18; y < 45; y += 5 {
+		c.rect(14, y, 34, y+1, inkStoneDk)
+	}
+	c.rect(10, 8, 38, 15, inkStoneDk) // battlements
+	for x := 10; x < 38; x += 6 {
+		c.rect(x, 4, x+3, 9, inkStone)
+	}
+	c.rect(22, 22, 26, 30, inkDark) // arrow slit
+	c.line(24, 0, 24, 6, inkMetalDk)
+	c.rect(25, 0, 33, 4, team)
+	c.rect(25, 3, 33, 4, dark)
+	c.rect(14, 36, 34, 38, light)
+}
+
+// drawWorkshop draws a low timber shed with a big cog on its wall.
+func drawWorkshop(c *canvas, team, light, dark color.RGBA) {
+	c.rect(4, 22, 44, 45, inkWood)
+	for x := 4; x < 44; x += 5 {
+		c.rect(x, 22, x+1, 45, inkWoodDk)
+	}
+	for y := 12; y < 23; y++ { // a flat roof in the owner's colours
+		c.rect(2, y, 46, y+1, team)
+	}
+	c.rect(2, 12, 46, 13, light)
+	c.rect(2, 21, 46, 23, dark)
+	c.ring(15, 33, 6, 6, 2, inkMetal) // cog
+	c.ellipse(15, 33, 2, 2, inkMetalDk)
+	c.rect(27, 29, 40, 45, inkDark) // wide door
+	c.rect(33, 29, 34, 45, inkWoodDk)
+}
+
 func drawBuilding(c *canvas, k game.Kind, team color.RGBA) {
 	light, dark := shade(team, 1.25), shade(team, 0.65)
+	switch k {
+	case game.Tower:
+		drawTower(c, team, light, dark)
+		c.outline(bldPx, bldPx, inkOutline)
+		c.under(func(c *canvas) { c.ellipse(24, 45, 14, 3, inkShadow) })
+		return
+	case game.Workshop:
+		drawWorkshop(c, team, light, dark)
+		c.outline(bldPx, bldPx, inkOutline)
+		c.under(func(c *canvas) { c.ellipse(24, 45, 22, 3, inkShadow) })
+		return
+	}
 	if k == game.Base {
 		c.rect(6, 18, 42, 45, inkStone) // walls, coursed stone
 		for y := 21; y < 45; y += 4 {

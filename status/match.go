@@ -105,7 +105,11 @@ func printResult(out io.Writer, m *ai.Match) {
 		for j, p := range win.Players {
 			names[j] = fmt.Sprintf("player %d (%s)", p, m.Bots[p].Level())
 		}
-		fmt.Fprintf(out, "winner: team %d: %s\n", win.Team, strings.Join(names, ", "))
+		score := ""
+		if reason == "score" {
+			score = " (on score at the time limit)"
+		}
+		fmt.Fprintf(out, "winner: team %d: %s%s\n", win.Team, strings.Join(names, ", "), score)
 	} else {
 		fmt.Fprintf(out, "winner: none (%s)\n", reason)
 	}

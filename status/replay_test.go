@@ -98,6 +98,9 @@ func rewrite(t *testing.T, r *replay.Replay, change func(*replay.Replay)) []byte
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := w.WriteRules(r.Rules); err != nil {
+		t.Fatal(err)
+	}
 	for _, tn := range r.Turns {
 		if err := w.WriteTurn(tn); err != nil {
 			t.Fatal(err)

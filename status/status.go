@@ -118,6 +118,8 @@ func WinnerOf(t game.Team, players []game.PlayerID) *Winner {
 func WorldEnd(w *game.World) (*Winner, string) {
 	t, ok := w.Winner()
 	switch {
+	case ok && w.ByScore():
+		return WinnerOf(t, w.Winners()), "score"
 	case ok:
 		return WinnerOf(t, w.Winners()), "victory"
 	case w.Over():

@@ -21,6 +21,7 @@ import (
 	"hostfall/client"
 	"hostfall/client/clock"
 	"hostfall/game"
+	"hostfall/game/ai"
 	"hostfall/match"
 	"hostfall/savegame"
 	"hostfall/session"
@@ -243,7 +244,7 @@ func (c *Client) Load(path string) error {
 	l, _ := c.Lobby()
 	for i, sl := range l.Slots {
 		if sl.Kind == session.SlotHuman && i != c.Slot() {
-			_ = c.SetSlot(i, session.SlotBot, 1) // refused for players who had left: they stay out
+			_ = c.SetSlot(i, session.SlotBot, uint8(ai.Hard)) // refused for players who had left: they stay out
 		}
 	}
 	return c.do(func(n *session.Node) error { return n.Start() })
@@ -401,7 +402,7 @@ func (c *Client) SetPaused(p bool) {
 }
 
 // Skirmish creates a game of the local player against bots of the given
-// levels (0 easy, 1 hard) and starts it: what `make play` opens on.
+// levels (0 easy, 1 normal, 2 hard) and starts it: what `make play` opens on.
 func (c *Client) Skirmish(o client.CreateOptions, bots []uint8) error {
 	return client.Skirmish(c, o, bots, true)
 }

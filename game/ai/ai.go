@@ -7,6 +7,15 @@
 //
 // Call Think once a turn, before the world steps; it returns the commands for
 // that turn (usually none: a bot decides every few turns).
+//
+// Three levels: easy (a first opponent: a small army, no attack before six
+// minutes), normal and hard. Every level uses what a player has: normal
+// and hard build towers and a workshop, train catapults and research
+// upgrades; easy builds a tower. A bot whose income has stopped for a
+// minute (its gold fields mined out) and that cannot pay for more fighters
+// attacks with everything it has, and with its workers once the army is
+// gone, so games between bots end rather than stall; an army that knows of
+// no enemy building wanders the map until it finds one.
 package ai
 
 import (
@@ -16,36 +25,46 @@ import (
 	"hostfall/game"
 )
 
-// Level is how well a bot plays.
+// Level is how well a bot plays. Levels are ordered from weakest to
+// strongest; a lobby stores a slot's level as this number.
 type Level uint8
 
 const (
-	Easy Level = iota // slow decisions, few workers, small soldier-only waves
-	Hard              // quick decisions, a strong economy, mixed army, big waves, defends
+	Easy   Level = iota // slow, small, soldier-only waves, no attack before 6 minutes: a first game
+	Normal              // a fair economy, mixed army with catapults, a tower, two upgrade levels, defends
+	Hard                // quick decisions, a strong economy, big mixed waves, towers, every upgrade, defends, expands
 	numLevels
 )
+
+// Levels lists every level, weakest first.
+func Levels() []Level { return []Level{Easy, Normal, Hard} }
+
+// Valid reports whether l is a real level.
+func (l Level) Valid() bool { return l < numLevels }
 
 func (l Level) String() string {
 	switch l {
 	case Easy:
 		return "easy"
+	case Normal:
+		return "normal"
 	case Hard:
 		return "hard"
 	}
 	return fmt.Sprintf("level-%d", uint8(l))
 }
 
-// ParseLevel reads "easy" or "hard".
+// ParseLevel reads "easy", "normal" or "hard".
 func ParseLevel(s string) (Level, error) {
-	for l := range numLevels {
+	for _, l := range Levels() {
 		if strings.EqualFold(s, l.String()) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown bot level %q; the levels are easy and hard", s)
+	return 0, fmt.Errorf("unknown bot level %q; the levels are easy, normal and hard", s)
 }
 
-// ParseLevels reads a comma-separated list of levels ("easy, hard,easy").
+// ParseLevels reads a comma-separated list of levels ("easy, hard,normal").
 func ParseLevels(s string) ([]Level, error) {
 	var ls []Level
 	for _, f := range strings.Split(s, ",") {
@@ -60,22 +79,32 @@ func ParseLevels(s string) ([]Level, error) {
 
 // profile holds the numbers that make a level.
 type profile struct {
-	period     int  // turns between decisions
-	workers    int  // workers wanted per base
-	barracks   int  // barracks wanted
-	archers    bool // trains archers too
-	firstWave  int  // army size of the first attack
-	waveGrowth int  // each later attack waits for this many more
-	waveMax    int
-	defend     bool // answers "under attack" near home
-	expand     bool // builds a second base
-	queue      int  // units kept queued per building
+	period      int  // turns between decisions
+	workers     int  // workers wanted per base
+	barracks    int  // barracks wanted
+	archers     bool // trains archers too
+	catapults   int  // one catapult for every this many other fighters (0: none)
+	towers      int  // towers wanted at home
+	upgrades    int  // highest level of each upgrade it researches
+	armyMax     int  // trains no more fighters than this
+	armyFrom    int  // trains no fighters before this turn
+	armyGrowth  int  // after the first attack armyMax grows by one every this many turns (0: never)
+	firstAttack int  // no attack before this turn
+	firstWave   int  // army size of the first attack
+	waveGrowth  int  // each later attack waits for this many more
+	waveMax     int
+	defend      bool // answers "under attack" near home
+	expand      bool // builds a second base when the gold near home runs low
+	queue       int  // units kept queued per building
 }
 
 var profiles = [numLevels]profile{
-	Easy: {period: 40, workers: 7, barracks: 1, firstWave: 5, waveGrowth: 2, waveMax: 12, queue: 1},
-	Hard: {period: 10, workers: 16, barracks: 3, archers: true, firstWave: 12, waveGrowth: 4, waveMax: 30,
-		defend: true, expand: true, queue: 2},
+	Easy: {period: 60, workers: 6, barracks: 1, towers: 1, armyMax: 6, armyFrom: 2400, armyGrowth: 600, firstAttack: 7200,
+		firstWave: 4, waveGrowth: 1, waveMax: 6, queue: 1},
+	Normal: {period: 30, workers: 9, barracks: 2, archers: true, catapults: 6, towers: 1, upgrades: 2,
+		armyMax: 60, firstAttack: 4800, firstWave: 8, waveGrowth: 3, waveMax: 20, defend: true, expand: true, queue: 1},
+	Hard: {period: 10, workers: 16, barracks: 3, archers: true, catapults: 6, towers: 2, upgrades: game.MaxUpgradeLevel,
+		armyMax: 200, firstWave: 18, waveGrowth: 4, waveMax: 36, defend: true, expand: true, queue: 2},
 }
 
 // Bot plays one player.
@@ -93,6 +122,10 @@ type Bot struct {
 	attacked bool         // an attack is under way
 	peak     int          // largest army since the last attack
 	peakAt   int          // turn it was reached
+	siege    int          // catapults ordered since the last research
+	shookAt  int          // turn allIn last sent every unit, busy or not
+	mined    int32        // gold mined so far, as of minedAt
+	minedAt  int          // last turn the bot saw its mined gold grow
 
 	// Per-think scratch, rebuilt every decision.
 	v view
@@ -132,11 +165,28 @@ func (b *Bot) Think(w *game.World) []game.Command {
 	}
 	b.v.scan(w, b.player)
 	b.remember(w)
+	b.noteIncome(w)
 	var cmds []game.Command
 	cmds = b.economy(w, cmds)
 	cmds = b.construction(w, cmds)
+	cmds = b.research(w, cmds)
 	cmds = b.army(w, cmds)
 	return cmds
+}
+
+// noteIncome remembers when the bot's mined gold last grew.
+func (b *Bot) noteIncome(w *game.World) {
+	if m := w.Player(b.player).Mined; m != b.mined {
+		b.mined, b.minedAt = m, w.Turn()
+	}
+}
+
+// broke reports whether the bot's income has stopped (a minute without gold
+// coming home, past the opening) and it cannot pay for a fighter: from now
+// on waiting builds no army, so it attacks with everything it has.
+func (b *Bot) broke() bool {
+	v := &b.v
+	return v.turn > 2400 && v.turn-b.minedAt > 1200 && v.gold < 2*game.Soldier.Stats().Cost
 }
 
 // listen notes attacks on our units from the last step's events.

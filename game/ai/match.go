@@ -13,8 +13,11 @@ import (
 type Match struct {
 	World *game.World
 	Bots  []*Bot
-	buf   []byte
-	cmds  []game.Command
+	// OnTurn, when set, is told every turn's commands after the world
+	// stepped with them (to record a replay); cmds is valid during the call.
+	OnTurn func(cmds []game.Command) error
+	buf    []byte
+	cmds   []game.Command
 }
 
 // NewMatch makes the world of cfg and one bot per player; levels[i] is the
@@ -59,5 +62,10 @@ func (m *Match) Turn(extra ...game.Command) ([]game.Command, error) {
 	}
 	m.cmds = append(m.cmds, extra...)
 	m.World.Step(m.cmds)
+	if m.OnTurn != nil {
+		if err := m.OnTurn(m.cmds); err != nil {
+			return nil, err
+		}
+	}
 	return m.cmds, nil
 }

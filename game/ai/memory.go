@@ -48,7 +48,9 @@ func (b *Bot) enemyBuildingNear(p game.Point) bool {
 }
 
 // pickTarget returns the known enemy building nearest home; with none known
-// it heads for a random place near the map's center to look around.
+// it heads for a random place (away from the map's edges) to look around,
+// so that an army wandering from place to place finds every building in
+// the end, however far out of the way.
 func (b *Bot) pickTarget(w *game.World) (game.Point, bool) {
 	v := &b.v
 	best, bd := game.Point{}, -1
@@ -61,7 +63,7 @@ func (b *Bot) pickTarget(w *game.World) (game.Point, bool) {
 		return best, true
 	}
 	width, height := w.Size()
-	x := width/4 + b.rng.Intn(width/2)
-	y := height/4 + b.rng.Intn(height/2)
+	x := width/10 + b.rng.Intn(width*4/5)
+	y := height/10 + b.rng.Intn(height*4/5)
 	return game.TileCenter(x, y), true
 }

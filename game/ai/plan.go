@@ -75,37 +75,102 @@ func (b *Bot) goldNear(w *game.World, p game.Point) ([2]int, bool) {
 	return best, bd >= 0
 }
 
-// construction adds barracks (for the army and for supply) and, for bots
-// that expand, a base at the next gold.
+// construction adds, one at a time, a base at the next gold (for bots that
+// expand), barracks (for the army and for supply), a workshop and towers.
 func (b *Bot) construction(w *game.World, cmds []game.Command) []game.Command {
 	v := &b.v
 	if !v.hasHome || v.builders > 0 || len(v.workers) == 0 {
 		return cmds
 	}
-	if b.prof.expand && v.building == 0 && len(v.workers) >= 12 && v.gold >= game.Base.Stats().Cost+100 {
+	if b.prof.expand && v.building == 0 && len(v.workers) >= min(12, b.prof.workers) && v.gold >= game.Base.Stats().Cost+100 {
 		if x, y, ok := b.expansion(w); ok {
-			v.gold -= game.Base.Stats().Cost
-			c := b.cmd(game.CmdBuild, []game.UnitID{b.builder()})
-			c.Build, c.X, c.Y = game.Base, int32(x), int32(y)
-			return append(cmds, c)
+			return append(cmds, b.build(game.Base, x, y))
 		}
 	}
-	tight := v.cap < game.MaxSupply && v.cap-v.supply <= 2 && v.building == 0
-	more := len(v.barracks) < b.prof.barracks && len(v.workers) >= 4+3*len(v.barracks)
-	if !tight && !more {
+	k, ok := b.nextBuilding()
+	if !ok || v.gold < k.Stats().Cost {
 		return cmds
 	}
-	if v.gold < game.Barracks.Stats().Cost {
-		return cmds
-	}
-	x, y, ok := b.site(w, game.Barracks)
+	x, y, ok := b.site(w, k)
 	if !ok {
 		return cmds
 	}
-	v.gold -= game.Barracks.Stats().Cost
+	return append(cmds, b.build(k, x, y))
+}
+
+// nextBuilding picks what to build next: supply when it runs short, then
+// the barracks, the workshop and the towers the level wants.
+func (b *Bot) nextBuilding() (game.Kind, bool) {
+	v := &b.v
+	p := &b.prof
+	nw := len(v.workers)
+	switch {
+	case v.cap < game.MaxSupply && v.cap-v.supply <= 2 && v.building == 0:
+		return game.Barracks, true
+	case len(v.barracks) < p.barracks && nw >= min(4+3*len(v.barracks), p.workers):
+		return game.Barracks, true
+	case len(v.workshops) == 0 && (p.catapults > 0 || p.upgrades > 0) && len(v.barracks) > 0 && nw >= 8:
+		return game.Workshop, true
+	case len(v.towers) < p.towers && len(v.barracks) > 0 && v.building == 0 && v.turn > 2400:
+		return game.Tower, true
+	case v.gold >= 600 && len(v.barracks) < 4 && v.building == 0:
+		return game.Barracks, true // gold piles up: train faster
+	}
+	return game.KindNone, false
+}
+
+// build sends a worker to put building k at (x, y), booking its cost.
+func (b *Bot) build(k game.Kind, x, y int) game.Command {
+	b.v.gold -= k.Stats().Cost
 	c := b.cmd(game.CmdBuild, []game.UnitID{b.builder()})
-	c.Build, c.X, c.Y = game.Barracks, int32(x), int32(y)
-	return append(cmds, c)
+	c.Build, c.X, c.Y = k, int32(x), int32(y)
+	return c
+}
+
+// research keeps an idle workshop on the next upgrade the level wants once
+// the army is half a first wave and the gold is there.
+func (b *Bot) research(w *game.World, cmds []game.Command) []game.Command {
+	v := &b.v
+	if b.prof.upgrades == 0 || !b.attacked || !b.enoughCatapults() && b.siege < 2 {
+		return cmds // two catapults, then a level, while the siege is short
+	}
+	for j := range v.workshops {
+		ws := &v.workshops[j]
+		if !ws.built || ws.busy || ws.qlen > 0 {
+			continue
+		}
+		u, ok := b.nextUpgrade(w)
+		if !ok {
+			return cmds
+		}
+		cost := u.Cost(w.Level(b.player, u) + 1)
+		v.gold -= cost // saved for first: a bot that buys units whenever it can never has it
+		if v.gold < 0 {
+			return cmds
+		}
+		ws.busy = true // trains nothing this decision
+		b.siege = 0
+		c := b.cmd(game.CmdResearch, []game.UnitID{ws.id})
+		c.Upgrade = u
+		return append(cmds, c)
+	}
+	return cmds
+}
+
+// nextUpgrade returns the upgrade of lowest level below the level's cap
+// that nobody researches now (weapons first on a tie).
+func (b *Bot) nextUpgrade(w *game.World) (game.Upgrade, bool) {
+	best, bl := game.UpNone, 0
+	for _, u := range game.Upgrades() {
+		l := w.Level(b.player, u)
+		if l >= b.prof.upgrades || w.Researching(b.player, u) {
+			continue
+		}
+		if best == game.UpNone || l < bl {
+			best, bl = u, l
+		}
+	}
+	return best, best != game.UpNone
 }
 
 // builder picks a worker, preferring one that is not carrying gold home.
@@ -171,37 +236,25 @@ func (b *Bot) roomy(w *game.World, x0, y0, size int) bool {
 	return true
 }
 
-// army trains fighters, defends home and sends waves at the enemy.
+// army trains fighters, defends home and sends waves at the enemy; a bot
+// whose income has stopped attacks with everything, workers last.
 func (b *Bot) army(w *game.World, cmds []game.Command) []game.Command {
 	v := &b.v
-	for _, br := range v.barracks {
-		if !br.built || br.qlen >= b.prof.queue {
-			continue
+	cmds = b.trainArmy(cmds)
+	if b.broke() && v.turn >= b.prof.firstAttack {
+		if len(v.army) == 0 {
+			return b.allIn(w, cmds, v.workers)
 		}
-		k := game.Soldier
-		if b.prof.archers && v.count(game.Archer) < v.count(game.Soldier) {
-			k = game.Archer
-		}
-		if b.afford(k) {
-			cmds = append(cmds, b.train(br.id, k))
-			v.queued[k]++
-		}
+		return b.allIn(w, cmds, v.army)
 	}
 	if len(v.army) == 0 {
 		return cmds
 	}
-	if b.prof.defend && b.alarmAt >= 0 && v.turn-b.alarmAt < 100 && tileDist(b.alarm, v.home) <= 20 {
-		var defenders []unit
-		for _, u := range v.army {
-			if tileDist(u.pos, v.home) <= 24 && u.order != game.OrderAttack {
-				defenders = append(defenders, u)
-			}
-		}
-		if len(defenders) > 0 {
-			cmds = append(cmds, b.moveTo(game.CmdAttackMove, defenders, b.alarm))
-			b.alarmAt = -1
-			return cmds
-		}
+	if c, ok := b.defend(); ok {
+		return append(cmds, c)
+	}
+	if v.turn < b.prof.firstAttack {
+		return cmds
 	}
 	var ready, stray []unit
 	for _, u := range v.army {
@@ -224,7 +277,7 @@ func (b *Bot) army(w *game.World, cmds []game.Command) []game.Command {
 	if len(v.army) > b.peak {
 		b.peak, b.peakAt = len(v.army), v.turn
 	}
-	stalled := v.turn-b.peakAt > 1200 && len(ready) >= 6 // a minute without growth: go anyway
+	stalled := v.turn-b.peakAt > 1200 && len(ready) >= min(6, b.wave) // a minute without growth: go anyway
 	if len(ready) >= b.wave || stalled {
 		b.peak, b.peakAt = 0, v.turn
 		cmds = append(cmds, b.moveTo(game.CmdAttackMove, ready, target))
@@ -232,6 +285,129 @@ func (b *Bot) army(w *game.World, cmds []game.Command) []game.Command {
 		b.target, b.attacked = target, true
 	}
 	return cmds
+}
+
+// trainArmy keeps every workshop and barracks training, up to the level's
+// army size: a catapult for every few others first (soldiers would
+// otherwise take all the gold), then soldiers, and archers as many as
+// soldiers.
+func (b *Bot) trainArmy(cmds []game.Command) []game.Command {
+	v := &b.v
+	room := b.armyCap() - v.count(game.Catapult) - v.count(game.Soldier) - v.count(game.Archer)
+	if room <= 0 || v.turn < b.prof.armyFrom {
+		return cmds
+	}
+	if !b.enoughCatapults() {
+		n := len(cmds)
+		if cmds = b.trainCatapult(cmds); len(cmds) > n {
+			room--
+		}
+	}
+	for _, br := range v.barracks {
+		if room <= 0 {
+			break
+		}
+		if !br.built || br.qlen >= b.prof.queue {
+			continue
+		}
+		k := game.Soldier
+		if b.prof.archers && v.count(game.Archer) < v.count(game.Soldier) {
+			k = game.Archer
+		}
+		if b.afford(k) {
+			cmds = append(cmds, b.train(br.id, k))
+			v.queued[k]++
+			room--
+		}
+	}
+	return cmds
+}
+
+// armyCap is how many fighters the bot keeps: the level's armyMax, and for
+// easy one more every minute after its first attack, so two easy bots
+// facing each other's towers do not trade small waves for ever.
+func (b *Bot) armyCap() int {
+	p := &b.prof
+	if p.armyGrowth == 0 || b.v.turn <= p.firstAttack {
+		return p.armyMax
+	}
+	return p.armyMax + (b.v.turn-p.firstAttack)/p.armyGrowth
+}
+
+// trainCatapult has an idle workshop train a catapult, or, short of gold,
+// saves for it: the soldiers would otherwise take every coin first.
+func (b *Bot) trainCatapult(cmds []game.Command) []game.Command {
+	v := &b.v
+	for _, ws := range v.workshops {
+		if !ws.built || ws.busy || ws.qlen > 0 {
+			continue
+		}
+		if !b.afford(game.Catapult) {
+			v.gold -= game.Catapult.Stats().Cost
+			return cmds
+		}
+		v.queued[game.Catapult]++
+		b.siege++
+		return append(cmds, b.train(ws.id, game.Catapult))
+	}
+	return cmds
+}
+
+// enoughCatapults reports whether the army has its share of catapults (a
+// workshop researches only then, so research does not starve the siege).
+func (b *Bot) enoughCatapults() bool {
+	v := &b.v
+	return b.prof.catapults == 0 || v.count(game.Catapult)*b.prof.catapults >= v.count(game.Soldier)+v.count(game.Archer)
+}
+
+// defend sends the army near home at an attack on home of the last 5 s.
+func (b *Bot) defend() (game.Command, bool) {
+	v := &b.v
+	if !b.prof.defend || b.alarmAt < 0 || v.turn-b.alarmAt >= 100 || tileDist(b.alarm, v.home) > 20 {
+		return game.Command{}, false
+	}
+	var defenders []unit
+	for _, u := range v.army {
+		if tileDist(u.pos, v.home) <= 24 && u.order != game.OrderAttack {
+			defenders = append(defenders, u)
+		}
+	}
+	if len(defenders) == 0 {
+		return game.Command{}, false
+	}
+	b.alarmAt = -1
+	return b.moveTo(game.CmdAttackMove, defenders, b.alarm), true
+}
+
+// allIn sends every idle unit of us at the enemy; once a minute it sends
+// all of them, busy or not, and every other time to a random place rather
+// than the nearest known building: an army that waits behind something it
+// cannot pass, or heads for a place it cannot reach, gets going again.
+func (b *Bot) allIn(w *game.World, cmds []game.Command, us []unit) []game.Command {
+	v := &b.v
+	shake := v.turn-b.shookAt >= 1200
+	var sent []unit
+	for _, u := range us {
+		if shake || u.order == game.OrderIdle {
+			sent = append(sent, u)
+		}
+	}
+	if len(sent) == 0 {
+		return cmds
+	}
+	target, ok := b.pickTarget(w)
+	if !ok {
+		return cmds
+	}
+	if shake {
+		b.shookAt = v.turn
+		if b.rng.Intn(2) == 0 {
+			width, height := w.Size()
+			target = game.TileCenter(width/10+b.rng.Intn(width*4/5), height/10+b.rng.Intn(height*4/5))
+		}
+	}
+	b.target, b.attacked = target, true
+	return append(cmds, b.moveTo(game.CmdAttackMove, sent, target))
 }
 
 func (b *Bot) moveTo(kind game.CommandKind, us []unit, p game.Point) game.Command {

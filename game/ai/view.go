@@ -11,33 +11,36 @@ type unit struct {
 	order game.Order
 	built bool
 	qlen  int
+	busy  bool // a building researching
 }
 
 // view is the bot's picture of the world at one decision: its own forces in
 // full, enemies only where its player has vision.
 type view struct {
-	turn     int
-	gold     int32
-	supply   int32
-	cap      int32
-	home     game.Point
-	hasHome  bool
-	workers  []unit
-	idle     []game.UnitID // idle workers
-	bases    []unit
-	barracks []unit
-	army     []unit
-	builders int // workers walking to a site
-	building int // buildings under construction
-	queued   [game.Barracks + 1]int
-	enemies  []unit
+	turn      int
+	gold      int32
+	supply    int32
+	cap       int32
+	home      game.Point
+	hasHome   bool
+	workers   []unit
+	idle      []game.UnitID // idle workers
+	bases     []unit
+	barracks  []unit
+	towers    []unit
+	workshops []unit
+	army      []unit
+	builders  int                    // workers walking to a site
+	building  int                    // buildings under construction
+	queued    [game.Catapult + 1]int // by kind (Catapult is the last kind)
+	enemies   []unit
 }
 
 func (v *view) scan(w *game.World, p game.PlayerID) {
 	pi := w.Player(p)
 	*v = view{turn: w.Turn(), gold: pi.Gold, supply: pi.Supply, cap: pi.SupplyCap,
 		workers: v.workers[:0], idle: v.idle[:0], bases: v.bases[:0], barracks: v.barracks[:0],
-		army: v.army[:0], enemies: v.enemies[:0]}
+		towers: v.towers[:0], workshops: v.workshops[:0], army: v.army[:0], enemies: v.enemies[:0]}
 	fog := w.Fog(p)
 	us := w.Units()
 	for i := range us.Len() {
@@ -45,7 +48,7 @@ func (v *view) scan(w *game.World, p game.PlayerID) {
 			continue
 		}
 		u := unit{id: us.ID(i), kind: us.Kind(i), owner: us.Owner(i), pos: us.Pos(i), order: us.Order(i),
-			built: !us.IsBuilding(i) || us.Built(i), qlen: us.QueueLen(i)}
+			built: !us.IsBuilding(i) || us.Built(i), qlen: us.QueueLen(i), busy: us.Research(i) != game.UpNone}
 		if u.owner != p {
 			if !w.Allied(p, u.owner) && fog.Sees(u.pos) {
 				v.enemies = append(v.enemies, u)
@@ -71,6 +74,10 @@ func (v *view) scan(w *game.World, p game.PlayerID) {
 			}
 		case game.Barracks:
 			v.barracks = append(v.barracks, u)
+		case game.Tower:
+			v.towers = append(v.towers, u)
+		case game.Workshop:
+			v.workshops = append(v.workshops, u)
 		default:
 			v.army = append(v.army, u)
 		}

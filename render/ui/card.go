@@ -9,16 +9,18 @@ const (
 	ActNone       Action = iota
 	ActAttackMove        // then a left click on the target or place
 	ActStop
-	ActBuild // place building Kind
-	ActTrain // train Kind
+	ActBuild    // place building Kind
+	ActTrain    // train Kind
+	ActResearch // research the next level of Upgrade
 )
 
 // Button is one command card button.
 type Button struct {
-	Action Action
-	Kind   game.Kind // what is built or trained
-	Key    Key
-	Label  string
+	Action  Action
+	Kind    game.Kind // what is built or trained
+	Upgrade game.Upgrade
+	Key     Key
+	Label   string
 }
 
 // Cost returns what the button's action costs in gold.
@@ -53,12 +55,18 @@ func Card(sel []*Unit) [CardCols * CardRows]Button {
 		if workers {
 			card[3] = Button{Action: ActBuild, Kind: game.Base, Key: KeyB, Label: "Base"}
 			card[4] = Button{Action: ActBuild, Kind: game.Barracks, Key: KeyR, Label: "Barracks"}
+			card[5] = Button{Action: ActBuild, Kind: game.Tower, Key: KeyT, Label: "Tower"}
+			card[6] = Button{Action: ActBuild, Kind: game.Workshop, Key: KeyK, Label: "Workshop"}
 		}
 	case trainer == game.Base:
 		card[0] = Button{Action: ActTrain, Kind: game.Worker, Key: KeyW, Label: "Worker"}
 	case trainer == game.Barracks:
 		card[0] = Button{Action: ActTrain, Kind: game.Soldier, Key: KeyS, Label: "Soldier"}
 		card[1] = Button{Action: ActTrain, Kind: game.Archer, Key: KeyA, Label: "Archer"}
+	case trainer == game.Workshop:
+		card[0] = Button{Action: ActTrain, Kind: game.Catapult, Key: KeyC, Label: "Catapult"}
+		card[1] = Button{Action: ActResearch, Upgrade: game.UpWeapons, Key: KeyW, Label: "Weapons"}
+		card[2] = Button{Action: ActResearch, Upgrade: game.UpArmor, Key: KeyE, Label: "Armor"}
 	}
 	return card
 }

@@ -1,6 +1,10 @@
 package ui
 
-import "hostfall/game"
+import (
+	"fmt"
+
+	"hostfall/game"
+)
 
 // Cue asks for a sound by its name in the sound bank (see package sound).
 // Positional cues are placed on the map at Pos (tiles); the others play at
@@ -27,12 +31,24 @@ const (
 
 // SelectCue is the voice of unit u answering a selection.
 func SelectCue(u *Unit) Cue {
-	return Cue{Sound: u.Kind.String() + ".select", Origin: u.ID, Pos: u.Pos, At: true, Selection: true}
+	return Cue{Sound: voice(u.Kind) + ".select", Origin: u.ID, Pos: u.Pos, At: true, Selection: true}
 }
 
 // AckCue is the voice of unit u acknowledging an order.
 func AckCue(u *Unit) Cue {
-	return Cue{Sound: u.Kind.String() + ".ack", Origin: u.ID, Pos: u.Pos, At: true}
+	return Cue{Sound: voice(u.Kind) + ".ack", Origin: u.ID, Pos: u.Pos, At: true}
+}
+
+// voice names the sound family of kind k: kinds without sounds of their
+// own borrow those of the nearest kind that has them.
+func voice(k game.Kind) string {
+	switch k {
+	case game.Catapult:
+		return game.Archer.String()
+	case game.Tower, game.Workshop:
+		return game.Barracks.String()
+	}
+	return k.String()
 }
 
 // maxCombatCues bounds the weapon and death sounds of one batch of events:
@@ -61,12 +77,16 @@ func EventCues(cues []Cue, notes []Notice, evs []game.Event, me game.PlayerID, o
 		case game.EvAttack:
 			if combat < maxCombatCues && seen(ev.Pos) {
 				combat++
-				cues = append(cues, Cue{Sound: ev.UnitKind.String() + ".attack", Pos: pos, At: true})
+				k := ev.UnitKind
+				if k.IsBuilding() {
+					k = game.Archer // a tower shoots arrows
+				}
+				cues = append(cues, Cue{Sound: voice(k) + ".attack", Pos: pos, At: true})
 			}
 		case game.EvDied:
 			if combat < maxCombatCues && seen(ev.Pos) {
 				combat++
-				s := ev.UnitKind.String() + ".death"
+				s := voice(ev.UnitKind) + ".death"
 				if ev.UnitKind.IsBuilding() {
 					s = "building.destroyed"
 				}
@@ -74,7 +94,7 @@ func EventCues(cues []Cue, notes []Notice, evs []game.Event, me game.PlayerID, o
 			}
 		case game.EvTrained:
 			if mine {
-				cues = append(cues, Cue{Sound: ev.UnitKind.String() + ".ready", Origin: ev.Unit, Pos: pos, At: true})
+				cues = append(cues, Cue{Sound: voice(ev.UnitKind) + ".ready", Origin: ev.Unit, Pos: pos, At: true})
 			}
 		case game.EvBuildStarted:
 			if mine {
@@ -84,6 +104,11 @@ func EventCues(cues []Cue, notes []Notice, evs []game.Event, me game.PlayerID, o
 			if mine {
 				cues = append(cues, Cue{Sound: "building.done"})
 				notes = append(notes, Notice{Text: capital(ev.UnitKind.String()) + " finished."})
+			}
+		case game.EvResearched:
+			if mine {
+				cues = append(cues, Cue{Sound: "building.done"})
+				notes = append(notes, Notice{Text: fmt.Sprintf("%s level %d researched.", capital(ev.Upgrade.String()), ev.Level)})
 			}
 		case game.EvUnderAttack:
 			if mine {

@@ -307,6 +307,14 @@ func (g *Game) press(b Button, w World) {
 			}
 		}
 		g.res.Commands = chunk(g.res.Commands, game.Command{Player: g.Me, Kind: game.CmdTrain, Build: b.Kind}, ids)
+	case ActResearch:
+		var ids []game.UnitID
+		for _, u := range g.sel {
+			if u.Own && u.Built && u.Kind == game.Workshop {
+				ids = append(ids, u.ID)
+			}
+		}
+		g.res.Commands = chunk(g.res.Commands, game.Command{Player: g.Me, Kind: game.CmdResearch, Upgrade: b.Upgrade}, ids)
 	}
 }
 

@@ -21,7 +21,7 @@ func TestCueNamesExist(t *testing.T) {
 		if !k.IsBuilding() {
 			cues = append(cues, AckCue(u))
 		}
-		for ek := game.EvTrained; ek <= game.EvDraw; ek++ {
+		for ek := game.EvTrained; ek <= game.EvResearched; ek++ {
 			if (ek == game.EvTrained || ek == game.EvAttack) && k.IsBuilding() {
 				continue // buildings are neither trained nor armed
 			}

@@ -514,3 +514,36 @@ func TestChatLine(t *testing.T) {
 		t.Fatalf("typing S issued %v", r.Commands)
 	}
 }
+
+// A workshop's card trains catapults and researches both upgrades; its
+// research button sends the research command to the selected workshops.
+func TestWorkshopCard(t *testing.T) {
+	f := newFixture(t)
+	ws := &Unit{ID: 99, Kind: game.Workshop, Own: true, Ally: true, Building: true, Built: true, Size: 3}
+	card := Card([]*Unit{ws})
+	for _, tc := range []struct {
+		i    int
+		act  Action
+		key  Key
+		kind game.Kind
+		up   game.Upgrade
+	}{
+		{0, ActTrain, KeyC, game.Catapult, game.UpNone},
+		{1, ActResearch, KeyW, game.KindNone, game.UpWeapons},
+		{2, ActResearch, KeyE, game.KindNone, game.UpArmor},
+	} {
+		if b := card[tc.i]; b.Action != tc.act || b.Key != tc.key || b.Kind != tc.kind || b.Upgrade != tc.up {
+			t.Errorf("button %d is %+v", tc.i, b)
+		}
+	}
+	f.g.sel = []*Unit{ws}
+	f.g.res = Result{}
+	f.g.press(card[2], f.w)
+	if c := f.g.res.Commands; len(c) != 1 || c[0].Kind != game.CmdResearch || c[0].Upgrade != game.UpArmor || c[0].Units[0] != 99 {
+		t.Fatalf("research button: %+v", c)
+	}
+	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}})
+	if worker[5].Kind != game.Tower || worker[6].Kind != game.Workshop {
+		t.Fatalf("a worker's card lacks the tower or the workshop: %+v", worker)
+	}
+}

@@ -9,7 +9,10 @@
 //
 // Kinds: 1 lobby (session.MarshalLobby; first record, once), 2 turn
 // (session.MarshalTurn; numbers consecutive from the first), 3 hash (turn
-// uvarint, hash uint64), 4 end (turn count uvarint; last record).
+// uvarint, hash uint64), 4 end (turn count uvarint; last record), 6 rules
+// (uvarint: the version of the game rules the turns were played under; at
+// most once, before the first turn). A file without a rules record was
+// written before rules were recorded; its Rules is 0.
 //
 // Version 2 is the replay of a game resumed from a save (Lobby.Resume > 0):
 // record 2 is kind 5, start (turn uvarint, the caller's state after that
@@ -49,6 +52,7 @@ const (
 	kindHash  = 3
 	kindEnd   = 4
 	kindStart = 5
+	kindRules = 6
 )
 
 // Errors the reader wraps; use errors.Is.
@@ -69,6 +73,10 @@ type Replay struct {
 	Start  *session.Snapshot
 	Turns  []session.Turn
 	Hashes []session.HashReport
+	// Rules is the version of the game rules the game was played under
+	// (Writer.WriteRules), 0 when the file does not say. The session does
+	// not know the game: the caller compares it with its own.
+	Rules uint64
 }
 
 // HashAt returns the recorded hash after turn, if any. When a turn was
@@ -143,6 +151,17 @@ func (rw *Writer) record(kind byte, payload []byte) {
 	}
 }
 
+// WriteRules records the version of the game rules the turns are played
+// under, so a reader of other rules can refuse the file instead of playing
+// it into a different game. Call it before the first turn.
+func (rw *Writer) WriteRules(v uint64) error {
+	if rw.turns > 0 {
+		return errors.New("replay: the rules are written before the first turn")
+	}
+	rw.record(kindRules, binary.AppendUvarint(nil, v))
+	return rw.err
+}
+
 // WriteTurn appends a committed turn; turns must come in order.
 func (rw *Writer) WriteTurn(t session.Turn) error {
 	if rw.next != 0 && t.Number != rw.next {
@@ -196,7 +215,7 @@ func Read(r io.Reader) (*Replay, error) {
 		return nil, fmt.Errorf("%w: the file has version %d and this Hostfall reads versions %d and %d", ErrVersion, v, Version, VersionResumed)
 	}
 	rep := &Replay{}
-	haveLobby := false
+	haveLobby, haveRules := false, false
 	for n := 0; ; n++ {
 		kind, payload, err := readRecord(br, n)
 		if err != nil {
@@ -224,6 +243,12 @@ func Read(r io.Reader) (*Replay, error) {
 				return nil, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
 			}
 			haveLobby = true
+		case kind == kindRules:
+			v, k := binary.Uvarint(payload)
+			if k <= 0 || k != len(payload) || haveRules || len(rep.Turns) > 0 || v == 0 {
+				return nil, fmt.Errorf("%w: record %d is a rules record out of place or malformed", ErrCorrupt, n+1)
+			}
+			rep.Rules, haveRules = v, true
 		case kind == kindTurn:
 			t, err := session.UnmarshalTurn(payload)
 			if err != nil {

@@ -153,3 +153,66 @@ func TestResumedRoundTrip(t *testing.T) {
 		t.Fatalf("version 2 without a start record: %v", err)
 	}
 }
+
+// The rules record travels through a file; a file without one says 0, and
+// a rules record after the first turn is refused by writer and reader.
+func TestRulesRecord(t *testing.T) {
+	write := func(rules []uint64, turnsFirst bool) ([]byte, error) {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, session.Lobby{Name: "r", State: session.StatePlaying})
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := uint64(1)
+		if turnsFirst {
+			if err := w.WriteTurn(session.Turn{Number: 1}); err != nil {
+				t.Fatal(err)
+			}
+			next = 2
+		}
+		for _, r := range rules {
+			if err := w.WriteRules(r); err != nil {
+				return nil, err
+			}
+		}
+		if err := w.WriteTurn(session.Turn{Number: next}); err != nil {
+			t.Fatal(err)
+		}
+		err = w.Close()
+		return buf.Bytes(), err
+	}
+	for _, tc := range []struct {
+		name  string
+		rules []uint64
+		want  uint64
+		bad   bool
+	}{
+		{"none", nil, 0, false},
+		{"version 2", []uint64{2}, 2, false},
+		{"twice", []uint64{2, 3}, 0, true},
+		{"zero", []uint64{0}, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := write(tc.rules, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Read(bytes.NewReader(b))
+			if tc.bad {
+				if !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("read %v, want ErrCorrupt", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Rules != tc.want {
+				t.Fatalf("rules %d, want %d", r.Rules, tc.want)
+			}
+		})
+	}
+	if _, err := write([]uint64{2}, true); err == nil {
+		t.Fatal("rules written after a turn")
+	}
+}
