@@ -59,7 +59,7 @@ func runPlayText(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	done, err := recordSim(m, b)
+	done, err := b.RecordFile(m)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -21,37 +20,12 @@ func runSim(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	done, err := recordSim(m, b)
+	done, err := b.RecordFile(m)
 	if err != nil {
 		return err
 	}
 	err = status.Sim(ctx, m, b.Turns, asJSON, os.Stdout, os.Stderr)
 	return errors.Join(err, done(asJSON))
-}
-
-// recordSim starts the replay file of --replay (if asked for); done closes
-// it and says where it is.
-func recordSim(m *ai.Match, b app.BotMatch) (done func(asJSON bool) error, err error) {
-	if b.Replay == "" {
-		return func(bool) error { return nil }, nil
-	}
-	f, err := os.Create(b.Replay)
-	if err != nil {
-		return nil, fmt.Errorf("--replay: %w", err)
-	}
-	rw, err := b.Record(m, f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--replay: %w", err)
-	}
-	return func(asJSON bool) error {
-		if err := errors.Join(rw.Close(), f.Close()); err != nil {
-			return fmt.Errorf("--replay: %w", err)
-		}
-		line := &status.Line{JSON: asJSON, Out: os.Stdout, Human: os.Stderr}
-		line.Emit("replay", "replay saved to "+b.Replay+" (watch it with: hostfall replay "+b.Replay+")", status.KV("path", b.Replay))
-		return nil
-	}, nil
 }
 
 // parseSim reads the command line of sim, and of play --headless: the bot

@@ -1,13 +1,16 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/session"
 	"hostfall/session/replay"
+	"hostfall/status"
 )
 
 // BotMatch is an offline match of bots only (sim, play --headless).
@@ -87,4 +90,29 @@ func (b BotMatch) Record(m *ai.Match, w io.Writer) (*replay.Writer, error) {
 		return nil
 	}
 	return rw, nil
+}
+
+// RecordFile starts the replay file of --replay, if asked for; done closes it
+// and says where it is (a status line, JSON with asJSON).
+func (b BotMatch) RecordFile(m *ai.Match) (done func(asJSON bool) error, err error) {
+	if b.Replay == "" {
+		return func(bool) error { return nil }, nil
+	}
+	f, err := os.Create(b.Replay)
+	if err != nil {
+		return nil, fmt.Errorf("--replay: %w", err)
+	}
+	rw, err := b.Record(m, f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--replay: %w", err)
+	}
+	return func(asJSON bool) error {
+		if err := errors.Join(rw.Close(), f.Close()); err != nil {
+			return fmt.Errorf("--replay: %w", err)
+		}
+		line := &status.Line{JSON: asJSON, Out: os.Stdout, Human: os.Stderr}
+		line.Emit("replay", "replay saved to "+b.Replay+" (watch it with: hostfall replay "+b.Replay+")", status.KV("path", b.Replay))
+		return nil
+	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/client"
+	gameai "hostfall/game/ai"
 	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/session"
@@ -122,6 +123,7 @@ func TestUnattendedPeers(t *testing.T) {
 		return func(o *Options) {
 			tp.options(o)
 			o.SelfBot, o.ReadyOnJoin, o.StartWith, o.SaveAt, o.TurnLimit = true, true, 2, 40, 60
+			o.SelfLevel = gameai.Hard // it decides every 10 turns: several times in this short game
 		}
 	}
 	ann := newClient(t, "Ann", unattended(&ta))
