@@ -32,32 +32,9 @@ func TestNetFlowTwoWindows(t *testing.T) {
 	bo := loopbackClientOn(t, p2p.Options{}, lan, func(o *network.Options) { o.WaitScreen = true })
 	ha := newHarness(t, ann)
 	hb := newHarnessAs(t, bo, "Bo")
-	frame := func(h *harness, set func(in *ui.Input)) {
-		h.now = time.Now()
-		h.frame(set)
-		win.Update()
-		time.Sleep(5 * time.Millisecond)
-	}
-	until := func(what string, cond func() bool, hs ...*harness) {
-		t.Helper()
-		for range 1500 {
-			if cond() {
-				return
-			}
-			for _, h := range hs {
-				frame(h, nil)
-			}
-		}
-		t.Fatalf("timed out waiting for %s", what)
-	}
-	shot := func(h *harness, name string) *image.RGBA {
-		h.now = time.Now()
-		h.frame(nil)
-		img := Screenshot(win)
-		win.Update()
-		save(t, filepath.Join(t.ArtifactDir(), name+".png"), img)
-		return img
-	}
+	frame := liveFrame
+	until := func(what string, cond func() bool, hs ...*harness) { t.Helper(); framesUntil(t, what, cond, hs...) }
+	shot := func(h *harness, name string) *image.RGBA { return liveShot(t, h, name) }
 
 	frame(ha, nil)
 	frame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, ha.a.browser.lay.createBtn.Center()) })
@@ -155,4 +132,37 @@ func viewTurn(c Client) int {
 	turn := -1
 	c.View(func(w *game.World, _ time.Time) { turn = w.Turn() })
 	return turn
+}
+
+// liveFrame draws one frame of h's App at the real clock, with the input
+// set gives it, and shows it: what a window does each frame.
+func liveFrame(h *harness, set func(in *ui.Input)) {
+	h.now = time.Now()
+	h.frame(set)
+	win.Update()
+	time.Sleep(5 * time.Millisecond)
+}
+
+// framesUntil draws frames of hs until cond holds, for at most 1,500 rounds.
+func framesUntil(t *testing.T, what string, cond func() bool, hs ...*harness) {
+	t.Helper()
+	for range 1500 {
+		if cond() {
+			return
+		}
+		for _, h := range hs {
+			liveFrame(h, nil)
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// liveShot draws a frame of h and saves it in the test's artifact directory.
+func liveShot(t *testing.T, h *harness, name string) *image.RGBA {
+	h.now = time.Now()
+	h.frame(nil)
+	img := Screenshot(win)
+	win.Update()
+	save(t, filepath.Join(t.ArtifactDir(), name+".png"), img)
+	return img
 }

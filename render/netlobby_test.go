@@ -3,7 +3,6 @@ package render
 import (
 	"log/slog"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -27,32 +26,11 @@ func TestNetLobbyFlow(t *testing.T) {
 	bo := loopbackClientOn(t, p2p.Options{}, lan, nil)
 	ha := newHarness(t, ann)
 	hb := newHarnessAs(t, bo, "Bo")
-	frame := func(h *harness, set func(in *ui.Input)) {
-		h.now = time.Now()
-		h.frame(set)
-		win.Update()
-		time.Sleep(5 * time.Millisecond)
-	}
+	frame := liveFrame
 	click := func(h *harness, r ui.Rect) { frame(h, func(in *ui.Input) { in.Click(ui.MouseLeft, r.Center()) }) }
-	until := func(what string, cond func() bool, hs ...*harness) {
-		t.Helper()
-		for range 1500 {
-			if cond() {
-				return
-			}
-			for _, h := range hs {
-				frame(h, nil)
-			}
-		}
-		t.Fatalf("timed out waiting for %s", what)
-	}
+	until := func(what string, cond func() bool, hs ...*harness) { t.Helper(); framesUntil(t, what, cond, hs...) }
 	lobby := func() session.Lobby { l, _ := ann.Lobby(); return l }
-	shot := func(h *harness, name string) {
-		h.now = time.Now()
-		h.frame(nil)
-		save(t, filepath.Join(t.ArtifactDir(), name+".png"), Screenshot(win))
-		win.Update()
-	}
+	shot := func(h *harness, name string) { liveShot(t, h, name) }
 
 	frame(ha, nil)
 	click(ha, ha.a.browser.lay.createBtn)
