@@ -161,7 +161,7 @@ func TestBadFrames(t *testing.T) {
 // counted, and the budget refills.
 func TestProofsAreBudgetedPerAddress(t *testing.T) {
 	victim := newTestHost(t)
-	tr := NewTransport(victim, Limits{HandshakeRate: 1, HandshakeBurst: 3}, testLog())
+	tr := NewTransport(victim, Limits{ProofRate: 1, ProofBurst: 3}, testLog())
 	t.Cleanup(func() { tr.Close(0) })
 	send := func(kind session.MsgKind) {
 		t.Helper()

@@ -47,8 +47,8 @@ type Limits struct {
 	// share the relay's address, so the burst lets a whole LAN party join
 	// through one relay at once. Hellos are not counted: seekers send them
 	// to find their game, and the session bounds what they cost.
-	HandshakeRate  float64
-	HandshakeBurst int
+	ProofRate  float64
+	ProofBurst int
 }
 
 // DefaultLimits are generous for a game (a follower sends ~25 frames a
@@ -56,12 +56,12 @@ type Limits struct {
 var DefaultLimits = Limits{
 	FrameRate: 1000, FrameBurst: 2000,
 	ByteRate: 4 << 20, ByteBurst: MaxFrameSize + 4096,
-	QueueFrames:   512,
-	QueueBytes:    2 * MaxFrameSize,
-	MaxStrikes:    3,
-	StrikeWindow:  time.Minute,
-	BlockFor:      time.Minute,
-	HandshakeRate: 2, HandshakeBurst: 20,
+	QueueFrames:  512,
+	QueueBytes:   2 * MaxFrameSize,
+	MaxStrikes:   3,
+	StrikeWindow: time.Minute,
+	BlockFor:     time.Minute,
+	ProofRate:    2, ProofBurst: 20,
 }
 
 func (l Limits) filled() Limits {
@@ -91,8 +91,8 @@ func (l Limits) filled() Limits {
 	defi(&l.MaxStrikes, d.MaxStrikes)
 	defd(&l.StrikeWindow, d.StrikeWindow)
 	defd(&l.BlockFor, d.BlockFor)
-	def(&l.HandshakeRate, d.HandshakeRate)
-	defi(&l.HandshakeBurst, d.HandshakeBurst)
+	def(&l.ProofRate, d.ProofRate)
+	defi(&l.ProofBurst, d.ProofBurst)
 	return l
 }
 
@@ -455,9 +455,9 @@ func (t *transport) limiter(p peer.ID) *peerLimiter {
 // one this limit is for, and memory stays bounded).
 const maxAddrLimiters = 4096
 
-// handshakeAllowed takes one password proof from address ip out of its
+// proofAllowed takes one password proof from address ip out of its
 // budget; it reports false when the address has used it up.
-func (t *transport) handshakeAllowed(ip string) bool {
+func (t *transport) proofAllowed(ip string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	l := t.byIP[ip]
@@ -465,7 +465,7 @@ func (t *transport) handshakeAllowed(ip string) bool {
 		if len(t.byIP) >= maxAddrLimiters {
 			clear(t.byIP)
 		}
-		l = rate.NewLimiter(rate.Limit(t.lim.HandshakeRate), t.lim.HandshakeBurst)
+		l = rate.NewLimiter(rate.Limit(t.lim.ProofRate), t.lim.ProofBurst)
 		t.byIP[ip] = l
 	}
 	return l.Allow()
@@ -798,7 +798,7 @@ func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error
 		if err != nil {
 			return err
 		}
-		if m.Kind == session.MsgProof && !t.handshakeAllowed(ip) {
+		if m.Kind == session.MsgProof && !t.proofAllowed(ip) {
 			t.log.Debug("password proof dropped: its address is over its budget", "peer", l.p, "ip", ip)
 			return nil // the joiner's challenge expires and it says Hello again; a guesser waits
 		}

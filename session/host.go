@@ -870,7 +870,7 @@ func (n *Node) lateFollower(m Message) {
 // challenged again, a second longer for each further wrong proof (up to a
 // minute), and the host keeps at most maxChallenges open
 // challenges, so fresh peer IDs cannot grow its memory either. (Per
-// address, the transport budgets proofs, p2p.Limits.HandshakeRate: the
+// address, the transport budgets proofs, p2p.Limits.ProofRate: the
 // session sees peer IDs only.)
 const (
 	freeGuesses   = 2
