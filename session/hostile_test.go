@@ -59,7 +59,8 @@ func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
 		data[0] = byte(r.IntN(256))
 		m.Snapshot = &session.Snapshot{Turn: m.Turn, Chain: m.Chain, Data: data}
 	case session.MsgTurns:
-		m.Turns = []session.Turn{{Epoch: m.Epoch, Number: bad.Last() + 1, Commands: []session.Command{{Slot: r.IntN(4), Seq: 1, Data: []byte("forged")}}}}
+		m.Turns = []session.Turn{{Epoch: m.Epoch, Number: bad.Last() + 1, Commands: []session.Command{{Slot: r.IntN(4), Seq: 1, Data: []byte("forged")}},
+			Departures: []session.Departure{{Slot: r.IntN(4), Reason: session.DepartReason(r.IntN(6))}}}}
 	case session.MsgLobby, session.MsgWelcome:
 		l := bad.Node.Lobby()
 		l.Revision += uint64(r.IntN(5))
@@ -76,11 +77,18 @@ func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
 	return m
 }
 
-// lie makes up a message no honest client sends its host: hash reports of
-// turns nobody played, or a batch of commands larger than any resend (with
-// sequence numbers the host never expects, so none is sequenced).
+// lie makes up a message no honest client sends its host: a false hash of
+// a recent turn, hash reports of turns nobody played, or a batch of
+// commands larger than any resend (with sequence numbers the host never
+// expects, so none is sequenced).
 func lie(r *rand.Rand, host *simnet.Peer) session.Message {
 	m := session.Message{Epoch: host.Status.Epoch}
+	if r.IntN(3) == 0 { // a false hash of a recent turn: outvoted, never counted as a lie
+		m.Kind = session.MsgAck
+		m.Have = host.Last()
+		m.Hashes = []session.HashReport{{Turn: host.Last() / 10 * 10, Hash: r.Uint64()}}
+		return m
+	}
 	if r.IntN(2) == 0 {
 		m.Kind = session.MsgAck
 		m.Have = host.Last()
