@@ -146,4 +146,5 @@ const ScoreTurn = 48000
 // game only under the same rules. Replays and saves of other rules are
 // refused rather than played into a desync. Bump it whenever a change
 // alters what a game's commands produce (testdata/determinism.golden moves).
-const RulesVersion = 2
+// Version 3: pause and resume, the game clock.
+const RulesVersion = 3
