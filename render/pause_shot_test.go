@@ -81,7 +81,9 @@ func TestShotPaused(t *testing.T) {
 	}
 
 	// The resume comes back in a turn: the countdown shows.
-	c.View(func(w *game.World, _ time.Time) { w.Step([]game.Command{{Player: 0, Kind: game.CmdResume, Host: true}}) })
+	c.View(func(w *game.World, _ time.Time) {
+		w.Step([]game.Command{{Player: 0, Kind: game.CmdResume, Host: true}})
+	})
 	c.PushWorld(w.Events()...)
 	h.frame(nil)
 	h.frame(nil)
