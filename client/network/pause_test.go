@@ -124,3 +124,76 @@ func TestPauseOverTheNetwork(t *testing.T) {
 		verifyReplay(t, e.Text[16:len(e.Text)-1], limit)
 	}
 }
+
+// Cy pauses a game of three; Bo may not resume it (neither pauser nor
+// host) until Ann, the host, leaves and Bo hosts: then Bo's resume is
+// taken, on the turn's host as every peer sees it, and Bo's and Cy's
+// worlds move on together and end equal.
+func TestPauseSurvivesAHostChange(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
+	const limit = 500
+	lan := &Static{}
+	ann := newClient(t, "Ann", func(o *Options) { o.TurnLimit = limit })
+	bo := newClient(t, "Bo", func(o *Options) { o.Browser = lan })
+	cy := newClient(t, "Cy", func(o *Options) { o.Browser = lan })
+	if err := ann.Create(client.CreateOptions{Name: "pause3", PlayerName: "Ann", MaxPlayers: 3, MapSeed: 8, MapSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	list(t, lan, ann, "p3")
+	for i, c := range []*tclient{bo, cy} {
+		if err := c.Join("p3", client.JoinOptions{PlayerName: c.name}); err != nil {
+			t.Fatal(err)
+		}
+		testwait.For(t, c.name+" in the lobby", 10*time.Second, func() bool { return c.Slot() == i+1 })
+		if err := c.EditSlot(session.SlotEdit{Name: c.name, Color: uint8(3 + i), Ready: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testwait.For(t, "the start", 10*time.Second, func() bool { return ann.Start() == nil })
+	testwait.For(t, "turn 40 on all", 20*time.Second, func() bool { return ann.turn() >= 40 && bo.turn() >= 40 && cy.turn() >= 40 })
+
+	if err := cy.Propose(game.Command{Player: 2, Kind: game.CmdPause}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "paused on all", 10*time.Second, func() bool {
+		for _, c := range []*tclient{ann, bo, cy} {
+			if p, _, _ := pauseOf(c); !p.Paused {
+				return false
+			}
+		}
+		return true
+	})
+	if err := bo.Propose(game.Command{Player: 1, Kind: game.CmdResume}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "Bo's resume refused", 10*time.Second, func() bool {
+		bo.collect()
+		bo.mu.Lock()
+		defer bo.mu.Unlock()
+		return slices.ContainsFunc(bo.world, func(e game.Event) bool {
+			return e.Kind == game.EvRejected && e.Player == 1 && e.Reason == game.RejNotResumer
+		})
+	})
+	_, _, clock := pauseOf(bo)
+
+	ann.Leave()
+	bo.await("Bo hosts", 15*time.Second, client.EvHostChanged, func(e client.Event) bool { return e.Name == "Bo" })
+	if p, _, c := pauseOf(bo); !p.Paused || c != clock {
+		t.Fatalf("after the host change: %+v, game time %d (paused at %d)", p, c, clock)
+	}
+	if err := bo.Propose(game.Command{Player: 1, Kind: game.CmdResume}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "moving again on Bo and Cy", 15*time.Second, func() bool {
+		b, _, cb := pauseOf(bo)
+		c, _, cc := pauseOf(cy)
+		return !b.Paused && !c.Paused && cb > clock && cc > clock
+	})
+	testwait.For(t, "the turn limit on Bo and Cy", 60*time.Second, func() bool { return bo.turn() == limit && cy.turn() == limit })
+	var hb, hc uint64
+	bo.View(func(w *game.World, _ time.Time) { hb = w.Hash() })
+	cy.View(func(w *game.World, _ time.Time) { hc = w.Hash() })
+	if hb != hc {
+		t.Fatalf("at turn %d Bo's world hash %016x, Cy's %016x", limit, hb, hc)
+	}
+}
