@@ -49,7 +49,7 @@ func TestPauseOverTheNetwork(t *testing.T) {
 	if err := bo.Join("lan-1", client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
-	testwait.For(t, "Bo in the lobby", 10*time.Second, func() bool { l := ann.lobby(); return len(l.Slots) > 1 && l.Slots[1].Name == "Bo" })
+	testwait.For(t, "Bo in the lobby", 10*time.Second, func() bool { return bo.Slot() == 1 })
 	if err := bo.EditSlot(session.SlotEdit{Name: "Bo", Color: 5, Ready: true}); err != nil {
 		t.Fatal(err)
 	}
