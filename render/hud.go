@@ -56,6 +56,9 @@ func (g *gameScreen) overlay() overlay {
 		if (g.rp.st.Over || g.rp.st.Stopped) && !g.watching {
 			return overReplayEnd
 		}
+		if g.pause.Paused { // the recorded game was paused: say why nothing moves
+			return overPause
+		}
 	case g.end != endNone && !g.watching:
 		return overEnd
 	case g.pause.Paused:
@@ -174,7 +177,7 @@ func (g *gameScreen) drawTopBar() {
 		bold.text("Watching", x, y, alignLeft, colAccent)
 	}
 	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
-	help := "F3 network · F10 menu · Enter chat"
+	help := "Esc pause · F10 menu · F3 network · Enter chat"
 	if g.rp != nil {
 		help = replayHelp
 	}

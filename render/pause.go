@@ -34,6 +34,8 @@ func (g *gameScreen) readPause(w *game.World, out bool) {
 	}
 	g.pauseBy = g.playerName(g.pause.By)
 	switch by := g.pause.By; {
+	case g.rp != nil:
+		g.resumers = "The recorded game waits for its players."
 	case int(by) < w.NumPlayers() && w.Player(by).Out:
 		g.resumers = "Any player may resume."
 	case g.hasMe && by == g.me && g.host:
@@ -60,6 +62,8 @@ func (g *gameScreen) pauseTitle() string {
 func (g *gameScreen) pauseHint() string {
 	hint := "Escape: menu"
 	switch left := g.ui.Pause.Left; {
+	case g.rp != nil:
+		hint = "+ plays the replay faster"
 	case g.pause.Countdown > 0 && g.ui.Pause.CanPause:
 		hint = "Escape: menu, to pause again"
 	case !g.hasMe || left < 0:
