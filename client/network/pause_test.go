@@ -19,8 +19,9 @@ func pauseOf(c *tclient) (p game.Pause, turn, clock int) {
 }
 
 // Two players on loopback: Bo pauses, both worlds stop at the same turn
-// while the turns go on (chat still flows), Ann's second pause is refused
-// with the reason shown to her, Ann (the host) resumes Bo's pause, and after
+// while the turns go on (chat still flows, a spectator joins and gets the
+// paused world), Ann's second pause is refused with the reason shown to
+// her, Ann (the host) resumes Bo's pause (not the spectator), and after
 // the countdown both worlds move again and end with equal hashes; the pause
 // lines came out on both, and the replays (pause included) verify.
 func TestPauseOverTheNetwork(t *testing.T) {
@@ -75,6 +76,21 @@ func TestPauseOverTheNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	ann.await("Bo's chat while paused", 5*time.Second, client.EvChat, func(e client.Event) bool { return e.Text == "brb" })
+
+	// A spectator who joins now gets the paused world by snapshot, and
+	// cannot pause.
+	cy := newClient(t, "Cy", func(o *Options) { o.Browser = lan })
+	if err := cy.Join("lan-1", client.JoinOptions{PlayerName: "Cy", Spectate: true}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "Cy's world", 20*time.Second, func() bool { _, tn, _ := pauseOf(cy); return tn > turnA })
+	if p, _, clock := pauseOf(cy); !p.Paused || p.By != 1 || clock != clockA {
+		t.Fatalf("the spectator's world: %+v, game time %d (paused at %d)", p, clock, clockA)
+	}
+	if _, ok := cy.Me(); ok {
+		t.Fatal("the spectator plays")
+	}
+	_ = cy.Propose(game.Command{Player: 0, Kind: game.CmdResume}) // refused, or dropped by every peer
 	testwait.For(t, "turns go on while paused", 10*time.Second, func() bool { _, tn, _ := pauseOf(ann); return tn >= turnA+40 })
 	for _, c := range []*tclient{ann, bo} {
 		p, _, clock := pauseOf(c)
@@ -99,11 +115,13 @@ func TestPauseOverTheNetwork(t *testing.T) {
 		return !a.Paused && !b.Paused && ca > clockA && cb > clockA
 	})
 	testwait.For(t, "the turn limit on both", 60*time.Second, func() bool { return ann.turn() == limit && bo.turn() == limit })
-	var ha, hb uint64
+	var ha, hb, hc uint64
 	ann.View(func(w *game.World, _ time.Time) { ha = w.Hash() })
 	bo.View(func(w *game.World, _ time.Time) { hb = w.Hash() })
-	if ha != hb {
-		t.Fatalf("at turn %d Ann's world hash %016x, Bo's %016x", limit, ha, hb)
+	testwait.For(t, "the turn limit on Cy", 10*time.Second, func() bool { return cy.turn() == limit })
+	cy.View(func(w *game.World, _ time.Time) { hc = w.Hash() })
+	if ha != hb || ha != hc {
+		t.Fatalf("at turn %d Ann's world hash %016x, Bo's %016x, Cy's %016x", limit, ha, hb, hc)
 	}
 
 	mu.Lock()
