@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"hostfall/game"
@@ -207,7 +208,33 @@ func (g *Game) Update(in *Input, sc *Scene, w World) *Result {
 	if g.Spectator {
 		g.res.Commands = g.res.Commands[:0]
 	}
+	if g.Pause.Paused {
+		g.holdOrders()
+	}
 	return &g.res
+}
+
+// holdOrders drops the frame's orders while the game is paused (the world
+// would refuse them) and says so, instead of the units answering.
+func (g *Game) holdOrders() {
+	kept := g.res.Commands[:0]
+	for _, c := range g.res.Commands {
+		if c.Kind == game.CmdPause || c.Kind == game.CmdResume {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == len(g.res.Commands) {
+		return
+	}
+	g.res.Commands = kept
+	cues := g.res.Cues[:0]
+	for _, c := range g.res.Cues {
+		if !strings.HasSuffix(c.Sound, ".ack") {
+			cues = append(cues, c)
+		}
+	}
+	g.res.Cues = append(cues, Cue{Sound: SoundError})
+	g.res.Notices = append(g.res.Notices, Notice{Text: "The game is paused.", Error: true})
 }
 
 // menuKeys opens the menu (Escape, F10), or leaves a box drag (Escape).

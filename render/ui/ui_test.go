@@ -601,3 +601,29 @@ func TestPauseKeysAndMenu(t *testing.T) {
 		})
 	}
 }
+
+// While the game is paused, orders stay home: no command, no unit answers,
+// a notice says why; Escape's menu still works.
+func TestOrdersHeldWhilePaused(t *testing.T) {
+	f := newFixture(t)
+	base := f.own(game.Base)[0]
+	bs := f.screen(t, base.ID)
+	f.drag(bs.Add(V(-100, -100)), bs.Add(V(100, 100)))
+	f.g.Pause = PauseState{Paused: true, CanResume: true}
+	r := f.rightClick(bs.Add(V(-200, 0)))
+	if len(r.Commands) != 0 || len(r.Notices) != 1 || r.Notices[0].Text != "The game is paused." {
+		t.Fatalf("a right click while paused: commands %+v, notices %+v", r.Commands, r.Notices)
+	}
+	for _, c := range r.Cues {
+		if c.Sound != SoundError {
+			t.Fatalf("cue %q while paused", c.Sound)
+		}
+	}
+	if r := f.pickMenu(t, 1); len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdResume {
+		t.Fatalf("Resume the game while paused: %+v", r.Commands)
+	}
+	f.g.Pause = PauseState{}
+	if r := f.rightClick(bs.Add(V(-200, 0))); len(r.Commands) != 1 {
+		t.Fatalf("a right click after the pause: %+v", r.Commands)
+	}
+}
