@@ -33,6 +33,7 @@ func (g *gameScreen) readPause(w *game.World, out bool) {
 		return
 	}
 	g.pauseBy = g.playerName(g.pause.By)
+	g.byLeft = w.PausesLeft(g.pause.By)
 	switch by := g.pause.By; {
 	case g.rp != nil:
 		g.resumers = "The recorded game waits for its players."
@@ -58,21 +59,23 @@ func (g *gameScreen) pauseTitle() string {
 	return "Paused by " + g.pauseBy
 }
 
-// pauseHint is the overlay's last line: the pauses left and the key.
+// pauseHint is the overlay's last line: the pauses left (the pauser's and
+// the player's) and the key.
 func (g *gameScreen) pauseHint() string {
-	hint := "Escape: menu"
-	switch left := g.ui.Pause.Left; {
+	left := g.ui.Pause.Left
+	switch {
 	case g.rp != nil:
-		hint = "+ plays the replay faster"
+		return "+ plays the replay faster"
 	case g.pause.Countdown > 0 && g.ui.Pause.CanPause:
-		hint = "Escape: menu, to pause again"
-	case !g.hasMe || left < 0:
-	case left == 1:
-		hint = "You have 1 pause left · " + hint
-	default:
-		hint = fmt.Sprintf("You have %d pauses left · %s", left, hint)
+		return "Escape: menu, to pause again"
+	case g.byLeft < 0: // no limit: alone against bots
+		return "Escape: menu"
+	case g.hasMe && g.pause.By == g.me:
+		return fmt.Sprintf("You have %s left · Escape: menu", plural(left, "pause", "pauses"))
+	case g.hasMe && left >= 0:
+		return fmt.Sprintf("%s has %s left, you %d · Escape: menu", g.pauseBy, plural(g.byLeft, "pause", "pauses"), left)
 	}
-	return hint
+	return fmt.Sprintf("%s has %s left · Escape: menu", g.pauseBy, plural(g.byLeft, "pause", "pauses"))
 }
 
 // pauseNotice is the notice a pause event makes, "" for other events.

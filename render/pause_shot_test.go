@@ -50,7 +50,7 @@ func TestShotPaused(t *testing.T) {
 	if got := g.pauseTitle(); got != "Paused by Bo" {
 		t.Errorf("title %q", got)
 	}
-	if g.resumers != "Bo or you (the host) may resume." || g.pauseHint() != "You have 3 pauses left · Escape: menu" {
+	if g.resumers != "Bo or you (the host) may resume." || g.pauseHint() != "Bo has 2 pauses left, you 3 · Escape: menu" {
 		t.Errorf("lines %q, %q", g.resumers, g.pauseHint())
 	}
 	img := h.shot("paused")

@@ -91,6 +91,7 @@ type gameScreen struct {
 	host     bool        // this peer hosts (or plays offline): it may resume any pause
 	pause    game.Pause  // the world's pause, and what the player may do about it
 	pauseBy  string      // the name of the player who paused
+	byLeft   int         // the pauses that player has left (-1: no limit)
 	resumers string      // who may resume, as the overlay says it
 	ends     []endButton // the end screen's buttons, while it shows
 
