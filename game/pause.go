@@ -1,5 +1,7 @@
 package game
 
+import "fmt"
+
 // Pausing. A pause is a command like any other, so every peer pauses at the
 // same turn and a replay pauses where the game did. While the game is
 // paused, turns keep coming (the session stays live: pings, chat, away and
@@ -33,6 +35,16 @@ type pauseState struct {
 	by      PlayerID // who paused
 	resumer PlayerID // who started the countdown; NoPlayer when none
 	count   int32    // countdown turns left; 0 while none runs
+}
+
+func (ps pauseState) String() string {
+	switch {
+	case !ps.on:
+		return "off"
+	case ps.count > 0:
+		return fmt.Sprintf("by player %d, resumed by player %d, %d turns to go", ps.by, ps.resumer, ps.count)
+	}
+	return fmt.Sprintf("by player %d", ps.by)
 }
 
 // Pause describes the game's pause for the screens.
