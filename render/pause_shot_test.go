@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -91,4 +92,32 @@ func TestShotPaused(t *testing.T) {
 		t.Errorf("countdown title %q", got)
 	}
 	h.shot("resuming")
+}
+
+// The pause overlay and the paused menu fit every window size, their lines
+// clear of each other, and the top bar's help (which names Esc) overlaps
+// nothing.
+func TestPausedSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		c, _ := pausedClient(t)
+		h := newSizedHarness(t, c, sz.w, sz.h)
+		h.frame(nil)
+		h.frame(nil)
+		overBoxes := func() []string {
+			var boxes []textBox
+			for _, tl := range h.a.overTxt {
+				boxes = append(boxes, tl.boxes...)
+			}
+			return boxProblems(boxes, h.a.w, h.a.h)
+		}
+		if p := append(textProblems(h.a), overBoxes()...); len(p) > 0 {
+			t.Errorf("%d×%d paused: %q", sz.w, sz.h, p)
+		}
+		h.shot(fmt.Sprintf("paused-%dx%d", sz.w, sz.h))
+		h.frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+		h.frame(nil)
+		if p := overBoxes(); len(p) > 0 {
+			t.Errorf("%d×%d paused menu: %q", sz.w, sz.h, p)
+		}
+	}
 }
