@@ -139,6 +139,13 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	}
 	mo := opt.Match
 	mo.OnDesyncReport = func(r match.Report) { p.emit(Event{Kind: EvDesyncReport, Turn: r.Desync.Turn, Report: &r}) }
+	step := mo.OnStep
+	mo.OnStep = func(turn uint64, evs []game.Event) {
+		p.pauseEvents(turn, evs)
+		if step != nil {
+			step(turn, evs)
+		}
+	}
 	p.m = match.New(mo)
 	p.drive(node)
 	p.t = p2p.NewTransport(h, opt.Limits, log)
@@ -379,6 +386,29 @@ func (p *Peer) call(fn func() error) error {
 		return err
 	case <-p.done:
 		return ErrClosed
+	}
+}
+
+// pauseEvents reports the turn's pauses and resumes (on the loop).
+func (p *Peer) pauseEvents(turn uint64, evs []game.Event) {
+	for _, ev := range evs {
+		var k EventKind
+		switch ev.Kind {
+		case game.EvPaused:
+			k = EvPaused
+		case game.EvResuming:
+			k = EvResuming
+		case game.EvResumed:
+			k = EvResumed
+		default:
+			continue
+		}
+		slot := p.m.Slot(ev.Player)
+		name := ""
+		if slot >= 0 && slot < len(p.lob.Slots) {
+			name = p.lob.Slots[slot].Name
+		}
+		p.emit(Event{Kind: k, Turn: turn, Slot: slot, Name: name, Count: int(ev.Count)})
 	}
 }
 
