@@ -86,6 +86,7 @@ func TestMain(m *testing.M) {
 // OpenGL or ALSA; go version -m shows a build without cgo, with -trimpath,
 // for its architecture, and the binary names no directory of this machine.
 func TestServerBinariesAreStatic(t *testing.T) {
+	t.Parallel() // the builds, the emulated runs and the chroot game overlap
 	for arch, machine := range archs {
 		t.Run(arch, func(t *testing.T) {
 			path := server(t, arch)
@@ -138,6 +139,7 @@ func checkStatic(t *testing.T, path string, machine elf.Machine) {
 // The same source built twice gives the same bytes: the recipe is
 // reproducible (a relay operator can check a binary against the source).
 func TestServerBuildIsReproducible(t *testing.T) {
+	t.Parallel() // the builds, the emulated runs and the chroot game overlap
 	first := server(t, "amd64")
 	again, took, err := buildServer("amd64", "hostfall-server-again")
 	if err != nil {
@@ -161,8 +163,8 @@ func TestServerBuildIsReproducible(t *testing.T) {
 // refused with a sentence that says which build does (exit code 2), and
 // -h says which build this is.
 func TestServerBuildRefusesTheWindow(t *testing.T) {
+	t.Parallel() // the builds, the emulated runs and the chroot game overlap
 	bin := server(t, "amd64")
-	t.Setenv("DISPLAY", ":0") // a display changes nothing: there is no window in this build
 	for _, args := range [][]string{
 		{},
 		{"browse"},
@@ -174,7 +176,9 @@ func TestServerBuildRefusesTheWindow(t *testing.T) {
 		{"replay", "x.hfreplay"},
 		{"sounds"},
 	} {
-		out, err := exec.Command(bin, args...).CombinedOutput()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "DISPLAY=:0") // a display changes nothing: this build has no window
+		out, err := cmd.CombinedOutput()
 		code := -1
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
