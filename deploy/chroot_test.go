@@ -183,8 +183,8 @@ func copyFile(t *testing.T, from, to string) {
 // reservation on it (its invite code names it) and lists the game in its
 // directory, where a peer finds it by name; the joiner reaches the host
 // through the relay with the invite code. Both play to the turn limit with
-// equal hashes, the host's replay verifies in the chroot, and `list` runs
-// there too.
+// equal hashes, the host's replay verifies in the chroot, and `list`, `sim`
+// and `play --headless` run there too.
 func TestServerRunsAlone(t *testing.T) {
 	t.Parallel()
 	j := newJail(t, server(t, "amd64"))
@@ -240,6 +240,8 @@ func TestServerRunsAlone(t *testing.T) {
 	}
 	j.run(t, "replay", "--headless", "--verify", replays[0].Str("path"))
 	j.run(t, "list", "--json", "--timeout", "300ms")
+	j.run(t, "sim", "--players", "3", "--size", "48", "--turns", "400", "--status-json")
+	j.run(t, "play", "--headless", "--size", "48", "--turns", "200")
 
 	relay.Kill()
 	<-relay.Done()
@@ -282,5 +284,6 @@ func (j *jail) run(t *testing.T, args ...string) {
 		t.Errorf("hostfall-server %s in the chroot: %v\n%s", strings.Join(args, " "), err, out)
 		return
 	}
-	t.Logf("hostfall-server %s: %s", strings.Join(args, " "), strings.TrimSpace(string(out)))
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	t.Logf("hostfall-server %s: %s", strings.Join(args, " "), lines[len(lines)-1])
 }
