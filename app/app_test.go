@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -59,6 +60,21 @@ func TestRejoinWithoutARecord(t *testing.T) {
 	err := Rejoin(t.Context(), p)
 	if !errors.Is(err, network.ErrNoLastGame) {
 		t.Fatalf("rejoining with no record: %v", err)
+	}
+	t.Logf("the error: %v", err)
+}
+
+// A sound name that is none of the game's is ErrUnknownSound (the command
+// line's usage error), before any speaker opens; the server build has no
+// sounds to play and says so.
+func TestSoundsUnknownName(t *testing.T) {
+	want := ErrUnknownSound
+	if CheckWindow() == ErrServerBuild {
+		want = ErrServerBuild
+	}
+	err := Sounds(t.Context(), SoundDemo{Names: []string{"worker.select", "no.such"}, Out: io.Discard})
+	if !errors.Is(err, want) {
+		t.Fatalf("%v, want %v", err, want)
 	}
 	t.Logf("the error: %v", err)
 }
