@@ -120,7 +120,7 @@ func msgToWire(m *Message) *wirepb.Message {
 		w.Hashes = append(w.Hashes, &wirepb.HashReport{Turn: h.Turn, Hash: h.Hash})
 	}
 	if s := m.Snapshot; s != nil {
-		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away}
+		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, Part: s.Part, Parts: s.Parts}
 	}
 	if e := m.Edit; e != nil {
 		w.Edit = &wirepb.SlotEdit{Name: e.Name, Color: uint32(e.Color), Team: uint32(e.Team), Ready: e.Ready}
@@ -208,7 +208,10 @@ func msgFromWire(w *wirepb.Message) (Message, error) {
 		if len(s.NextSeq) > MaxSlots {
 			return Message{}, errors.New("too many sequence numbers in snapshot")
 		}
-		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away}
+		if s.Parts > maxSnapshotParts || s.Parts > 0 && s.Part >= s.Parts || s.Parts == 0 && s.Part > 0 {
+			return Message{}, fmt.Errorf("snapshot part %d of %d (at most %d parts)", s.Part, s.Parts, maxSnapshotParts)
+		}
+		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, Part: s.Part, Parts: s.Parts}
 	}
 	if e := w.Edit; e != nil {
 		if err := checkText("name", e.Name, maxNameLen); err != nil {

@@ -31,6 +31,7 @@ func (n *Node) Footprint() (total int, largest string) {
 	add("hashQueue", len(n.hashQueue))
 	add("connLost", len(n.connLost))
 	add("snapTargets", len(n.snapTargets))
+	add("snapshots in parts", len(n.snaps))
 	if h := n.hs; h != nil {
 		add("open", len(h.open))
 		add("openDeps", len(h.openDeps))

@@ -49,7 +49,7 @@ type hostState struct {
 	nonces     map[PeerID]challenge
 	hellos     map[PeerID]*Hello
 	offences   map[PeerID]offenceRec // members' messages no honest client sends (offence.go)
-	wrong      map[PeerID]guesses // peers whose last proofs were wrong
+	wrong      map[PeerID]guesses    // peers whose last proofs were wrong
 	hashes     map[uint64][]PeerHash
 	count      int
 	countTimer int

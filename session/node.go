@@ -182,6 +182,7 @@ type Node struct {
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int
 	connLost    map[PeerID]bool
+	snaps       map[PeerID]*snapAssembly // snapshots arriving in parts (chunk.go)
 
 	// silence is what this follower learnt of its host's link from false
 	// suspicions (see suspect.go).
@@ -214,7 +215,7 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("%w: Config.Self is empty", ErrBadArgument)
 	}
 	cfg.fill()
-	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, maxGen: cfg.Generation}
+	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, snaps: map[PeerID]*snapAssembly{}, maxGen: cfg.Generation}
 	for i := range n.nextSeq {
 		n.nextSeq[i] = 1
 	}
@@ -295,6 +296,10 @@ func (n *Node) send(m Message) {
 	}
 	if n.role != roleHost && m.To == n.host {
 		n.lastSent = n.now
+	}
+	if m.Kind == MsgSnapshot && m.Snapshot != nil && len(m.Snapshot.Data) > n.cfg.SnapshotChunk {
+		n.sendParts(m)
+		return
 	}
 	n.out.msgs = append(n.out.msgs, m)
 }
@@ -451,6 +456,13 @@ func (n *Node) Step(m Message) error {
 	}
 	if epochGen(m.Epoch) > n.maxGen+maxGenLeap {
 		return fmt.Errorf("%w: generation %d from %s is implausibly far ahead of %d", ErrBadArgument, epochGen(m.Epoch), m.From, n.maxGen)
+	}
+	if m.Kind == MsgSnapshot && m.Snapshot != nil && m.Snapshot.Parts > 1 {
+		whole, ok := n.assemble(m)
+		if !ok {
+			return nil
+		}
+		m = whole
 	}
 	if n.role == roleJoining || n.rosterIndex(m.From) >= 0 {
 		// Only the players of the game (or the host a joiner asks) move

@@ -7,7 +7,8 @@ type PeerID string
 // ProtocolVersion is the version of this session protocol. Peers with another
 // protocol version are refused with a sentence naming both versions.
 // 2: password proofs keyed with Argon2id; 3: a departure may be
-// DepartMisbehaved (version 2 peers refuse such a turn as malformed).
+// DepartMisbehaved (version 2 peers refuse such a turn as malformed), and
+// snapshots travel in parts (chunk.go).
 const ProtocolVersion = 3
 
 // SlotKind says who plays a lobby slot.
@@ -205,6 +206,11 @@ type Snapshot struct {
 	NextSeq []uint64
 	Gone    uint32
 	Away    uint32
+	// A snapshot larger than Config.SnapshotChunk travels in Parts parts
+	// (Part is this one's index); the receiving node puts them back
+	// together before it looks at the snapshot (chunk.go). Callers never
+	// see parts.
+	Part, Parts uint32
 }
 
 // HashReport is a state hash after a turn.
