@@ -114,6 +114,9 @@ type Game struct {
 	// no orders, no command card, no chat; the digits, Space and Tab are
 	// left to the replay's controls.
 	Spectator bool
+	// Keys are the command card's keys (DefaultBindings unless the player
+	// chose others).
+	Keys Bindings
 
 	lastClick struct {
 		at time.Time
@@ -132,7 +135,7 @@ type Game struct {
 // NewGame returns the game screen for a window of w×h pixels on a map of
 // mapW×mapH tiles, looking at start.
 func NewGame(w, h float64, mapW, mapH int, me game.PlayerID, start Vec) *Game {
-	g := &Game{Me: me, Chat: TextField{Max: 120}}
+	g := &Game{Me: me, Chat: TextField{Max: 120}, Keys: DefaultBindings()}
 	g.Cam = NewCamera(Rect{}, mapW, mapH, start)
 	g.Resize(w, h)
 	g.Cam.LookAt(start)
@@ -246,7 +249,7 @@ func (g *Game) keys(in *Input, sc *Scene, w World) {
 			g.group(n, in, sc)
 		}
 	}
-	card := Card(g.sel)
+	card := Card(g.sel, &g.Keys)
 	for _, b := range card {
 		if b.Action != ActNone && in.Hit[b.Key] && !in.Ctrl() {
 			g.press(b, w)
@@ -357,7 +360,7 @@ func (g *Game) mouse(in *Input, sc *Scene, w World) {
 		}
 	case g.Layout.Card.Contains(m):
 		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] && !g.Spectator {
-			if b := Card(g.sel)[i]; b.Action != ActNone {
+			if b := Card(g.sel, &g.Keys)[i]; b.Action != ActNone {
 				g.press(b, w)
 			}
 		}

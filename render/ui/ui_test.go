@@ -520,7 +520,7 @@ func TestChatLine(t *testing.T) {
 func TestWorkshopCard(t *testing.T) {
 	f := newFixture(t)
 	ws := &Unit{ID: 99, Kind: game.Workshop, Own: true, Ally: true, Building: true, Built: true, Size: 3}
-	card := Card([]*Unit{ws})
+	card := Card([]*Unit{ws}, &defaultKeys)
 	for _, tc := range []struct {
 		i    int
 		act  Action
@@ -542,7 +542,7 @@ func TestWorkshopCard(t *testing.T) {
 	if c := f.g.res.Commands; len(c) != 1 || c[0].Kind != game.CmdResearch || c[0].Upgrade != game.UpArmor || c[0].Units[0] != 99 {
 		t.Fatalf("research button: %+v", c)
 	}
-	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}})
+	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}}, &defaultKeys)
 	if worker[5].Kind != game.Tower || worker[6].Kind != game.Workshop {
 		t.Fatalf("a worker's card lacks the tower or the workshop: %+v", worker)
 	}
