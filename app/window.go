@@ -13,26 +13,35 @@ import (
 	"hostfall/game/ai"
 	"hostfall/logging"
 	"hostfall/render"
+	"hostfall/settings"
 	"hostfall/sound"
 )
 
-// Window is the game window of a command.
+// Window is the game window of a command. What the command line leaves
+// zero comes from the player's settings.
 type Window struct {
 	Name          string // the player's name
 	Width, Height int
 	FPS           int // frame rate cap
 	Mute          bool
+
+	saved      *settings.Settings // the settings file, once read (withSettings)
+	fullscreen bool
 }
 
 // OpenWindow runs the window on c until it closes, with sound unless muted.
 func OpenWindow(ctx context.Context, c render.Client, w Window) error {
-	o := render.Options{Width: w.Width, Height: w.Height, MaxFPS: w.FPS, PlayerName: w.Name}
+	w = w.withSettings()
+	o := render.Options{MaxFPS: w.FPS}
+	windowSettings(&o, w)
 	if !w.Mute {
 		if srv, cuer, err := sound.OpenSpeaker(slog.Default()); err != nil {
 			slog.Warn("playing without sound", "err", err)
 		} else {
 			defer srv.Close()
 			o.Sound = cuer
+			setVolumes(srv, o.Settings.Volume)
+			o.OnSettings = func(s settings.Settings) { setVolumes(srv, s.Volume) }
 		}
 	}
 	return render.Open(ctx, c, o)
@@ -52,6 +61,7 @@ func Browse(ctx context.Context, w Window, n Network) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
+	w = w.withSettings()
 	if n.Offline {
 		c := offline.New(offline.Options{Name: w.Name})
 		defer c.Close()
@@ -80,6 +90,7 @@ func Play(ctx context.Context, w Window, n Network, s Skirmish) error {
 	if err := render.CheckDisplay(); err != nil {
 		return err
 	}
+	w = w.withSettings()
 	bots := make([]uint8, len(s.Bots))
 	for i, l := range s.Bots {
 		bots[i] = uint8(l)

@@ -101,7 +101,7 @@ func TestOfflineFlow(t *testing.T) {
 		t.Fatalf("the menu did not pause the offline game: turn %d → %d", paused, now)
 	}
 	// The host's menu offers "Save game": it writes a save and closes the menu.
-	if m := g.ui.Menu(); len(m) != 4 || m[1].Choice != ui.MenuSave {
+	if m := g.ui.Menu(); len(m) != 5 || m[1].Choice != ui.MenuSave {
 		t.Fatalf("menu %+v, want Save game second", m)
 	}
 	frame(nil)
@@ -114,6 +114,6 @@ func TestOfflineFlow(t *testing.T) {
 		t.Fatalf("save files %v", files)
 	}
 	frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(2).Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(3).Center()) })
 	until("the browser again", func() bool { return h.a.screen == scrBrowser })
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"hostfall/game"
@@ -40,6 +41,7 @@ const (
 	MenuQuit
 	MenuSave
 	MenuRestart // a replay: watch it from the start
+	MenuOptions // the options screen, over the menu
 )
 
 // MenuItem is one entry of the pause menu.
@@ -52,7 +54,7 @@ type MenuItem struct {
 // adds "Save game" after "Resume" when the game can be saved, and a
 // spectator watching a replay gets ReplayMenuItems.
 var (
-	MenuItems       = []MenuItem{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+	MenuItems       = []MenuItem{{"Resume", MenuResume}, {"Options", MenuOptions}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
 	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Close the replay", MenuQuit}}
 )
 
@@ -62,7 +64,7 @@ func (g *Game) Menu() []MenuItem {
 	case g.Spectator:
 		return ReplayMenuItems
 	case g.CanSave:
-		return []MenuItem{MenuItems[0], {"Save game", MenuSave}, MenuItems[1], MenuItems[2]}
+		return slices.Insert(slices.Clone(MenuItems), 1, MenuItem{"Save game", MenuSave})
 	}
 	return MenuItems
 }

@@ -464,7 +464,7 @@ func TestOrdersFromInput(t *testing.T) {
 
 func TestEscapeAndMenu(t *testing.T) {
 	f := newFixture(t)
-	if r := f.pickMenu(t, 1); r.Menu != MenuLeave {
+	if r := f.pickMenu(t, 2); r.Menu != MenuLeave {
 		t.Fatalf("menu choice %v, want leave", r.Menu)
 	}
 	f.key(KeyEscape)
@@ -478,7 +478,7 @@ func TestMenuOffersSaveToTheHost(t *testing.T) {
 	f := newFixture(t)
 	f.g.CanSave = true
 	f.key(KeyEscape)
-	if m := f.g.Menu(); len(m) != 4 || m[1].Choice != MenuSave {
+	if m := f.g.Menu(); len(m) != 5 || m[1].Choice != MenuSave {
 		t.Fatalf("menu %+v", m)
 	}
 	r := f.frame(func(in *Input) {
@@ -489,7 +489,7 @@ func TestMenuOffersSaveToTheHost(t *testing.T) {
 		t.Fatalf("menu choice %v, open %v; want save, closed", r.Menu, f.g.MenuOpen)
 	}
 	f.g.CanSave = false
-	if m := f.g.Menu(); len(m) != 3 || m[1].Choice != MenuLeave {
+	if m := f.g.Menu(); len(m) != 4 || m[2].Choice != MenuLeave {
 		t.Fatalf("menu without saving %+v", m)
 	}
 }
