@@ -333,11 +333,12 @@ func Run(ctx context.Context, c Client, o Options) error {
 		b := win.Bounds()
 		a.Resize(b.W(), b.H())
 		a.Frame(sampleInput(win, start, last))
-		win.Update()
+		win.SwapBuffers()
 		last = start
 		if d := period - time.Since(start); d > 0 {
 			time.Sleep(d)
 		}
+		waitInput(win, a.idle(), idleFrame-time.Since(start))
 	}
 	return nil
 }

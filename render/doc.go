@@ -29,6 +29,10 @@
 // window. The game screen's input step is ui.Game.Update, whose ui.Result
 // act carries out the same way.
 //
+// Run waits for input between the frames of an idle screen (App.idle:
+// every screen but the game), so the browser and the lobby draw four
+// frames a second when nothing happens and at once on input.
+//
 // The world is read in update under the client's View lock into a ui.Scene
 // (and the terrain and fog textures), with positions interpolated between
 // the last two turns, so the frame rate never changes the game.

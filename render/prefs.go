@@ -1,6 +1,8 @@
 package render
 
 import (
+	"time"
+
 	"github.com/gopxl/pixel/v2"
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
@@ -101,4 +103,23 @@ func setDisplay(win *opengl.Window, d displayMode) {
 	if d.w > 0 && d.h > 0 {
 		win.SetBounds(pixel.R(0, 0, float64(d.w), float64(d.h)))
 	}
+}
+
+// idleFrame is how often a menu screen draws when nothing happens: the
+// lists, the countdown and a field's cursor move no faster, and any input
+// draws the next frame at once.
+const idleFrame = 250 * time.Millisecond
+
+// idle reports whether the screen only changes on input or slowly (the
+// browser, the lobby): the window then waits for input between frames.
+func (a *App) idle() bool { return a.screen != scrGame }
+
+// waitInput reads the window's input for the next frame: at once, or on
+// an idle screen the first input within wait (GLFW sleeps meanwhile).
+func waitInput(win *opengl.Window, idle bool, wait time.Duration) {
+	if idle && wait > time.Millisecond {
+		win.UpdateInputWait(wait)
+		return
+	}
+	win.UpdateInput()
 }
