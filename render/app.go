@@ -103,7 +103,8 @@ type App struct {
 	howTo    howTo
 	tip      cardTip
 	// colorAsked: this lobby was asked for the preferred colour.
-	colorAsked bool
+	colorAsked  bool
+	nameAtStart string // the browser's name when the window opened
 }
 
 // NewApp prepares the screens for drawing on t (the window, w×h pixels).
@@ -127,6 +128,7 @@ func NewApp(t target, w, h float64, c Client, o Options) (*App, error) {
 		a.overTxt[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
 	}
 	a.browser = newBrowserScreen(a)
+	a.nameAtStart = a.browser.name.Text
 	a.lobby = newLobbyScreen(a)
 	return a, nil
 }

@@ -86,7 +86,7 @@ func (l *optionsLayout) set(w, h float64) {
 	col := (p.W() - 72) / 2
 	l.left = ui.XYWH(p.Min.X+24, p.Min.Y+64, col, p.H()-130)
 	l.right = ui.XYWH(l.left.Max.X+24, l.left.Min.Y, col, l.left.H())
-	x, ctl := l.left.Min.X, l.left.Min.X+100 // labels, then the controls
+	ctl := l.left.Min.X + 100 // labels to its left, the controls from it
 	cw := l.left.Max.X - ctl
 	y := l.left.Min.Y
 	l.headers[0] = y
@@ -114,7 +114,6 @@ func (l *optionsLayout) set(w, h float64) {
 	l.colorPrev = ui.XYWH(ctl, y, 30, 28)
 	l.colorNext = ui.XYWH(ctl+cw-30, y, 30, 28)
 	l.colorSwatch = ui.R(l.colorPrev.Max.X+8, y, l.colorNext.Min.X-8, y+28)
-	_ = x
 
 	y = l.right.Min.Y
 	l.headers[3] = y

@@ -237,3 +237,49 @@ func TestCardTip(t *testing.T) {
 	img := h.shot("card-tip")
 	textIn(t, img, "the tip", ui.XYWH(tip.at.Min.X-20, tip.at.Min.Y-50, tip.at.W()+40, 44), 60)
 }
+
+// Entering a lobby asks for the preferred colour when nobody plays it,
+// not when someone does; a name typed in the browser is saved then.
+func TestPreferredColorAndTypedName(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		pref  int
+		taken bool
+		want  string // the client call, "" for none
+	}{
+		{"free", 3, false, `edit "Ann" color=3 team=1 ready=true`},
+		{"taken by a bot", 2, true, ""},
+		{"already mine", 0, false, ""},
+		{"no preference", settings.NoColor, false, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := fake.New()
+			h := newOptionsHarness(t, c, 1024, 768, false)
+			h.a.settings.Color = tt.pref
+			h.frame(nil)
+			h.a.browser.name.Text = "Annie"
+			l := fourSlots()
+			if tt.taken {
+				l.Slots[2].Color = uint8(tt.pref)
+			}
+			c.SetLobby(l, 0)
+			h.frame(nil)
+			h.frame(nil)
+			var edits []string
+			for _, call := range c.Calls() {
+				if strings.HasPrefix(call, "edit") {
+					edits = append(edits, call)
+				}
+			}
+			switch {
+			case tt.want == "" && len(edits) > 0:
+				t.Errorf("asked %q", edits)
+			case tt.want != "" && (len(edits) != 1 || edits[0] != tt.want):
+				t.Errorf("asked %q, want %q once", edits, tt.want)
+			}
+			if s := settings.Load(h.path, nil); s.Name != "Annie" {
+				t.Errorf("the typed name was not saved: %q", s.Name)
+			}
+		})
+	}
+}

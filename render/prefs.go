@@ -64,10 +64,14 @@ func (a *App) settingsDraw() {
 }
 
 // askColor asks, once a lobby, for the player's preferred colour when the
-// slot has another and nobody plays that one.
+// slot has another and nobody plays that one. Entering a lobby also
+// remembers a name the player typed into the browser.
 func (a *App) askColor() {
 	if a.screen == scrBrowser {
 		a.colorAsked = false
+	}
+	if a.screen == scrLobby && !a.colorAsked {
+		a.rememberName()
 	}
 	pref := a.settings.Color
 	if a.screen != scrLobby || a.colorAsked || pref < 0 {
@@ -87,6 +91,22 @@ func (a *App) askColor() {
 	cur := l.Slots[me]
 	if err := a.cl.EditSlot(session.SlotEdit{Name: cur.Name, Color: uint8(pref), Team: cur.Team, Ready: cur.Ready}); err != nil {
 		a.log.Debug("preferred colour not taken", "err", err)
+	}
+}
+
+// rememberName saves the name the browser's field holds when the player
+// typed one (a name given by --name is for the run only).
+func (a *App) rememberName() {
+	n := settings.CleanName(a.browser.name.Text)
+	if n == "" || n == a.nameAtStart || n == a.settings.Name {
+		return
+	}
+	a.settings.Name = n
+	if a.opt.SaveSettings == nil {
+		return
+	}
+	if err := a.opt.SaveSettings(func(s *settings.Settings) { s.Name = n }); err != nil {
+		a.log.Warn("the name typed in the browser is not saved", "err", err)
 	}
 }
 
