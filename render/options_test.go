@@ -283,3 +283,35 @@ func TestPreferredColorAndTypedName(t *testing.T) {
 		})
 	}
 }
+
+// The in-game menu's Options entry opens the options over the game; Back
+// returns to the menu, which stays open.
+func TestOptionsFromTheGameMenu(t *testing.T) {
+	h := newOptionsHarness(t, gameClient(t), 1024, 768, false)
+	h.frame(nil)
+	h.key(ui.KeyEscape)
+	g := h.a.game
+	if !g.ui.MenuOpen {
+		t.Fatal("Escape did not open the menu")
+	}
+	entry := -1
+	for i, it := range g.ui.Menu() {
+		if it.Choice == ui.MenuOptions {
+			entry = i
+		}
+	}
+	if entry < 0 {
+		t.Fatalf("the menu %+v has no Options", g.ui.Menu())
+	}
+	h.click(g.ui.Layout.MenuButton(entry).Center())
+	if !h.a.options.open {
+		t.Fatal("the menu's Options did not open the options")
+	}
+	h.click(h.a.options.lay.vol[2].minus.Center())
+	h.frame(nil)
+	h.shot("options-game")
+	h.key(ui.KeyEscape)
+	if h.a.options.open || !g.ui.MenuOpen || h.a.settings.Volume.Voices != 100 {
+		t.Fatalf("after Back: options open %v, menu open %v, voices %d", h.a.options.open, g.ui.MenuOpen, h.a.settings.Volume.Voices)
+	}
+}
