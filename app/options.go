@@ -1,3 +1,7 @@
+//go:build cgo
+
+// The window's settings: the full build's, as window.go is.
+
 package app
 
 import (
