@@ -1,7 +1,13 @@
+//go:build cgo
+
+// The window and the speaker need cgo (GLFW, OpenGL, ALSA): this file is
+// the full build's; server.go stands in for it in the server build.
+
 package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -10,27 +16,17 @@ import (
 	"hostfall/client/offline"
 	"hostfall/datadir"
 	"hostfall/game"
-	"hostfall/game/ai"
 	"hostfall/logging"
 	"hostfall/render"
 	"hostfall/settings"
 	"hostfall/sound"
 )
 
-// Window is the game window of a command. What the command line leaves
-// zero comes from the player's settings.
-type Window struct {
-	Name          string // the player's name
-	Width, Height int
-	FPS           int // frame rate cap
-	Mute          bool
-
-	saved      *settings.Settings // the settings file, once read (withSettings)
-	fullscreen bool
-}
+// CheckWindow says why the window cannot open here (no display), or nil.
+func CheckWindow() error { return render.CheckDisplay() }
 
 // OpenWindow runs the window on c until it closes, with sound unless muted.
-func OpenWindow(ctx context.Context, c render.Client, w Window) error {
+func OpenWindow(ctx context.Context, c client.Client, w Window) error {
 	w = w.withSettings()
 	o := render.Options{MaxFPS: w.FPS}
 	windowSettings(&o, w)
@@ -47,18 +43,10 @@ func OpenWindow(ctx context.Context, c render.Client, w Window) error {
 	return render.Open(ctx, c, o)
 }
 
-// Network is the network of a window that browses or plays (browse, play).
-type Network struct {
-	Offline  bool     // no network: games against bots on this machine only
-	Identity string   // "" means $HOSTFALL_IDENTITY or the user's config dir
-	Listen   []string // multiaddrs; none means every interface
-	Relay    string   // a Hostfall relay's multiaddr, or ""
-}
-
 // Browse opens the window on the lobby browser: the LAN's games to join (a
 // created game is hosted on this machine), or with n.Offline none.
 func Browse(ctx context.Context, w Window, n Network) error {
-	if err := render.CheckDisplay(); err != nil {
+	if err := CheckWindow(); err != nil {
 		return err
 	}
 	w = w.withSettings()
@@ -75,19 +63,10 @@ func Browse(ctx context.Context, w Window, n Network) error {
 	return OpenWindow(ctx, c, w)
 }
 
-// Skirmish is a game of the player against bots.
-type Skirmish struct {
-	Seed  uint64 // 0: a new map each time
-	Size  int
-	Bots  []ai.Level
-	Lobby bool   // stay in the lobby, every free slot open to players on the LAN
-	Load  string // resume this save on this machine instead
-}
-
 // Play opens the window on a skirmish under way: hosted on the network, or
 // on this machine only with n.Offline or a save to load.
 func Play(ctx context.Context, w Window, n Network, s Skirmish) error {
-	if err := render.CheckDisplay(); err != nil {
+	if err := CheckWindow(); err != nil {
 		return err
 	}
 	w = w.withSettings()
@@ -147,4 +126,16 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Browse: true,
 		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
 	return network.Start(ctx, su, opt)
+}
+
+// Sounds is `hostfall sounds`: it lists the game's sounds, or plays the
+// named ones through the speaker or into a WAV file. A name that is no
+// sound is refused before anything plays (the error wraps ErrUnknownSound).
+func Sounds(ctx context.Context, d SoundDemo) error {
+	err := sound.Demo(ctx, sound.DemoOptions{Names: d.Names, Times: d.Times, Seed: d.Seed, WAV: d.WAV, Out: d.Out})
+	var unknown *sound.UnknownSoundError
+	if errors.As(err, &unknown) {
+		return fmt.Errorf("%w; %w", err, ErrUnknownSound)
+	}
+	return err
 }

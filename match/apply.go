@@ -97,7 +97,10 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 	}
 	m.cmds = m.cmds[:0]
 	bad := 0
-	host := hostSlot(t.Epoch)
+	// The slot that hosted this turn: every peer holds the same epoch for a
+	// turn (the turns' chain hash covers it), so "the host may resume a
+	// pause" is the same everywhere and in replays.
+	host := session.EpochSlot(t.Epoch)
 	for _, c := range t.Commands {
 		p, ok := m.Player(c.Slot)
 		if !ok {
@@ -143,13 +146,6 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 	}
 	return nil
 }
-
-// hostSlot is the slot of the host that sequenced a turn of epoch e: an
-// epoch is generation × 16 + the host's slot (session/node.go), and every
-// peer holds the same epoch for a turn (the turns' chain hash covers it),
-// so the game's "the host may resume a pause" is the same everywhere and in
-// replays.
-func hostSlot(e uint64) int { return int(e % 16) }
 
 // think lets a bot play every driven slot that has one: bot slots while this
 // node hosts, and the own slot of a headless peer. Bots of slots no longer

@@ -81,33 +81,36 @@ func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
 // a recent turn, hash reports of turns nobody played, or a batch of
 // commands larger than any resend (with sequence numbers the host never
 // expects, so none is sequenced).
-func lie(r *rand.Rand, host *simnet.Peer) session.Message {
-	m := session.Message{Epoch: host.Status.Epoch}
+// The false hash of a recent turn is also reported by the member's allies,
+// spectators under its control (allied is true): spectators do not vote.
+func lie(r *rand.Rand, host *simnet.Peer) (m session.Message, allied bool) {
+	m = session.Message{Epoch: host.Status.Epoch}
 	if r.IntN(3) == 0 { // a false hash of a recent turn: outvoted, never counted as a lie
 		m.Kind = session.MsgAck
 		m.Have = host.Last()
 		m.Hashes = []session.HashReport{{Turn: host.Last() / 10 * 10, Hash: r.Uint64()}}
-		return m
+		return m, true
 	}
 	if r.IntN(2) == 0 {
 		m.Kind = session.MsgAck
 		m.Have = host.Last()
 		m.Hashes = []session.HashReport{{Turn: host.Last() + 5000 + uint64(r.IntN(1000)), Hash: r.Uint64()}}
-		return m
+		return m, false
 	}
 	m.Kind = session.MsgCommands
 	for i := range 300 {
 		m.Commands = append(m.Commands, session.Command{Seq: 1<<40 + uint64(i), Data: []byte{byte(i)}})
 	}
-	return m
+	return m, false
 }
 
 // A hostile member (the player of the last slot) sends, besides what its
 // honest node sends, a made-up message to a random peer every few ticks:
 // forged epochs, sides, claims, merge orders, snapshots, turns, lobbies and
 // refusals, in its own name and in others'. In half the schedules the host
-// crashes meanwhile; in half it also lies to its host (see lie), and must be
-// warned, then removed for it. The honest players must play on as if it
+// crashes meanwhile; in half it also lies to its host (see lie), with two
+// spectators it controls reporting its false hashes, and must be warned,
+// then removed for it. The honest players must play on as if it
 // said nothing: none leaves, they end in one game whose host is not the
 // hostile member, and the checker's invariants hold (one history, commands
 // once, the game goes on, no honest player removed for misbehaving). Replay a seed with -run 'TestHostileMember$' -hostile=1
@@ -126,6 +129,18 @@ func TestHostileMember(t *testing.T) {
 		n.Run(20)
 		bad := inSlot(t, n, players-1)
 		n.Checker.Hostile = map[int]bool{players - 1: true}
+		var allies []*simnet.Peer // spectators whose identities the member controls
+		for i := range 2 {
+			id := session.PeerID(fmt.Sprintf("ally-%d", i))
+			saved := n.Cfg
+			n.Cfg.Spectate = true
+			a := n.Add(id, string(id))
+			n.Cfg = saved
+			if err := a.Node.Join(pid(0)); err != nil {
+				t.Fatal(err)
+			}
+			allies = append(allies, a)
+		}
 		crash := r.IntN(2) == 0
 		liar := r.IntN(2) == 0
 		if *hostileTrace {
@@ -150,7 +165,13 @@ func TestHostileMember(t *testing.T) {
 					n.Inject(bad.ID, to.ID, m)
 				}
 				if h := hostOf(n); liar && h != nil && h != bad && r.IntN(3) == 0 {
-					n.Inject(bad.ID, h.ID, lie(r, h))
+					m, allied := lie(r, h)
+					n.Inject(bad.ID, h.ID, m)
+					for _, a := range allies {
+						if allied && a.Live() {
+							n.Inject(a.ID, h.ID, m)
+						}
+					}
 				}
 			}
 			if tick%50 == 0 {

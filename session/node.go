@@ -112,6 +112,9 @@ func (n *Node) owns(p PeerID, e uint64) bool {
 // itself also encodes the host's slot.
 func EpochGeneration(e uint64) uint64 { return epochGen(e) }
 
+// EpochSlot is the lobby slot of the player that hosts epoch e.
+func EpochSlot(e uint64) int { return epochSlot(e) }
+
 // pendingCmd is an own command not yet seen in a committed turn.
 type pendingCmd struct {
 	cmd    Command
