@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"hostfall/game/ai"
+	"hostfall/settings"
 )
 
 // The full build (cgo) has the window and the speaker; the server build
@@ -17,12 +18,16 @@ import (
 var ErrServerBuild = errors.New("this is the server build of hostfall; the window needs the full build: make build " +
 	"(this one runs relay, list, sim, replay --headless --verify, and host, join and play with --headless)")
 
-// Window is the game window of a command.
+// Window is the game window of a command. What the command line leaves
+// zero comes from the player's settings (the full build's options.go).
 type Window struct {
 	Name          string // the player's name
 	Width, Height int
 	FPS           int // frame rate cap
 	Mute          bool
+
+	saved      *settings.Settings // the settings file, once read (withSettings)
+	fullscreen bool
 }
 
 // Network is the network of a window that browses or plays (browse, play).

@@ -18,6 +18,7 @@ import (
 	"hostfall/game"
 	"hostfall/logging"
 	"hostfall/render"
+	"hostfall/settings"
 	"hostfall/sound"
 )
 
@@ -26,13 +27,17 @@ func CheckWindow() error { return render.CheckDisplay() }
 
 // OpenWindow runs the window on c until it closes, with sound unless muted.
 func OpenWindow(ctx context.Context, c client.Client, w Window) error {
-	o := render.Options{Width: w.Width, Height: w.Height, MaxFPS: w.FPS, PlayerName: w.Name}
+	w = w.withSettings()
+	o := render.Options{MaxFPS: w.FPS}
+	windowSettings(&o, w)
 	if !w.Mute {
 		if srv, cuer, err := sound.OpenSpeaker(slog.Default()); err != nil {
 			slog.Warn("playing without sound", "err", err)
 		} else {
 			defer srv.Close()
 			o.Sound = cuer
+			setVolumes(srv, o.Settings.Volume)
+			o.OnSettings = func(s settings.Settings) { setVolumes(srv, s.Volume) }
 		}
 	}
 	return render.Open(ctx, c, o)
@@ -44,6 +49,7 @@ func Browse(ctx context.Context, w Window, n Network) error {
 	if err := CheckWindow(); err != nil {
 		return err
 	}
+	w = w.withSettings()
 	if n.Offline {
 		c := offline.New(offline.Options{Name: w.Name})
 		defer c.Close()
@@ -63,6 +69,7 @@ func Play(ctx context.Context, w Window, n Network, s Skirmish) error {
 	if err := CheckWindow(); err != nil {
 		return err
 	}
+	w = w.withSettings()
 	bots := make([]uint8, len(s.Bots))
 	for i, l := range s.Bots {
 		bots[i] = uint8(l)

@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"os"
-	"os/user"
 
 	"hostfall/app"
 	"hostfall/game/ai"
@@ -12,24 +11,17 @@ import (
 
 // AddWindow adds the flags of every command that opens the window.
 func AddWindow(fs *flag.FlagSet, w *app.Window) {
-	fs.StringVar(&w.Name, "name", defaultPlayerName(), "your player name")
+	fs.StringVar(&w.Name, "name", "", "your player name (default: the one saved in the options, else your login name)")
 	AddDisplay(fs, w)
 	AddVerbose(fs)
 }
 
 // AddDisplay adds the flags of the window itself.
 func AddDisplay(fs *flag.FlagSet, w *app.Window) {
-	fs.IntVar(&w.Width, "width", 1024, "window width in pixels")
-	fs.IntVar(&w.Height, "height", 768, "window height in pixels")
+	fs.IntVar(&w.Width, "width", 0, "window width in pixels (default: the options' window, else 1024×768)")
+	fs.IntVar(&w.Height, "height", 0, "window height in pixels (with --width; a size given here is a window, not full screen)")
 	fs.IntVar(&w.FPS, "fps", 60, "frame rate cap")
-	fs.BoolVar(&w.Mute, "mute", false, "play no sound")
-}
-
-func defaultPlayerName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" && u.Username != "root" {
-		return u.Username
-	}
-	return "Player"
+	fs.BoolVar(&w.Mute, "mute", false, "play no sound (the options' volumes stay as saved)")
 }
 
 // AddNetwork adds the network flags of the commands that open the window

@@ -104,7 +104,7 @@ func TestOfflineFlow(t *testing.T) {
 	}
 	// The host's menu offers "Resume the game", then "Save game": it writes
 	// a save and closes the menu.
-	if m := g.ui.Menu(); len(m) != 5 || m[1].Choice != ui.MenuUnpause || m[2].Choice != ui.MenuSave {
+	if m := g.ui.Menu(); len(m) != 6 || m[1].Choice != ui.MenuUnpause || m[2].Choice != ui.MenuSave {
 		t.Fatalf("menu %+v, want Resume the game second and Save game third", m)
 	}
 	frame(nil)
@@ -122,6 +122,6 @@ func TestOfflineFlow(t *testing.T) {
 	until("the game to move again", func() bool { return !g.pause.Paused && clock() > pausedAt })
 	// Leave goes back to the browser.
 	frame(func(in *ui.Input) { in.Press(ui.KeyF10) })
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(3).Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(4).Center()) })
 	until("the browser again", func() bool { return h.a.screen == scrBrowser })
 }

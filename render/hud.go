@@ -177,7 +177,7 @@ func (g *gameScreen) drawTopBar() {
 		bold.text("Watching", x, y, alignLeft, colAccent)
 	}
 	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
-	help := "Esc pause · F10 menu · F3 network · Enter chat"
+	help := "Esc pause · F10 menu · F1 help · F3 network · Enter chat"
 	if g.rp != nil {
 		help = replayHelp
 	}
@@ -322,7 +322,7 @@ func (g *gameScreen) drawDetail(u *ui.Unit, d *game.UnitInfo) {
 func (g *gameScreen) drawCard() {
 	a := g.a
 	lay := g.ui.Layout
-	card := ui.Card(g.ui.Selected())
+	card := ui.Card(g.ui.Selected(), &g.ui.Keys)
 	gold := int32(0)
 	if g.hasMe && int(g.me) < len(g.infos) {
 		gold = g.infos[g.me].Gold

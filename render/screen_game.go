@@ -334,6 +334,8 @@ func (g *gameScreen) choose(m ui.MenuChoice) {
 		g.replayAct(m)
 	case m == ui.MenuSave:
 		g.save()
+	case m == ui.MenuOptions:
+		a.openOptions()
 	case m == ui.MenuLeave:
 		a.cl.Leave()
 	case m == ui.MenuQuit:

@@ -44,6 +44,7 @@ const (
 	MenuRestart // a replay: watch it from the start
 	MenuPause   // pause the game (a command: every player sees it)
 	MenuUnpause // resume the paused game
+	MenuOptions // the options screen, over the menu
 )
 
 // MenuItem is one entry of the pause menu.
@@ -57,7 +58,7 @@ type MenuItem struct {
 // player may, then "Save game" when the game can be saved, and a spectator
 // watching a replay gets ReplayMenuItems.
 var (
-	MenuItems       = []MenuItem{{"Back to the game", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+	MenuItems       = []MenuItem{{"Back to the game", MenuResume}, {"Options", MenuOptions}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
 	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Close the replay", MenuQuit}}
 )
 
@@ -76,7 +77,7 @@ func (g *Game) Menu() []MenuItem {
 	if g.Spectator {
 		return ReplayMenuItems
 	}
-	items := append(make([]MenuItem, 0, 5), MenuItems[0])
+	items := append(make([]MenuItem, 0, 6), MenuItems[0])
 	switch {
 	case g.Pause.CanResume:
 		items = append(items, MenuItem{"Resume the game", MenuUnpause})
@@ -152,6 +153,9 @@ type Game struct {
 	// no orders, no command card, no chat; the digits, Space and Tab are
 	// left to the replay's controls.
 	Spectator bool
+	// Keys are the command card's keys (DefaultBindings unless the player
+	// chose others).
+	Keys Bindings
 
 	lastClick struct {
 		at time.Time
@@ -170,7 +174,7 @@ type Game struct {
 // NewGame returns the game screen for a window of w×h pixels on a map of
 // mapW×mapH tiles, looking at start.
 func NewGame(w, h float64, mapW, mapH int, me game.PlayerID, start Vec) *Game {
-	g := &Game{Me: me, Chat: TextField{Max: 120}}
+	g := &Game{Me: me, Chat: TextField{Max: 120}, Keys: DefaultBindings()}
 	g.Cam = NewCamera(Rect{}, mapW, mapH, start)
 	g.Resize(w, h)
 	g.Cam.LookAt(start)
@@ -321,7 +325,7 @@ func (g *Game) keys(in *Input, sc *Scene, w World) {
 			g.group(n, in, sc)
 		}
 	}
-	card := Card(g.sel)
+	card := Card(g.sel, &g.Keys)
 	for _, b := range card {
 		if b.Action != ActNone && in.Hit[b.Key] && !in.Ctrl() {
 			g.press(b, w)
@@ -432,7 +436,7 @@ func (g *Game) mouse(in *Input, sc *Scene, w World) {
 		}
 	case g.Layout.Card.Contains(m):
 		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] && !g.Spectator {
-			if b := Card(g.sel)[i]; b.Action != ActNone {
+			if b := Card(g.sel, &g.Keys)[i]; b.Action != ActNone {
 				g.press(b, w)
 			}
 		}

@@ -465,7 +465,7 @@ func TestOrdersFromInput(t *testing.T) {
 
 func TestEscapeAndMenu(t *testing.T) {
 	f := newFixture(t)
-	if r := f.pickMenu(t, 1); r.Menu != MenuLeave {
+	if r := f.pickMenu(t, 2); r.Menu != MenuLeave {
 		t.Fatalf("menu choice %v, want leave", r.Menu)
 	}
 	f.key(KeyEscape)
@@ -479,7 +479,7 @@ func TestMenuOffersSaveToTheHost(t *testing.T) {
 	f := newFixture(t)
 	f.g.CanSave = true
 	f.key(KeyEscape)
-	if m := f.g.Menu(); len(m) != 4 || m[1].Choice != MenuSave {
+	if m := f.g.Menu(); len(m) != 5 || m[1].Choice != MenuSave {
 		t.Fatalf("menu %+v", m)
 	}
 	r := f.frame(func(in *Input) {
@@ -490,7 +490,7 @@ func TestMenuOffersSaveToTheHost(t *testing.T) {
 		t.Fatalf("menu choice %v, open %v; want save, closed", r.Menu, f.g.MenuOpen)
 	}
 	f.g.CanSave = false
-	if m := f.g.Menu(); len(m) != 3 || m[1].Choice != MenuLeave {
+	if m := f.g.Menu(); len(m) != 4 || m[2].Choice != MenuLeave {
 		t.Fatalf("menu without saving %+v", m)
 	}
 }
@@ -521,7 +521,7 @@ func TestChatLine(t *testing.T) {
 func TestWorkshopCard(t *testing.T) {
 	f := newFixture(t)
 	ws := &Unit{ID: 99, Kind: game.Workshop, Own: true, Ally: true, Building: true, Built: true, Size: 3}
-	card := Card([]*Unit{ws})
+	card := Card([]*Unit{ws}, &defaultKeys)
 	for _, tc := range []struct {
 		i    int
 		act  Action
@@ -543,7 +543,7 @@ func TestWorkshopCard(t *testing.T) {
 	if c := f.g.res.Commands; len(c) != 1 || c[0].Kind != game.CmdResearch || c[0].Upgrade != game.UpArmor || c[0].Units[0] != 99 {
 		t.Fatalf("research button: %+v", c)
 	}
-	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}})
+	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}}, &defaultKeys)
 	if worker[5].Kind != game.Tower || worker[6].Kind != game.Workshop {
 		t.Fatalf("a worker's card lacks the tower or the workshop: %+v", worker)
 	}
@@ -568,9 +568,9 @@ func TestPauseKeysAndMenu(t *testing.T) {
 	}{
 		{"running, 2 pauses left", PauseState{CanPause: true, Left: 2}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause (2 left)"},
 		{"running, alone with bots", PauseState{CanPause: true, Left: -1}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause the game"},
-		{"running, no pauses left", PauseState{}, nil, MenuLeave, "Leave game"},
+		{"running, no pauses left", PauseState{}, nil, MenuOptions, "Options"},
 		{"paused, may resume", PauseState{Paused: true, CanResume: true, Left: 2}, nil, MenuUnpause, "Resume the game"},
-		{"paused by another", PauseState{Paused: true, Left: 2}, nil, MenuLeave, "Leave game"},
+		{"paused by another", PauseState{Paused: true, Left: 2}, nil, MenuOptions, "Options"},
 		{"countdown: may pause again", PauseState{Paused: true, CanPause: true, Left: 1}, nil, MenuPause, "Pause (1 left)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
