@@ -221,7 +221,7 @@ func TestMemberAttacksOverTheWire(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 4, turnLimit: limit})
 	hostID, victim := peers[0].ID(), peers[1].ID()
 	gen := session.EpochGeneration(peers[0].Status().Epoch)
-	newer := (gen+1000)*16 + bad // an epoch of a far generation, in the member's own slot
+	newer := (gen+1000)*16 + bad        // an epoch of a far generation, in the member's own slot
 	fat := make([]session.Command, 300) // more commands (600 KiB) than any resend carries
 	for i := range fat {
 		fat[i] = session.Command{Slot: bad, Seq: 1 << 40, Data: make([]byte, 2<<10)}
