@@ -53,6 +53,7 @@ const idleLevel = "none"
 type Peer struct {
 	app.Peer
 	level string
+	Net   Internet
 }
 
 // Add adds the peer's flags to fs.
@@ -65,6 +66,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	fs.StringVar(&p.level, "level", "hard", "bot level: easy, normal or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	addHost(fs, &p.Identity, &p.Listen)
 	fs.StringVar(&p.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
+	p.Net.Add(fs)
 	AddDisplay(fs, &p.Window)
 	fs.BoolVar(&p.ExitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }
@@ -77,6 +79,9 @@ func (p *Peer) Parse(fs *flag.FlagSet, args []string) error {
 	}
 	p.Idle = p.level == idleLevel
 	var err error
+	if p.Internet, err = p.Net.Config(); err != nil {
+		return err
+	}
 	if p.Level, err = ai.ParseLevel(p.level); err != nil && !p.Idle {
 		return Usagef("%v", err)
 	}

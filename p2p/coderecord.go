@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ipfs/boxo/ipns"
@@ -150,7 +151,7 @@ func lookupCode(ctx context.Context, kad *dht.IpfsDHT, code Code) (peer.AddrInfo
 
 // publishLoop signs and stores code's record every republishEvery until
 // ctx ends, once the host holds a relay reservation (or relayWait passed).
-func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte) {
+func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, published chan<- struct{}) {
 	began, wait := time.Now(), cmp.Or(in.cfg.RelayWait, relayWait)
 	for in.Relays() == 0 && time.Since(began) < wait {
 		in.progress(Progress{Step: "publishing", Code: code})
@@ -167,12 +168,16 @@ func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte) {
 		in.AwaitHolePunch(ctx)
 	}
 	for seq := uint64(time.Now().UnixMilli()); ctx.Err() == nil; seq++ {
-		relays := in.Relays()
-		in.progress(Progress{Step: "publishing", Code: code, Relays: relays})
+		ids := in.relayIDs()
+		in.progress(Progress{Step: "publishing", Code: code, Relays: len(ids)})
 		if err := in.put(ctx, code, salt, seq); err != nil {
 			in.log.Warn("could not publish the invite code; retrying", "code", code, "err", err)
 		} else {
-			in.progress(Progress{Step: "published", Code: code, Relays: relays})
+			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ",")})
+			if published != nil {
+				close(published)
+				published = nil
+			}
 		}
 		select {
 		case <-ctx.Done():

@@ -3,6 +3,7 @@ package p2p
 import (
 	"context"
 	"fmt"
+	"net/netip"
 
 	"github.com/libp2p/go-libp2p"
 	dht "github.com/libp2p/go-libp2p-kad-dht"
@@ -20,10 +21,11 @@ type DHTNode struct {
 }
 
 // NewDHTNode starts a node with identity key, listening on listen and
-// knowing bootstrap. It is public by decree (no AutoNAT wait) and stops
-// when ctx ends or on Close.
-func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootstrap []peer.AddrInfo) (*DHTNode, error) {
-	h, err := NewHost(ctx, Options{Identity: key, Listen: listen,
+// knowing bootstrap; connections from unlimited are not limited per
+// address (see Options.Unlimited). It is public by decree (no AutoNAT
+// wait) and stops when ctx ends or on Close.
+func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootstrap []peer.AddrInfo, unlimited ...netip.Prefix) (*DHTNode, error) {
+	h, err := NewHost(ctx, Options{Identity: key, Listen: listen, Unlimited: unlimited,
 		Libp2p: []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService()}})
 	if err != nil {
 		return nil, err

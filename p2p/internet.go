@@ -70,6 +70,7 @@ type Progress struct {
 	Step   string // publishing, published, finding, found
 	Code   Code
 	Relays int
+	Via    string // published: the relays' peer IDs, comma-separated
 }
 
 // Internet is this peer on the public libp2p network: a DHT client,
@@ -130,6 +131,7 @@ func (in *Internet) relayCandidates(ctx context.Context, n int) <-chan peer.Addr
 // least one answered (bootstrapTimeout at most).
 func (in *Internet) Start(ctx context.Context, h *Host) error {
 	in.h = h
+	h.net.Store(in)
 	h.LibP2P().Network().Notify(&network.NotifyBundle{
 		ConnectedF: func(_ network.Network, c network.Conn) { in.connected(c, "") },
 	})
@@ -171,15 +173,22 @@ func (in *Internet) Start(ctx context.Context, h *Host) error {
 
 // Relays counts the relays this peer holds a reservation on (its circuit
 // addresses).
-func (in *Internet) Relays() int {
-	seen := map[string]bool{}
+func (in *Internet) Relays() int { return len(in.relayIDs()) }
+
+// relayIDs are the relays of this peer's circuit addresses, sorted.
+func (in *Internet) relayIDs() []string {
+	var ids []string
 	for _, a := range in.h.LibP2P().Addrs() {
-		if isCircuit(a) {
-			relay, _ := ma.SplitFunc(a, func(c ma.Component) bool { return c.Code() == ma.P_CIRCUIT })
-			seen[relay.String()] = true
+		if !isCircuit(a) {
+			continue
+		}
+		relay, _ := ma.SplitFunc(a, func(c ma.Component) bool { return c.Code() == ma.P_CIRCUIT })
+		if id, err := relayID(relay); err == nil && !slices.Contains(ids, id.String()) {
+			ids = append(ids, id.String())
 		}
 	}
-	return len(seen)
+	slices.Sort(ids)
+	return ids
 }
 
 // publishAddrs are the addresses a host publishes: its circuits through
@@ -197,16 +206,18 @@ func (in *Internet) publishAddrs() []ma.Multiaddr {
 }
 
 // Publish picks this host's code and keeps it published until ctx ends;
-// it returns the code at once. Progress hears "publishing" and then
-// "published" with the number of relays the record names, each time.
-func (in *Internet) Publish(ctx context.Context) (Code, error) {
+// it returns the code at once and a channel closed once it is out.
+// Progress hears "publishing" and then "published" with the number of
+// relays the record names, each time.
+func (in *Internet) Publish(ctx context.Context) (Code, <-chan struct{}, error) {
 	salt := make([]byte, saltLen)
 	if _, err := crand.Read(salt); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	code := CodeFor(in.h.ID(), salt)
-	go in.publishLoop(ctx, code, salt)
-	return code, nil
+	published := make(chan struct{})
+	go in.publishLoop(ctx, code, salt, published)
+	return code, published, nil
 }
 
 // AwaitHolePunch waits (punchReadyWait at most) until this peer's hole
@@ -242,20 +253,41 @@ func (in *Internet) progress(p Progress) {
 	}
 }
 
-// CodeResolver finds the host of a short invite code through the DHT and
-// waits until hole punching can take the connection direct.
-type CodeResolver struct {
-	Net  *Internet
-	Code Code
-}
+// ErrNoInternet is a short code given to a peer not on the internet.
+var ErrNoInternet = errors.New("short invite codes are found on the internet, and internet play is off: start with --internet (or tick it in the lobby browser)")
+
+// CodeResolver finds the host of a short invite code through the DHT of
+// the host's internet play, and waits until hole punching can take the
+// connection direct.
+type CodeResolver Code
 
 // Resolve looks the code up.
-func (r CodeResolver) Resolve(ctx context.Context, _ *Host) (peer.AddrInfo, error) {
-	ai, err := r.Net.Find(ctx, r.Code)
-	if err == nil && !r.Net.AwaitHolePunch(ctx) {
-		r.Net.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
+func (c CodeResolver) Resolve(ctx context.Context, h *Host) (peer.AddrInfo, error) {
+	in := h.Internet()
+	if in == nil {
+		return peer.AddrInfo{}, ErrNoInternet
+	}
+	ai, err := in.Find(ctx, Code(c))
+	if err == nil && !in.AwaitHolePunch(ctx) {
+		in.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
 	}
 	return ai, err
+}
+
+// ResolveAnyCode is the resolver of an invite code of either form: short
+// (through the DHT) or long (HF1-…, which holds the addresses itself).
+func ResolveAnyCode(code string) (Resolver, error) {
+	if !IsShortCode(code) {
+		if _, err := DecodeInvite(code); err != nil {
+			return nil, err
+		}
+		return InviteResolver(code), nil
+	}
+	c, err := ParseCode(code)
+	if err != nil {
+		return nil, err
+	}
+	return CodeResolver(c), nil
 }
 
 func countCircuits(addrs []ma.Multiaddr) int {

@@ -77,7 +77,7 @@ func TestInternetPublishFind(t *testing.T) {
 			}
 		}
 	})
-	code, err := host.Publish(t.Context())
+	code, _, err := host.Publish(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
