@@ -12,6 +12,7 @@ import (
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/logging"
+	"hostfall/p2p"
 	"hostfall/render"
 	"hostfall/sound"
 )
@@ -44,6 +45,8 @@ type Network struct {
 	Identity string   // "" means $HOSTFALL_IDENTITY or the user's config dir
 	Listen   []string // multiaddrs; none means every interface
 	Relay    string   // a Hostfall relay's multiaddr, or ""
+	// Internet puts the window's peer on the public libp2p network (nil: LAN only).
+	Internet *p2p.InternetConfig
 }
 
 // Browse opens the window on the lobby browser: the LAN's games to join (a
@@ -133,7 +136,7 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 	if tweak != nil {
 		tweak(&opt)
 	}
-	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Browse: true,
+	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
 		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
 	return network.Start(ctx, su, opt)
 }

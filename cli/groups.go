@@ -38,6 +38,7 @@ func AddNetwork(fs *flag.FlagSet, n *app.Network, offline string) {
 	addHost(fs, &n.Identity, &n.Listen)
 	fs.BoolVar(&n.Offline, "offline", false, offline)
 	fs.StringVar(&n.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): list its directory, be reachable through it, offer invite codes")
+	AddInternet(fs, &n.Internet)
 }
 
 // addHost adds the flags of this machine's libp2p host.
@@ -53,7 +54,6 @@ const idleLevel = "none"
 type Peer struct {
 	app.Peer
 	level string
-	Net   Internet
 }
 
 // Add adds the peer's flags to fs.
@@ -66,7 +66,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	fs.StringVar(&p.level, "level", "hard", "bot level: easy, normal or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	addHost(fs, &p.Identity, &p.Listen)
 	fs.StringVar(&p.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
-	p.Net.Add(fs)
+	AddInternet(fs, &p.Internet)
 	AddDisplay(fs, &p.Window)
 	fs.BoolVar(&p.ExitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }
@@ -79,9 +79,6 @@ func (p *Peer) Parse(fs *flag.FlagSet, args []string) error {
 	}
 	p.Idle = p.level == idleLevel
 	var err error
-	if p.Internet, err = p.Net.Config(); err != nil {
-		return err
-	}
 	if p.Level, err = ai.ParseLevel(p.level); err != nil && !p.Idle {
 		return Usagef("%v", err)
 	}

@@ -2,46 +2,43 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 	"strings"
 
 	"hostfall/p2p"
 )
 
-// Internet is the flags of internet play: --internet and what it uses.
-type Internet struct {
-	On        bool
-	bootstrap string
-	relays    string
-}
-
-// Add adds the flags to fs.
-func (n *Internet) Add(fs *flag.FlagSet) {
-	fs.BoolVar(&n.On, "internet", false, "play over the internet with no server of your own: publish or find short invite codes on the public libp2p network (its DHT), reach peers through public relays, go direct by hole punching")
-	fs.StringVar(&n.bootstrap, "bootstrap", "", "with --internet: DHT peers to start from, comma-separated multiaddrs ending in /p2p/<peer ID> (default: the public libp2p bootstrap list)")
-	fs.StringVar(&n.relays, "static-relays", "", "with --internet: use only these circuit relays, comma-separated multiaddrs (default: relays found on the DHT)")
-}
-
-// Config is the internet play the flags ask for; nil without --internet.
-func (n *Internet) Config() (*p2p.InternetConfig, error) {
-	if !n.On {
-		if n.bootstrap != "" || n.relays != "" {
-			return nil, Usagef("--bootstrap and --static-relays go with --internet")
+// AddInternet adds the flags of internet play: --internet, and the
+// --bootstrap and --static-relays lists, which imply it. *cfg stays nil
+// unless one of them is given.
+func AddInternet(fs *flag.FlagSet, cfg **p2p.InternetConfig) {
+	on := func() *p2p.InternetConfig {
+		if *cfg == nil {
+			*cfg = &p2p.InternetConfig{}
 		}
-		return nil, nil
+		return *cfg
 	}
-	boot, err := addrList("--bootstrap", n.bootstrap)
-	if err != nil {
-		return nil, err
-	}
-	relays, err := addrList("--static-relays", n.relays)
-	if err != nil {
-		return nil, err
-	}
-	return &p2p.InternetConfig{Bootstrap: boot, Relays: relays}, nil
+	fs.BoolFunc("internet", "play over the internet with no server of your own: publish or find short invite codes on the public libp2p network (its DHT), reach peers through public relays, go direct by hole punching", func(s string) error {
+		if s != "true" {
+			return fmt.Errorf("--internet takes no value")
+		}
+		on()
+		return nil
+	})
+	fs.Func("bootstrap", "DHT peers to start from, comma-separated multiaddrs ending in /p2p/<peer ID> (implies --internet; default: the public libp2p bootstrap list)", func(s string) error {
+		ais, err := addrList(s)
+		on().Bootstrap = append(on().Bootstrap, ais...)
+		return err
+	})
+	fs.Func("static-relays", "use only these circuit relays, comma-separated multiaddrs ending in /p2p/<peer ID> (implies --internet; default: relays found on the DHT)", func(s string) error {
+		ais, err := addrList(s)
+		on().Relays = append(on().Relays, ais...)
+		return err
+	})
 }
 
 // addrList parses comma-separated peer multiaddrs.
-func addrList(flag, s string) ([]p2p.AddrInfo, error) {
+func addrList(s string) ([]p2p.AddrInfo, error) {
 	var out []p2p.AddrInfo
 	for _, a := range strings.Split(s, ",") {
 		if a = strings.TrimSpace(a); a == "" {
@@ -49,7 +46,7 @@ func addrList(flag, s string) ([]p2p.AddrInfo, error) {
 		}
 		ai, err := p2p.ParseAddr(a)
 		if err != nil {
-			return nil, Usagef("%s: %v", flag, err)
+			return nil, err
 		}
 		out = append(out, ai)
 	}

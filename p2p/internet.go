@@ -254,7 +254,7 @@ func (in *Internet) progress(p Progress) {
 }
 
 // ErrNoInternet is a short code given to a peer not on the internet.
-var ErrNoInternet = errors.New("short invite codes are found on the internet, and internet play is off: start with --internet (or tick it in the lobby browser)")
+var ErrNoInternet = errors.New("short invite codes are found on the internet, and internet play is off: start with --internet")
 
 // CodeResolver finds the host of a short invite code through the DHT of
 // the host's internet play, and waits until hole punching can take the
