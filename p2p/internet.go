@@ -257,8 +257,8 @@ func (in *Internet) progress(p Progress) {
 var ErrNoInternet = errors.New("short invite codes are found on the internet, and internet play is off: start with --internet")
 
 // CodeResolver finds the host of a short invite code through the DHT of
-// the host's internet play, and waits until hole punching can take the
-// connection direct.
+// the host's internet play and, when the way in is through a relay, waits
+// until hole punching can take the connection direct.
 type CodeResolver Code
 
 // Resolve looks the code up.
@@ -268,7 +268,7 @@ func (c CodeResolver) Resolve(ctx context.Context, h *Host) (peer.AddrInfo, erro
 		return peer.AddrInfo{}, ErrNoInternet
 	}
 	ai, err := in.Find(ctx, Code(c))
-	if err == nil && !in.AwaitHolePunch(ctx) {
+	if err == nil && countCircuits(ai.Addrs) > 0 && !in.AwaitHolePunch(ctx) {
 		in.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
 	}
 	return ai, err
