@@ -146,3 +146,25 @@ func TestCodeRecordChecks(t *testing.T) {
 		t.Error("junk accepted")
 	}
 }
+
+// A record from the network never crashes the joiner, and one it accepts
+// names the host the code hashes from.
+func FuzzOpenCodeRecord(f *testing.F) {
+	h := newTestHost(f)
+	salt := []byte("0123456789abcdef")
+	code := CodeFor(h.ID(), salt)
+	now := time.Unix(1_800_000_000, 0)
+	good, err := codeRecord(h, code, salt, 1, now, []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.7/tcp/4001")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ai, err := openCodeRecord(code, b, now)
+		if err == nil && ai.ID != h.ID() { // nothing but the host's own record can pass
+			t.Fatalf("accepted a record naming %s", ai.ID)
+		}
+	})
+}
