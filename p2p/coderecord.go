@@ -35,8 +35,10 @@ import (
 //
 // The record expires recordLife after it was signed (the IPNS end of
 // life, checked by every server and every joiner), and the host signs a
-// fresh one every republishEvery while its game runs: once the game ends
-// or the host goes, its code stops resolving within recordLife.
+// fresh one every republishEvery while its game runs: once the host goes,
+// its code stops resolving within recordLife. When its game ends it
+// publishes, as the last word, a record whose signed peer record has no
+// addresses at all, which answers "no game" at once.
 const (
 	recordLife     = 90 * time.Second
 	republishEvery = 30 * time.Second
@@ -44,6 +46,8 @@ const (
 	mdPeerRecord   = "_hostfall_peer"
 	mdSalt         = "_hostfall_salt"
 	putTimeout     = 20 * time.Second
+	// unpublishTimeout bounds the last word of a host whose game ended.
+	unpublishTimeout = 3 * time.Second
 )
 
 // codeKey is the signing key of the records of code.
@@ -119,6 +123,9 @@ func openCodeRecord(code Code, b []byte, now time.Time) (peer.AddrInfo, error) {
 	if CodeFor(pr.PeerID, salt) != code {
 		return ai, fmt.Errorf("the record names host %s, whose code is not %s", pr.PeerID, code)
 	}
+	if len(pr.Addrs) == 0 {
+		return ai, ErrNoGame // the host's last word: its game ended
+	}
 	return peer.AddrInfo{ID: pr.PeerID, Addrs: pr.Addrs}, nil
 }
 
@@ -152,6 +159,7 @@ func lookupCode(ctx context.Context, kad *dht.IpfsDHT, code Code) (peer.AddrInfo
 // publishLoop signs and stores code's record every republishEvery until
 // ctx ends, once the host holds a relay reservation (or relayWait passed).
 func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, published chan<- struct{}) {
+	defer in.publishing.Done()
 	began, wait := time.Now(), cmp.Or(in.cfg.RelayWait, relayWait)
 	for in.Relays() == 0 && time.Since(began) < wait {
 		in.progress(Progress{Step: "publishing", Code: code})
@@ -167,10 +175,12 @@ func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, pub
 	if in.Relays() > 0 { // a public relay: hole punching will start
 		in.AwaitHolePunch(ctx)
 	}
-	for seq := uint64(time.Now().UnixMilli()); ctx.Err() == nil; seq++ {
+	seq := uint64(time.Now().UnixMilli())
+	defer func() { in.unpublish(code, salt, seq, published == nil) }()
+	for ; ctx.Err() == nil; seq++ {
 		ids := in.relayIDs()
 		in.progress(Progress{Step: "publishing", Code: code, Relays: len(ids)})
-		if err := in.put(ctx, code, salt, seq); err != nil {
+		if err := in.put(ctx, code, salt, seq, in.publishAddrs()); err != nil {
 			in.log.Warn("could not publish the invite code; retrying", "code", code, "err", err)
 		} else {
 			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ",")})
@@ -186,8 +196,21 @@ func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, pub
 	}
 }
 
-func (in *Internet) put(ctx context.Context, code Code, salt []byte, seq uint64) error {
-	b, err := codeRecord(in.h, code, salt, seq, time.Now(), in.publishAddrs())
+// unpublish replaces the code's record by the host's last word (no
+// addresses), if it was ever out; unpublishTimeout at most.
+func (in *Internet) unpublish(code Code, salt []byte, seq uint64, wasOut bool) {
+	if !wasOut {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), unpublishTimeout)
+	defer cancel()
+	if err := in.put(ctx, code, salt, seq, []ma.Multiaddr{}); err != nil {
+		in.log.Debug("the code's last record did not go out; it expires by itself", "code", code, "in", recordLife, "err", err)
+	}
+}
+
+func (in *Internet) put(ctx context.Context, code Code, salt []byte, seq uint64, addrs []ma.Multiaddr) error {
+	b, err := codeRecord(in.h, code, salt, seq, time.Now(), addrs)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,9 @@ type Internet struct {
 	log *slog.Logger
 	h   *Host
 	kad atomic.Pointer[dht.IpfsDHT]
+	// publishing counts the publish loops, which say their last word
+	// when their game ends (Wait).
+	publishing sync.WaitGroup
 	pathWatch
 }
 
@@ -216,8 +219,20 @@ func (in *Internet) Publish(ctx context.Context) (Code, <-chan struct{}, error) 
 	}
 	code := CodeFor(in.h.ID(), salt)
 	published := make(chan struct{})
+	in.publishing.Add(1)
 	go in.publishLoop(ctx, code, salt, published)
 	return code, published, nil
+}
+
+// Wait waits (d at most) until every code whose game ended has been
+// replaced by its host's last word: call it before closing the host.
+func (in *Internet) Wait(d time.Duration) {
+	done := make(chan struct{})
+	go func() { in.publishing.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // AwaitHolePunch waits (punchReadyWait at most) until this peer's hole

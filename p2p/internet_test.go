@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -77,7 +78,8 @@ func TestInternetPublishFind(t *testing.T) {
 			}
 		}
 	})
-	code, _, err := host.Publish(t.Context())
+	pctx, unpublish := context.WithCancel(t.Context())
+	code, _, err := host.Publish(pctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +108,12 @@ func TestInternetPublishFind(t *testing.T) {
 	}
 	if took > FindTimeout/2 {
 		t.Errorf("an unknown code took %v to answer", took)
+	}
+	// The game ends: the host's last word answers at once.
+	unpublish()
+	host.Wait(5 * time.Second)
+	if _, err := join.Find(t.Context(), code); !errors.Is(err, ErrNoGame) || !strings.Contains(err.Error(), "ended") {
+		t.Fatalf("the code of an ended game: %v", err)
 	}
 }
 
@@ -141,6 +149,13 @@ func TestCodeRecordChecks(t *testing.T) {
 	// A record of another code, read under this one: the IPNS signature fails.
 	if _, err := openCodeRecord(CodeFor(h.ID(), []byte("x")), good, now); err == nil {
 		t.Error("a record read under another code was accepted")
+	}
+	last, err := codeRecord(h, code, salt, 3, now, []ma.Multiaddr{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openCodeRecord(code, last, now); !errors.Is(err, ErrNoGame) {
+		t.Errorf("the host's last word: %v", err)
 	}
 	if _, err := openCodeRecord(code, []byte("junk"), now); err == nil {
 		t.Error("junk accepted")

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -87,15 +88,22 @@ func serveDHTNet(ips []string, kill string) error {
 	return nil
 }
 
-// joinDHTNet connects every node to the bootstrap nodes and refreshes its
-// routing table, until each knows most of the others (30 s at most).
+// joinDHTNet connects every node to the bootstrap nodes and to the next
+// few nodes around a ring, so a lookup takes a few hops as on the real
+// network, and waits until each has the peers it met in its routing table
+// (30 s at most).
 func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo) error {
+	const ring = 5
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
-	for _, n := range nodes {
+	for i, n := range nodes {
 		wg.Go(func() {
-			for _, b := range boot {
+			peers := slices.Clone(boot)
+			for k := 1; k <= ring; k++ {
+				peers = append(peers, nodes[(i+k)%len(nodes)].Host.AddrInfo())
+			}
+			for _, b := range peers {
 				if b.ID != n.Host.ID() {
 					_ = n.Host.LibP2P().Connect(ctx, b)
 				}
@@ -103,15 +111,9 @@ func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo)
 		})
 	}
 	wg.Wait()
-	for _, n := range nodes {
-		wg.Go(func() {
-			for ctx.Err() == nil && n.DHT.RoutingTable().Size() < len(nodes)/2 {
-				<-n.DHT.ForceRefresh()
-				time.Sleep(100 * time.Millisecond)
-			}
-		})
+	for ctx.Err() == nil && slices.ContainsFunc(nodes, func(n *p2p.DHTNode) bool { return n.DHT.RoutingTable().Size() < ring }) {
+		time.Sleep(50 * time.Millisecond)
 	}
-	wg.Wait()
 	if ctx.Err() != nil {
 		var sizes []int
 		for _, n := range nodes {

@@ -123,21 +123,27 @@ func TestInternetShortCode(t *testing.T) {
 }
 
 func unknownCode(ctx context.Context, t *testing.T, w *world, iw *internetWorld) {
-	code := p2p.CodeFor("nobody", []byte("nothing")).String()
+	noGame(t, w, iw, "nobody", p2p.CodeFor("nobody", []byte("nothing")).String(), "check the code")
+}
+
+// noGame checks that joining code answers "no game with that code" and
+// why within the bound.
+func noGame(t *testing.T, w *world, iw *internetWorld, name, code, why string) {
+	t.Helper()
 	began := time.Now()
-	p := w.run(iw.join, "nobody", joinArgs("nobody", append([]string{"--invite", code}, iw.internetArgs()...)...)...)
+	p := w.run(iw.join, name, joinArgs(name, append([]string{"--invite", code}, iw.internetArgs()...)...)...)
 	err := p.Exit(p2p.FindTimeout + 20*time.Second)
 	took := time.Since(began)
 	out := p.Stderr()
 	for _, l := range p.Lines() {
 		out += fmt.Sprint(l)
 	}
-	t.Logf("unknown code %s answered in %v (exit %v)", code, took.Round(time.Millisecond), err)
-	if err == nil || !strings.Contains(out, "no game with that code") {
-		t.Fatalf("joining an unknown code: exit %v, output:\n%s", err, tail(out, 2000))
+	t.Logf("%s: code %s answered in %v (exit %v)", name, code, took.Round(time.Millisecond), err)
+	if err == nil || !strings.Contains(out, "no game with that code") || !strings.Contains(out, why) {
+		t.Fatalf("%s joining %s: exit %v, output:\n%s", name, code, err, tail(out, 2000))
 	}
 	if took > p2p.FindTimeout+5*time.Second { // the process starts and bootstraps first
-		t.Errorf("an unknown code took %v to answer; the bound is %v", took, p2p.FindTimeout)
+		t.Errorf("%s: the code took %v to answer; the bound is %v", name, took, p2p.FindTimeout)
 	}
 }
 
@@ -168,6 +174,7 @@ func internetGame(ctx context.Context, t *testing.T, w *world, iw *internetWorld
 	}
 	t.Logf("from typing the code to the game's start: %v", time.Since(began).Round(time.Millisecond))
 	w.survive(peers, turns, 0, 60*time.Second)
+	noGame(t, w, iw, "late-"+tag, code, "has ended") // the host said its last word as it left
 	for _, p := range peers {
 		relayed, direct := pathTimes(p)
 		switch {
