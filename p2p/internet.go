@@ -98,8 +98,9 @@ func NewInternet(cfg InternetConfig) *Internet {
 // HostOptions are what the host needs: hole punching, and AutoRelay at
 // once. Reachability is taken to be private without waiting for AutoNAT
 // (about 17 s to decide): a host wants its code out in seconds, and a peer
-// that turns out to be public loses nothing by also being reachable
-// through relays. See also TrustOneObserver.
+// that is in fact public is reached through a relay first and directly a
+// moment later (hole punching needs no NAT to succeed). See also
+// TrustOneObserver.
 func (in *Internet) HostOptions() Options {
 	ar := []autorelay.Option{autorelay.WithBackoff(time.Minute), autorelay.WithMinInterval(time.Second)}
 	relays := libp2p.EnableAutoRelayWithStaticRelays(in.cfg.Relays, ar...)

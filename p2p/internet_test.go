@@ -117,6 +117,30 @@ func TestInternetPublishFind(t *testing.T) {
 	}
 }
 
+// With static relays, AutoRelay uses them alone; the host still starts.
+func TestInternetStaticRelays(t *testing.T) {
+	boot := testDHT(t, 2)
+	in := NewInternet(InternetConfig{Bootstrap: boot, Relays: boot[1:], Logger: testLog()})
+	opt := in.HostOptions()
+	opt.Listen = []string{"/ip4/127.0.0.1/tcp/0"}
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Identity = k
+	h, err := NewHost(t.Context(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := in.Start(t.Context(), h); err != nil {
+		t.Fatal(err)
+	}
+	if h.Internet() != in {
+		t.Fatal("the host does not know its internet play")
+	}
+}
+
 // A record is refused when it expired, when the code does not hash from
 // the host it names, or when its addresses are not signed by that host.
 func TestCodeRecordChecks(t *testing.T) {
