@@ -47,7 +47,7 @@ const (
 	mdSalt         = "_hostfall_salt"
 	putTimeout     = 20 * time.Second
 	// unpublishTimeout bounds the last word of a host whose game ended.
-	unpublishTimeout = 3 * time.Second
+	unpublishTimeout = 5 * time.Second
 )
 
 // codeKey is the signing key of the records of code.

@@ -67,10 +67,11 @@ type InternetConfig struct {
 
 // Progress is a step of internet play a player sees.
 type Progress struct {
-	Step   string // publishing, published, finding, found
+	Step   string // publishing, published, finding, found, relayed-only
 	Code   Code
 	Relays int
 	Via    string // published: the relays' peer IDs, comma-separated
+	Peer   string // relayed-only: the peer hole punching did not reach
 }
 
 // Internet is this peer on the public libp2p network: a DHT client,

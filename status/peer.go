@@ -71,8 +71,10 @@ func progressLines(s *Line) func(p2p.Progress) {
 			text = fmt.Sprintf("finding %s…", p.Code)
 		case "found":
 			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
+		case "relayed-only":
+			text = fmt.Sprintf("%s is still reached only through a public relay, which ends the connection after 2 minutes: use a relay of your own (--relay), or forward a port to this machine", p.Peer)
 		}
-		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via))
+		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("peer", p.Peer))
 	}
 }
 

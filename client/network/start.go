@@ -100,7 +100,7 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	stops := []func(){func() { h.Close() }, cancel} // stopped last to first
 	if in != nil {
 		// Run first: the session has ended by then; let its code's last word out.
-		stops = append(stops, func() { in.Wait(4 * time.Second) })
+		stops = append(stops, func() { in.Wait(6 * time.Second) })
 	}
 	opt.Host = h
 	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ type internetWorld struct {
 	net        *peerproc.Proc
 	addrs      []string // node i's multiaddr
 	host, join *netns.NS
+	symmetric  *netns.NS // behind a NAT that picks a new port per destination: no hole punching
 	killFile   string
 }
 
@@ -68,11 +70,17 @@ func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 		ips = append(ips, ip)
 	}
 	iw := &internetWorld{}
-	for i, side := range []**netns.NS{&iw.host, &iw.join} {
-		name := []string{"home-a", "home-b"}[i]
-		lanPrefix := []string{"10.81.0", "10.82.0"}[i]
-		_, lan, err := w.lab.Router("nat"+name[len(name)-1:], wan, 1+i, lanPrefix)
+	for i, side := range []**netns.NS{&iw.host, &iw.join, &iw.symmetric} {
+		name := []string{"home-a", "home-b", "home-c"}[i]
+		lanPrefix := []string{"10.81.0", "10.82.0", "10.83.0"}[i]
+		router, lan, err := w.lab.Router("nat"+name[len(name)-1:], wan, 1+i, lanPrefix)
 		w.must(err)
+		if side == &iw.symmetric {
+			_, err = router.Output("iptables", "-t", "nat", "-F", "POSTROUTING")
+			w.must(err)
+			_, err = router.Output("iptables", "-t", "nat", "-A", "POSTROUTING", "-s", lanPrefix+".0/24", "-j", "MASQUERADE", "--random-fully")
+			w.must(err)
+		}
 		ns, err := w.lab.Namespace(name)
 		w.must(err)
 		_, err = lan.Plug(ns)
@@ -107,19 +115,47 @@ func (iw *internetWorld) internetArgs() []string {
 // under a short code, a joiner behind another NAT that knows only the code
 // (and the network's bootstrap addresses) finds it, connects through one
 // of the host's relays, and hole punching takes the connection direct.
-// Then the same with one bootstrap node and half the DHT nodes closed
-// while the joiner looks the code up; and a code nobody published answers
-// "no game with that code" within p2p.FindTimeout.
+// Then: a host behind a NAT that defeats hole punching plays over the
+// relay; one bootstrap node and half the DHT nodes are closed while the
+// joiner looks the code up; a code nobody published, or whose game ended,
+// answers "no game with that code" within p2p.FindTimeout.
 func TestInternetShortCode(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	iw := newInternetWorld(ctx, w)
 
 	t.Run("unknown code", func(t *testing.T) { unknownCode(ctx, t, w, iw) })
 	t.Run("game", func(t *testing.T) { internetGame(ctx, t, w, iw, "a", false) })
-	t.Run("half the network killed", func(t *testing.T) { internetGame(ctx, t, w, iw, "b", true) })
+	t.Run("no hole punching", func(t *testing.T) { relayedGame(ctx, t, w, iw) })
+	t.Run("half the network killed", func(t *testing.T) { internetGame(ctx, t, w, iw, "b", true) }) // last: it leaves half a network
+}
+
+// relayedGame: the host is behind a NAT that maps every destination to a
+// new port, so hole punching cannot go direct; the game plays to its end
+// through the public relay, and the players are told what to do about it.
+func relayedGame(ctx context.Context, t *testing.T, w *world, iw *internetWorld) {
+	const turns = 400 // 20 s: longer than the wait before the warning
+	host := w.run(iw.symmetric, "host-c", hostArgs("internet-c", 2, turns, iw.internetArgs()...)...)
+	code := w.waitEv(ctx, host, "invite").Str("code")
+	join := w.run(iw.join, "join-c", joinArgs("join-c", append([]string{"--invite", code}, iw.internetArgs()...)...)...)
+	peers := []*peerproc.Proc{host, join}
+	for _, p := range peers {
+		w.waitEv(ctx, p, "start")
+	}
+	w.survive(peers, turns, 0, 90*time.Second)
+	for _, p := range peers {
+		relayed, direct := pathTimes(p)
+		if relayed == 0 || direct != 0 {
+			t.Errorf("%s: relayed at %d, direct at %d; want relayed only", p.Name, relayed, direct)
+		}
+		warned := slices.ContainsFunc(p.Find("internet"), func(l peerproc.Line) bool { return l.Str("step") == "relayed-only" })
+		if !warned {
+			t.Errorf("%s was not told that its game runs over a public relay", p.Name)
+		}
+	}
+	t.Logf("the game ran over the relay to its end; both players were told")
 }
 
 func unknownCode(ctx context.Context, t *testing.T, w *world, iw *internetWorld) {
