@@ -16,7 +16,6 @@ import (
 	"hostfall/logging"
 	"hostfall/match"
 	"hostfall/p2p"
-	"hostfall/render"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/status"
@@ -122,7 +121,7 @@ func Join(ctx context.Context, p Peer, res p2p.Resolver) error {
 // it on. Without a record the error wraps network.ErrNoLastGame.
 func Rejoin(ctx context.Context, p Peer) error {
 	if !p.Headless {
-		if err := render.CheckDisplay(); err != nil {
+		if err := CheckWindow(); err != nil {
 			return err // no window, whatever the record says
 		}
 	}
@@ -186,7 +185,7 @@ func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running,
 	if p.Headless {
 		opt.SelfBot, opt.SelfLevel = !p.Idle, p.Level
 	} else {
-		if err := render.CheckDisplay(); err != nil {
+		if err := CheckWindow(); err != nil {
 			return nil, err
 		}
 		opt.Logger, opt.WaitScreen = logging.Window(), true

@@ -15,7 +15,7 @@ packages=(
   iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
   avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
   avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace
-  qemu-user                           # qemu-i386 runs the GOARCH=386 tests where the kernel has no 32-bit support
+  qemu-user                           # qemu-i386: the GOARCH=386 tests where the kernel has no 32-bit support; qemu-aarch64: the arm64 server build (deploy tests)
 )
 
 need_go="1.26"

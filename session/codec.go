@@ -19,8 +19,11 @@ const (
 	maxNameLen    = 64
 	maxChatLen    = 512
 	maxTurnsInMsg = 4096
-	maxCmdsInMsg  = 65536
-	maxCmdSize    = 64 << 10
+	// maxTurnBytesInMsg bounds the command bytes of the turns one message
+	// carries (a turn holds up to ~1 MiB: 8 slots at their budget).
+	maxTurnBytesInMsg = 4 << 20
+	maxCmdsInMsg      = 65536
+	maxCmdSize        = 64 << 10
 )
 
 // ErrMalformed wraps every decoding failure.
@@ -267,7 +270,7 @@ func turnFromWire(w *wirepb.Turn) (Turn, error) {
 		return Turn{}, errors.New("too many departures")
 	}
 	for _, d := range w.Departures {
-		if d.Slot >= MaxSlots || d.Reason > uint32(DepartLagging) {
+		if d.Slot >= MaxSlots || d.Reason > uint32(DepartMisbehaved) {
 			return Turn{}, errors.New("departure out of range")
 		}
 		t.Departures = append(t.Departures, Departure{Slot: int(d.Slot), Reason: DepartReason(d.Reason)})

@@ -112,6 +112,9 @@ func (n *Node) owns(p PeerID, e uint64) bool {
 // itself also encodes the host's slot.
 func EpochGeneration(e uint64) uint64 { return epochGen(e) }
 
+// EpochSlot is the lobby slot of the player that hosts epoch e.
+func EpochSlot(e uint64) int { return epochSlot(e) }
+
 // pendingCmd is an own command not yet seen in a committed turn.
 type pendingCmd struct {
 	cmd    Command
@@ -268,10 +271,16 @@ func (n *Node) turnsAfter(from, to uint64) []Turn {
 	}
 	turns := n.log[from-n.base : to-n.base]
 	// A receiver refuses more commands in one message's turns than
-	// maxTurnCmdsInMsg (see precount): the rest go in the next message.
-	cmds := 0
+	// maxTurnCmdsInMsg (see precount), and a catch-up goes in chunks of
+	// maxTurnBytesInMsg so that it never nears the frame limit and the
+	// link carries live turns between them: the rest go in the next message.
+	cmds, size := 0, 0
 	for i, t := range turns {
-		if cmds += len(t.Commands); cmds > maxTurnCmdsInMsg && i > 0 {
+		cmds += len(t.Commands)
+		for _, c := range t.Commands {
+			size += len(c.Data) + 16
+		}
+		if (cmds > maxTurnCmdsInMsg || size > maxTurnBytesInMsg) && i > 0 {
 			turns = turns[:i]
 			break
 		}

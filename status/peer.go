@@ -174,6 +174,8 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 	case network.EvPlayerLeft:
 		s.Emit("player_left", fmt.Sprintf("%s (slot %d) left at turn %d: %v", ev.Name, ev.Slot, ev.Turn, ev.Reason),
 			KV("slot", ev.Slot), KV("name", ev.Name), KV("turn", ev.Turn), KV("reason", ev.Reason.String()))
+	case network.EvPaused, network.EvResuming, network.EvResumed:
+		ps.pause(ev)
 	case network.EvDesync:
 		ps.desync(ev)
 	case network.EvDesyncRepaired:
@@ -194,6 +196,26 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 		return true
 	}
 	return false
+}
+
+// pause prints the paused, resuming and resumed lines: by is the name of
+// the player who paused (or resumed), slot its lobby slot.
+func (ps *Peer) pause(ev network.Event) {
+	s, by := ps.Line, KV("by", ev.Name)
+	switch ev.Kind {
+	case network.EvPaused:
+		left := "no limit"
+		if ev.Count >= 0 {
+			left = fmt.Sprintf("%d left", ev.Count)
+		}
+		s.Emit("paused", fmt.Sprintf("%s paused the game at turn %d (%s)", ev.Name, ev.Turn, left),
+			by, KV("slot", ev.Slot), KV("turn", ev.Turn), KV("left", ev.Count))
+	case network.EvResuming:
+		s.Emit("resuming", fmt.Sprintf("%s resumes the game: it goes on in %d turns", ev.Name, ev.Count),
+			by, KV("slot", ev.Slot), KV("turn", ev.Turn), KV("turns", ev.Count))
+	case network.EvResumed:
+		s.Emit("resumed", fmt.Sprintf("the game goes on from turn %d", ev.Turn), by, KV("slot", ev.Slot), KV("turn", ev.Turn))
+	}
 }
 
 // EndPlayer is one player of the end line: its lobby slot, the units and
