@@ -91,10 +91,10 @@ func serveDHTNet(ips []string, kill string) error {
 // joinDHTNet connects every node to the bootstrap nodes and to the next
 // few nodes around a ring, so a lookup takes a few hops as on the real
 // network, and waits until each has the peers it met in its routing table
-// (30 s at most).
+// (60 s at most: CI shares two cores).
 func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo) error {
 	const ring = 5
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
 	for i, n := range nodes {
@@ -119,7 +119,7 @@ func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo)
 		for _, n := range nodes {
 			sizes = append(sizes, n.DHT.RoutingTable().Size())
 		}
-		return fmt.Errorf("the nodes did not learn of each other within 30 s: routing table sizes %v", sizes)
+		return fmt.Errorf("the nodes did not learn of each other within 60 s: routing table sizes %v", sizes)
 	}
 	return nil
 }
