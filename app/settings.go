@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"hostfall/game/ai"
+	"hostfall/p2p"
 	"hostfall/settings"
 )
 
@@ -36,6 +37,8 @@ type Network struct {
 	Identity string   // "" means $HOSTFALL_IDENTITY or the user's config dir
 	Listen   []string // multiaddrs; none means every interface
 	Relay    string   // a Hostfall relay's multiaddr, or ""
+	// Internet puts the window's peer on the public libp2p network (nil: LAN only).
+	Internet *p2p.InternetConfig
 }
 
 // Skirmish is a game of the player against bots.

@@ -123,7 +123,7 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 	if tweak != nil {
 		tweak(&opt)
 	}
-	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Browse: true,
+	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
 		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
 	return network.Start(ctx, su, opt)
 }

@@ -30,6 +30,7 @@ func AddNetwork(fs *flag.FlagSet, n *app.Network, offline string) {
 	addHost(fs, &n.Identity, &n.Listen)
 	fs.BoolVar(&n.Offline, "offline", false, offline)
 	fs.StringVar(&n.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): list its directory, be reachable through it, offer invite codes")
+	AddInternet(fs, &n.Internet)
 }
 
 // addHost adds the flags of this machine's libp2p host.
@@ -57,6 +58,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	fs.StringVar(&p.level, "level", "hard", "bot level: easy, normal or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	addHost(fs, &p.Identity, &p.Listen)
 	fs.StringVar(&p.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
+	AddInternet(fs, &p.Internet)
 	AddDisplay(fs, &p.Window)
 	fs.BoolVar(&p.ExitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }

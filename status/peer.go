@@ -39,13 +39,42 @@ func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
 		ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
 	}
 	su.OnPath = func(p peer.ID, k p2p.PathKind) {
-		ps.Line.Emit("path", fmt.Sprintf("%s is reached %s", p, k), KV("peer", p.String()), KV("path", k.String()))
+		text := fmt.Sprintf("%s: connected through a relay — trying to go direct", p)
+		if k == p2p.PathDirect {
+			text = fmt.Sprintf("%s: direct", p)
+		}
+		ps.Line.Emit("path", text, KV("peer", p.String()), KV("path", k.String()))
 	}
+	su.OnProgress = progressLines(ps.Line)
 	su.OnInvite = func(code, relay string) {
 		ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
 	}
 	if trace {
 		o.PeerOptions = ps.trace
+	}
+}
+
+// progressLines prints the steps of internet play, each change once.
+func progressLines(s *Line) func(p2p.Progress) {
+	var last atomic.Pointer[p2p.Progress]
+	return func(p p2p.Progress) {
+		if old := last.Swap(&p); old != nil && *old == p {
+			return
+		}
+		var text string
+		switch p.Step {
+		case "publishing":
+			text = fmt.Sprintf("publishing your game… (%d relays)", p.Relays)
+		case "published":
+			text = fmt.Sprintf("your game is published as %s (%d relays)", p.Code, p.Relays)
+		case "finding":
+			text = fmt.Sprintf("finding %s…", p.Code)
+		case "found":
+			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
+		case "relayed-only":
+			text = fmt.Sprintf("%s is still reached only through a public relay, which ends the connection after 2 minutes: use a relay of your own (--relay), or forward a port to this machine", p.Peer)
+		}
+		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("peer", p.Peer))
 	}
 }
 
