@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -202,50 +198,3 @@ func countPx(img *image.RGBA, r image.Rectangle, pred func(color.RGBA) bool) int
 	return n
 }
 
-// An idle browser window costs little: it waits for input between frames
-// and draws four frames a second when nothing happens (render's
-// idleFrame). Measured: 86 % of a core at 60 frames a second before, 7 %
-// after (CPU time of the process over 10 s, Xvfb, llvmpipe).
-func TestIdleBrowserCPU(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a window process; skipped with -short")
-	}
-	display, stopX, err := xvfb.Start()
-	if errors.Is(err, xvfb.ErrNotInstalled) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stopX)
-	dir := t.TempDir()
-	p := startBrowser(t, buildBinary(t), append(playerEnv(dir, "idle"), "DISPLAY="+display, "HOSTFALL_CONFIG="+dir))
-	screenShows(t, display, "the browser", browserAt(1024))
-	pid := p.Cmd.Process.Pid
-	const span = 5 * time.Second
-	before, start := cpuTime(t, pid), time.Now()
-	time.Sleep(span)
-	used := cpuTime(t, pid) - before
-	share := float64(used) / float64(time.Since(start))
-	t.Logf("the idle browser used %v of CPU in %v: %.1f %% of a core", used, time.Since(start).Round(time.Millisecond), share*100)
-	if share > 0.15 {
-		t.Errorf("an idle browser uses %.0f %% of a core, want under 15 %%", share*100)
-	}
-}
-
-// cpuTime is the user and system time process pid has used (/proc).
-func cpuTime(t *testing.T, pid int) time.Duration {
-	t.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The fields after the command name, which is in parentheses and may hold spaces.
-	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * time.Second / clockTicks
-}
-
-// clockTicks is the kernel's USER_HZ, 100 on Linux everywhere.
-const clockTicks = 100
