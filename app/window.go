@@ -17,6 +17,7 @@ import (
 	"hostfall/datadir"
 	"hostfall/game"
 	"hostfall/logging"
+	"hostfall/p2p"
 	"hostfall/render"
 	"hostfall/settings"
 	"hostfall/sound"
@@ -124,7 +125,8 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 		tweak(&opt)
 	}
 	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
-		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
+		InternetWhenAsked: &p2p.InternetConfig{}, // the public network, once the player asks for it
+		OnInvite:          func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
 	return network.Start(ctx, su, opt)
 }
 

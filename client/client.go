@@ -207,6 +207,9 @@ type CreateOptions struct {
 	MaxPlayers int    // 2..8; 0 means 4
 	MapSeed    uint64
 	MapSize    int // tiles a side; 0 means the game's default
+	// Internet puts the game on the public libp2p network and gives it a
+	// short invite code (clients that cannot refuse it in a sentence).
+	Internet bool
 }
 
 // JoinOptions go with a join request.
@@ -232,6 +235,27 @@ type Peer struct {
 	Host       bool
 	Self       bool
 	PingMillis float64 // round trip; negative when not measured
+	Path       Path    // how this peer is reached over the internet
+}
+
+// Path is how a peer is reached in an internet game.
+type Path uint8
+
+const (
+	PathUnknown Path = iota // not an internet peer (the LAN, a relay of one's own), or not yet known
+	PathRelayed             // through a relay only: hole punching is trying to go direct
+	PathDirect              // a direct connection
+)
+
+// String says the path in the network panel's words.
+func (p Path) String() string {
+	switch p {
+	case PathRelayed:
+		return "relay — trying to go direct"
+	case PathDirect:
+		return "direct"
+	}
+	return ""
 }
 
 // NetStatus is what the network panel shows.
@@ -247,8 +271,22 @@ type NetStatus struct {
 	BytesOut   float64
 	// Invite is the invite code of the game this peer hosts through a
 	// relay (what friends type into their browser's code field); "" when
-	// there is none.
+	// there is none. With internet play it is the short code (K7Q2-9XPM).
 	Invite string
+	// Internet is the progress of internet play (joining the public
+	// network, publishing the game, finding a code), also while browsing.
+	Internet InternetStatus
+}
+
+// InternetStatus is how far internet play got, in the player's words.
+type InternetStatus struct {
+	// Available: this client can play over the internet when asked (a
+	// Create with Internet, a short code typed).
+	Available bool
+	Always    bool   // started with --internet: every hosted game is published
+	On        bool   // on the public network now
+	Text      string // the newest step as a sentence ("" none)
+	Failed    bool   // Text says what went wrong and what to try
 }
 
 // EventKind says what an Event reports.

@@ -125,6 +125,9 @@ func (a *App) drawNetPanel() {
 	st := &a.net
 	l := ui.NewLayout(a.w, a.h).NetPanel
 	rows := 7 + len(st.Peers)
+	if st.Internet.On {
+		rows++
+	}
 	l.Max.Y = l.Min.Y + 44 + float64(rows)*18
 	a.top.rect(l, rgba(10, 12, 18, 0.9))
 	a.top.outline(l, 1, colBorder)
@@ -138,9 +141,17 @@ func (a *App) drawNetPanel() {
 		small.text(v, x+96, y, alignLeft, colText)
 		y += 18
 	}
-	if !st.Online {
+	switch {
+	case !st.Online:
 		kv("mode", "offline game (no network)")
-	} else {
+	case st.Internet.On:
+		kv("mode", "internet (public libp2p network)")
+		if st.Invite != "" {
+			kv("invite code", st.Invite)
+		} else {
+			kv("internet", small.fit(st.Internet.Text, l.Max.X-x-108))
+		}
+	default:
 		kv("mode", "LAN / relay")
 	}
 	kv("host", st.Host)
@@ -158,15 +169,22 @@ func (a *App) drawNetPanel() {
 		if p.PingMillis >= 0 && !p.Self {
 			ping = fmt.Sprintf("%.1f ms", p.PingMillis)
 		}
-		name := small.fit(p.Name, 160)
+		name := p.Name
 		if p.Host {
 			name += " (host)"
 		}
+		name = small.fit(name, 140)
 		c := colText
 		if p.Self {
 			c, ping = colAccent, "you"
 		}
 		small.text(name, x, y, alignLeft, c)
+		switch p.Path {
+		case client.PathRelayed:
+			small.text("via relay", x+150, y, alignLeft, colDim)
+		case client.PathDirect:
+			small.text("direct", x+150, y, alignLeft, colGood)
+		}
 		small.text(ping, l.Max.X-12, y, alignRight, colText)
 		y += 18
 	}

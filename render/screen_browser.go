@@ -41,6 +41,9 @@ type browserScreen struct {
 	askPass    *client.Listing // a locked session waiting for its password
 	last       rejoinView      // the game to rejoin, as update read it
 	rejoinMsg  string          // the last progress of a rejoin the status line showed
+	internet   bool            // "Internet game" is ticked
+	inet       client.InternetStatus
+	inetMsg    string // the last progress of internet play the status line showed
 }
 
 // rejoinView is what the browser shows of the game the player can rejoin.
@@ -119,6 +122,7 @@ type browserLayout struct {
 	join, code, joinCode        ui.Rect   // under the table
 	name, gameName, password    ui.Rect   // the create panel's fields
 	fewer, players, more        ui.Rect   // its number of players
+	internet                    ui.Rect // the "Internet game" checkbox's row
 	createBtn                   ui.Rect
 	prompt                      ui.Rect // the password prompt, its field and buttons
 	promptField, promptJoin     ui.Rect
@@ -169,13 +173,18 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.code = ui.R(196, by, l.joinCode.Min.X-10, by+34) // invite codes are long: the field takes the width
 
 	x, y, fw := l.create.Min.X+16, l.create.Min.Y+14, l.create.W()-32
-	l.name = ui.XYWH(x, y+22, fw, 32)
-	l.gameName = ui.XYWH(x, y+122, fw, 32)
-	l.password = ui.XYWH(x, y+182, fw, 32)
-	l.fewer = ui.XYWH(x, y+242, 36, 32)
-	l.players = ui.XYWH(x+36, y+242, 60, 32)
-	l.more = ui.XYWH(x+96, y+242, 36, 32)
-	l.createBtn = ui.XYWH(x, min(y+294, l.create.Max.Y-50), fw, 38) // inside the panel of a small window too
+	dy := createRows // where the panel's rows go down from y
+	if l.create.H() < 400 {
+		dy = createRowsCompact // a small window: the rows close up to keep the checkbox
+	}
+	l.name = ui.XYWH(x, y+dy[0], fw, 32)
+	l.gameName = ui.XYWH(x, y+dy[1], fw, 32)
+	l.password = ui.XYWH(x, y+dy[2], fw, 32)
+	l.fewer = ui.XYWH(x, y+dy[3], 36, 32)
+	l.players = ui.XYWH(x+36, y+dy[3], 60, 32)
+	l.more = ui.XYWH(x+96, y+dy[3], 36, 32)
+	l.internet = ui.XYWH(x, y+dy[4], fw, 22)
+	l.createBtn = ui.XYWH(x, min(y+dy[5], l.create.Max.Y-50), fw, 38) // inside the panel of a small window too
 
 	l.prompt = ui.XYWH(w/2-200, h/2-90, 400, 180)
 	p := l.prompt
@@ -183,6 +192,14 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.promptJoin = ui.XYWH(p.Min.X+16, p.Max.Y-54, 170, 36)
 	l.promptCancel = ui.XYWH(p.Max.X-186, p.Max.Y-54, 170, 36)
 }
+
+// createRows are the y offsets in the create panel of its name, game
+// name, password, players, "Internet game" and Create game rows;
+// createRowsCompact those of a short panel.
+var (
+	createRows        = [6]float64{22, 122, 182, 242, 290, 330}
+	createRowsCompact = [6]float64{22, 100, 152, 204, 244, 276}
+)
 
 // browserCols are the session table's headers; browserColsWide and
 // browserColsNarrow their x offsets from the table's left (negative: from
@@ -250,9 +267,25 @@ func (b *browserScreen) update(in *ui.Input) {
 		b.status("", false)
 		b.rejoinMsg = ""
 	}
+	b.readInternet()
 	b.lay.set(b.a.w, b.a.h, len(b.list), b.last.bar())
 	b.acts = b.input(in)
 	b.apply(b.acts)
+}
+
+// readInternet takes the progress of internet play from the client and
+// shows each new step in the status line (failures in red).
+func (b *browserScreen) readInternet() {
+	b.inet = b.a.cl.Status().Internet
+	if b.inet.Always {
+		b.internet = true // --internet publishes every game created
+	}
+	if t := b.inet.Text; t != b.inetMsg {
+		if t != "" {
+			b.status(t, b.inet.Failed)
+		}
+		b.inetMsg = t
+	}
 }
 
 // input runs the frame's input on the list as b.list holds it, laid out as
@@ -348,6 +381,10 @@ func (b *browserScreen) createInput(in *ui.Input, acts []browserIntent) []browse
 		acts = append(acts, browserClickIntent)
 		b.maxPlayers++
 	}
+	if b.inet.Available && !b.inet.Always && pressed(in, lay.internet) {
+		acts = append(acts, browserClickIntent)
+		b.internet = !b.internet
+	}
 	if b.askPass == nil && pressed(in, lay.createBtn) {
 		acts = append(acts, browserClickIntent, b.create())
 	}
@@ -428,8 +465,13 @@ func (b *browserScreen) create() browserIntent {
 	if name == "" {
 		name = b.defaultGameName()
 	}
-	return browserIntent{act: browserCreate,
+	x := browserIntent{act: browserCreate,
 		create: client.CreateOptions{Name: name, PlayerName: b.playerName(), Password: b.password.Text, MaxPlayers: b.maxPlayers}}
+	if b.internet && b.inet.Available {
+		x.create.Internet = true
+		x.wait = "Publishing your game on the internet…"
+	}
+	return x
 }
 
 // join joins the listed session, asking for its password first if it has one.
@@ -456,11 +498,20 @@ func (b *browserScreen) joinIntent(s *client.Listing, password string) browserIn
 		wait: "Asking " + who + " to let you in…"}
 }
 
-// joinCode is the intent to join by the invite code typed.
+// joinCode is the intent to join by the invite code typed. A short code
+// is found on the internet, which the client joins for it.
 func (b *browserScreen) joinCode() browserIntent {
-	return browserIntent{act: browserJoinCode, code: b.code.Text, join: client.JoinOptions{PlayerName: b.playerName()},
-		wait: "Joining by invite code…"}
+	wait := "Joining by invite code…"
+	if code := strings.TrimSpace(b.code.Text); len(code) <= maxShortCode {
+		wait = "Finding " + strings.ToUpper(code) + " on the internet…"
+	}
+	return browserIntent{act: browserJoinCode, code: strings.TrimSpace(b.code.Text), join: client.JoinOptions{PlayerName: b.playerName()},
+		wait: wait}
 }
+
+// maxShortCode is the longest a short invite code is as typed (8 symbols,
+// dashes and spaces the player may add); a long one (HF1-…) is well over.
+const maxShortCode = 12
 
 // apply does what the input asked for, in order, and shows how the client
 // took it.
@@ -583,11 +634,21 @@ func (b *browserScreen) drawTable() {
 	}
 	if len(b.list) == 0 {
 		t.inRect("No games found yet. Create one, or join with an invite code.", ui.R(l.list.Min.X, l.list.Min.Y, l.list.Max.X, l.list.Min.Y+80), colDim)
+		if b.inet.Available && !b.internet {
+			small := a.text[fontSmall]
+			for i, line := range small.wrap(noLANHint, l.list.W()-40) {
+				small.inRect(line, ui.R(l.list.Min.X, l.list.Min.Y+64+float64(i)*16, l.list.Max.X, l.list.Min.Y+80+float64(i)*16), colDim)
+			}
+		}
 	}
 	for i, r := range l.rows {
 		b.drawRow(&b.list[i], r)
 	}
 }
+
+// noLANHint is what the empty table says when no game is visible on the
+// LAN: internet play is there, but only when asked for.
+const noLANHint = "Nobody is on this network? Tick \u201cInternet game\u201d before you create, and friends elsewhere join with its short code; or type a friend\u2019s code below."
 
 // drawRow draws session s in row r.
 func (b *browserScreen) drawRow(s *client.Listing, r ui.Rect) {
@@ -630,7 +691,7 @@ func (b *browserScreen) drawBottom() {
 	}
 	a.drawButton(hud, bold, l.join, label, sel != nil && b.askPass == nil)
 	small.text("Invite code", l.code.Min.X, l.code.Min.Y-16, alignLeft, colDim)
-	a.drawField(hud, t, l.code, &b.code, b.focus == &b.code, "paste an invite code", false)
+	a.drawField(hud, t, l.code, &b.code, b.focus == &b.code, "type a short code like K7Q2-9XPM, or paste a long one", false)
 	a.drawButton(hud, bold, l.joinCode, "Join by code", b.code.Text != "")
 	if b.msg == "" {
 		return
@@ -670,7 +731,7 @@ func (b *browserScreen) drawCreate() {
 	x := l.name.Min.X
 	bold.text("Your name", x, l.name.Min.Y-22, alignLeft, colText)
 	a.drawField(hud, t, l.name, &b.name, b.focus == &b.name, "your name", false)
-	bold.text("Create a game", x, l.gameName.Min.Y-44, alignLeft, colAccent)
+	bold.text("Create a game", x, l.gameName.Min.Y-40, alignLeft, colAccent)
 	small.text("Name", x, l.gameName.Min.Y-16, alignLeft, colDim)
 	a.drawField(hud, t, l.gameName, &b.gameName, b.focus == &b.gameName, b.defaultGameName(), false)
 	small.text("Password (optional)", x, l.password.Min.Y-16, alignLeft, colDim)
@@ -679,7 +740,36 @@ func (b *browserScreen) drawCreate() {
 	a.drawButton(hud, bold, l.fewer, "–", b.maxPlayers > 2)
 	t.inRect(fmt.Sprintf("%d", b.maxPlayers), l.players, colText)
 	a.drawButton(hud, bold, l.more, "+", b.maxPlayers < 8)
+	if b.inet.Available {
+		b.drawInternetBox()
+	}
 	a.drawButton(hud, bold, l.createBtn, "Create game", b.askPass == nil)
+}
+
+// drawInternetBox draws the "Internet game" checkbox and, in a tall
+// panel, what it does.
+func (b *browserScreen) drawInternetBox() {
+	a, r := b.a, b.lay.internet
+	hud, t, small := a.hud, a.text[fontBody], a.text[fontSmall]
+	box := ui.XYWH(r.Min.X, r.Min.Y+2, 18, 18)
+	hot := !b.inet.Always && r.Contains(a.in.Mouse)
+	hud.rect(box, colPanelHi)
+	c := colBorder
+	if hot {
+		c = colAccent
+	}
+	hud.outline(box, 1, c)
+	if b.internet {
+		hud.rect(ui.R(box.Min.X+4, box.Min.Y+4, box.Max.X-4, box.Max.Y-4), colAccent)
+	}
+	label := "Internet game"
+	if b.inet.Always {
+		label = "Internet game (--internet)"
+	}
+	t.text(t.fit(label, r.W()-28), box.Max.X+8, r.Min.Y+2, alignLeft, colText)
+	if b.lay.createBtn.Min.Y-r.Max.Y >= 16 {
+		small.text(small.fit("a short code for friends elsewhere", r.W()-28), box.Max.X+8, r.Max.Y+1, alignLeft, colDim)
+	}
 }
 
 // drawPrompt draws the password prompt over the browser.

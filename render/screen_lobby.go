@@ -72,6 +72,9 @@ type lobbyView struct {
 	start  string   // why the host cannot start yet ("" when it can)
 	code   string   // the invite code ("" for none)
 	invite []string // the code's lines under the subtitle (a lobby hosted through a relay)
+	short  bool     // code is a short one: drawn big, in inviteShortLines lines' room
+	net    client.InternetStatus
+	netOn  bool // a line of internet progress shows under the code
 	slots  []slotView
 }
 
@@ -250,12 +253,17 @@ func (s *lobbyScreen) read() {
 	me := a.cl.Slot()
 	host := me >= 0 && me < len(l.Slots) && isHost(&l, me, st)
 	small := a.text[fontSmall]
-	invite := ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
+	var invite []string
+	short := isShortCode(st.Invite)
+	if !short {
+		invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
+	}
 	s.v.set(l, me, host, st.Invite, invite)
+	s.v.setInternet(short, st.Internet)
 	if _, ok := a.cl.(client.LobbyHost); !ok {
 		s.v.noSetup()
 	}
-	s.lay.set(a.w, a.h, len(s.v.invite), len(s.v.slots))
+	s.lay.set(a.w, a.h, s.v.headerLines(), len(s.v.slots))
 	s.preview.update(l.MapSeed, mapSize(&l), mapPlayers(&l))
 }
 
@@ -284,6 +292,34 @@ func (v *lobbyView) set(l session.Lobby, me int, host bool, code string, invite 
 		})
 	}
 }
+
+// setInternet adds internet play to the view: the code is a short one,
+// and net is how far internet play got (a line under the code while it has
+// something to say).
+func (v *lobbyView) setInternet(short bool, net client.InternetStatus) {
+	v.short, v.net = short && v.code != "", net
+	v.netOn = net.Text != "" && (net.On || net.Failed)
+}
+
+// headerLines is how many lines of room the invite code and the internet
+// progress take under the subtitle.
+func (v *lobbyView) headerLines() int {
+	n := len(v.invite)
+	if v.short {
+		n = inviteShortLines
+	}
+	if v.netOn {
+		n++
+	}
+	return n
+}
+
+// inviteShortLines is the room, in invite lines, of a short code drawn big.
+const inviteShortLines = 2
+
+// isShortCode tells a short invite code (K7Q2-9XPM, at most 12 symbols)
+// from a long one (HF1-…, well over 100).
+func isShortCode(code string) bool { return code != "" && len(code) <= maxShortCode }
 
 // noSetup takes away what only a client.LobbyHost does: the settings,
 // the bots' colours and teams, and kicks.
@@ -678,6 +714,32 @@ func (s *lobbyScreen) drawHeader() {
 	for i, line := range v.invite {
 		small.text(line, 32, 88+inviteLineH*float64(i), alignLeft, colText)
 	}
+	y := 88 + inviteLineH*float64(len(v.invite))
+	if v.short {
+		s.drawShortCode()
+		y = 88 + inviteLineH*inviteShortLines
+	}
+	if v.netOn {
+		c := colDim
+		switch {
+		case v.net.Failed:
+			c = colBad
+		case strings.HasPrefix(v.net.Text, "Direct"):
+			c = colGood
+		}
+		small.text(small.fit(v.net.Text, a.w-64), 32, y+1, alignLeft, c)
+	}
+}
+
+// drawShortCode draws the short invite code big, with how to pass it on.
+func (s *lobbyScreen) drawShortCode() {
+	a, v := s.a, &s.v
+	title, small := a.text[fontTitle], a.text[fontSmall]
+	small.text("Invite code", 32, 96, alignLeft, colDim)
+	x := 32 + small.width("Invite code") + 12
+	title.text(v.code, x, 84, alignLeft, colAccent)
+	x += title.width(v.code) + 16
+	small.text(small.fit("Ctrl+C copies it · easy to read out: no 0, O, 1, I or L", a.w-32-x), x, 96, alignLeft, colDim)
 }
 
 // drawSlots draws the slot table.

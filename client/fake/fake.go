@@ -168,7 +168,11 @@ func (c *Client) Sessions() []client.Listing {
 func (c *Client) Create(o client.CreateOptions) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.call("create %s", o.Name)
+	if o.Internet {
+		c.call("create %s (internet)", o.Name)
+	} else {
+		c.call("create %s", o.Name)
+	}
 	l := Lobby(o.Name, max(o.MaxPlayers, 2))
 	l.Slots[0] = session.Slot{Kind: session.SlotHuman, Name: o.PlayerName, Peer: "me"}
 	c.lobby, c.slot = &l, 0

@@ -55,8 +55,9 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, 
 
 // netStatus maps a peer's status to the network panel: the session's
 // players in slot order (this one marked Self, the host Host), then its
-// spectators, with the round trip to each.
-func netStatus(st Status, l *session.Lobby, tick time.Duration) client.NetStatus {
+// spectators, with the round trip to each and, given path, how each is
+// reached over the internet.
+func netStatus(st Status, l *session.Lobby, tick time.Duration, path func(id string) client.Path) client.NetStatus {
 	turn := time.Duration(max(l.TurnTicks, 1)) * tick
 	ns := client.NetStatus{
 		Online: true, Host: hostName(l, st.Host.String()), Epoch: session.EpochGeneration(st.Epoch), Turn: st.Turn,
@@ -77,6 +78,8 @@ func netStatus(st Status, l *session.Lobby, tick time.Duration) client.NetStatus
 		}
 		if p.Self {
 			p.PingMillis = 0
+		} else if path != nil {
+			p.Path = path(id)
 		}
 		ns.Peers = append(ns.Peers, p)
 	}

@@ -114,7 +114,7 @@ func TestNetStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := netStatus(tt.in, l, tick)
+			got := netStatus(tt.in, l, tick, nil)
 			if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}

@@ -11,44 +11,51 @@ import (
 	"hostfall/p2p"
 )
 
-// useInternet puts internet play into opt: every lobby this client hosts
-// gets a short code, published through the DHT while the session lasts
-// and shown (Options.Invite) once it is out.
-func (su Setup) useInternet(in *p2p.Internet, opt *Options, log *slog.Logger) {
+// useInternet puts internet play into opt: a hosted lobby gets a short
+// code, published through the DHT while the session lasts and shown
+// (Options.Invite) once it is out. With ip.always every hosted lobby is
+// published; otherwise only those created with client.CreateOptions.Internet.
+func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
+	in := ip.in
 	in.OnPath(func(p peer.ID, k p2p.PathKind) {
+		ip.onPath(p, k)
 		if su.OnPath != nil {
 			su.OnPath(p, k)
 		}
 		if k == p2p.PathRelayed {
-			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, p, su.OnProgress, log) })
+			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, p, su.OnProgress, ip.progress, log) })
 		}
 	})
 	var shown atomic.Pointer[string]
-	prev := opt.OnSession
-	opt.OnSession = func(ctx context.Context, p *Peer) {
-		if prev != nil {
-			prev(ctx, p)
-		}
+	ip.publish = func(ctx context.Context, p *Peer) {
 		shown.Store(nil)
-		go func() {
-			if !awaitHosting(ctx, p) {
-				return
+		if !awaitHosting(ctx, p) {
+			return
+		}
+		code, published, err := in.Publish(untilOver(ctx, p))
+		if err != nil {
+			log.Error("no invite code", "err", err)
+			ip.say("your game could not be published: "+err.Error(), true)
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-published:
+			s := code.String()
+			shown.Store(&s)
+			if su.OnInvite != nil {
+				su.OnInvite(s, "")
 			}
-			code, published, err := in.Publish(untilOver(ctx, p))
-			if err != nil {
-				log.Error("no invite code", "err", err)
-				return
+		}
+	}
+	if ip.always {
+		prev := opt.OnSession
+		opt.OnSession = func(ctx context.Context, p *Peer) {
+			if prev != nil {
+				prev(ctx, p)
 			}
-			select {
-			case <-ctx.Done():
-			case <-published:
-				s := code.String()
-				shown.Store(&s)
-				if su.OnInvite != nil {
-					su.OnInvite(s, "")
-				}
-			}
-		}()
+			go ip.publish(ctx, p)
+		}
 	}
 	opt.Invite = func() string {
 		if s := shown.Load(); s != nil {
@@ -64,13 +71,15 @@ const stuckRelayed = 15 * time.Second
 
 // warnRelayed tells the player when p is still reached only through a
 // relay: public relays end a connection after 2 minutes or 128 KiB.
-func warnRelayed(in *p2p.Internet, p peer.ID, progress func(p2p.Progress), log *slog.Logger) {
+func warnRelayed(in *p2p.Internet, p peer.ID, progress, screens func(p2p.Progress), log *slog.Logger) {
 	if in.Paths()[p] != p2p.PathRelayed {
 		return
 	}
 	log.Warn("hole punching did not go direct; a public relay ends the connection after 2 minutes: use a relay of your own (--relay), or forward a port to this machine", "peer", p)
-	if progress != nil {
-		progress(p2p.Progress{Step: "relayed-only", Peer: p.String()})
+	for _, f := range []func(p2p.Progress){progress, screens} {
+		if f != nil {
+			f(p2p.Progress{Step: "relayed-only", Peer: p.String()})
+		}
 	}
 }
 

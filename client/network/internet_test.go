@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,12 +16,43 @@ import (
 	"hostfall/session"
 )
 
+// loopbackDHT runs n DHT servers on loopback, each knowing the first, and
+// returns their addresses: a public network of its own for a test.
+func loopbackDHT(t *testing.T, n int) []p2p.AddrInfo {
+	t.Helper()
+	var boot []p2p.AddrInfo
+	for range n {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { node.Close() })
+		if len(boot) > 0 {
+			if err := node.Host.LibP2P().Connect(t.Context(), boot[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		boot = append(boot, node.Host.AddrInfo())
+	}
+	return boot
+}
+
 // startWithSetup is Start as the commands call it, on loopback, with inet (nil:
 // a LAN peer).
 func startWithSetup(t *testing.T, name string, inet *p2p.InternetConfig) *Client {
 	t.Helper()
+	return startWith(t, name, Setup{Internet: inet})
+}
+
+// startWith is Start with su, on loopback, its identity in a directory of the test.
+func startWith(t *testing.T, name string, su Setup) *Client {
+	t.Helper()
 	dir := t.TempDir()
-	su := Setup{IdentityPath: filepath.Join(dir, name+".key"), Listen: []string{"/ip4/127.0.0.1/tcp/0"}, Internet: inet}
+	su.IdentityPath, su.Listen = filepath.Join(dir, name+".key"), []string{"/ip4/127.0.0.1/tcp/0"}
 	opt := Options{GameVersion: testVersion, Logger: testLog(), ReplayDir: filepath.Join(dir, "replays"),
 		ReportDir: filepath.Join(dir, "desync"), SaveDir: filepath.Join(dir, "saves"),
 		Session: session.Config{CountdownTicks: 2}, JoinTimeout: 20 * time.Second}
@@ -50,24 +82,7 @@ func TestStartLANOnly(t *testing.T) {
 // joins her lobby with it.
 func TestStartInternetShortCode(t *testing.T) {
 	t.Parallel()
-	var boot []p2p.AddrInfo
-	for range 8 {
-		k, _, err := crypto.GenerateEd25519Key(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)])
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Close() })
-		if len(boot) > 0 {
-			if err := n.Host.LibP2P().Connect(t.Context(), boot[0]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		boot = append(boot, n.Host.AddrInfo())
-	}
+	boot := loopbackDHT(t, 8)
 	inet := &p2p.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}
 	ann := startWithSetup(t, "ann", inet)
 	if err := ann.Create(client.CreateOptions{Name: "Internet night", PlayerName: "Ann", MaxPlayers: 2, MapSize: 64}); err != nil {
@@ -85,4 +100,105 @@ func TestStartInternetShortCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo in Ann's lobby by the short code "+code, 20*time.Second, func() bool { return ctx.Err() == nil && bo.Slot() == 1 })
+}
+
+// The window's client (Setup.InternetWhenAsked) stays off the public
+// network until the player asks: a LAN game publishes nothing; a short
+// code typed into the browser starts internet play and, for a code nobody
+// published, answers "no game with that code"; a game created with
+// Internet gets a short code that another window's client joins by.
+func TestInternetWhenAsked(t *testing.T) {
+	t.Parallel()
+	boot := loopbackDHT(t, 8)
+	ann := startWith(t, "ann", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}})
+	bo := startWith(t, "bo", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot[5:6]}})
+	for _, c := range []*Client{ann, bo} {
+		if c.opt.Host.Internet() != nil {
+			t.Fatal("internet play started before anyone asked for it")
+		}
+		if got := c.Status().Internet; got != (client.InternetStatus{Available: true}) {
+			t.Fatalf("before any ask the status says %+v", got)
+		}
+	}
+
+	// A code nobody published: Bo's client goes on the internet, looks, and says so.
+	missing := p2p.CodeFor("nobody", nil).String()
+	if err := bo.JoinCode(missing, client.JoinOptions{PlayerName: "Bo"}); err != nil {
+		t.Fatal(err)
+	}
+	var refusal string
+	testwait.For(t, "Bo told the code finds no game", 30*time.Second, func() bool {
+		for _, ev := range bo.Events(nil) {
+			if ev.Kind == client.EvRefused {
+				refusal = ev.Text
+			}
+		}
+		return refusal != ""
+	})
+	if !strings.HasPrefix(refusal, "No game with that code: check it") {
+		t.Errorf("the refusal of a missing code says %q", refusal)
+	}
+	if st := bo.Status().Internet; !st.On || !st.Failed || st.Text != refusal {
+		t.Errorf("after the missing code Bo's status is %+v, want on the internet and the refusal", st)
+	}
+	if bo.opt.Host.Internet() == nil {
+		t.Fatal("a short code did not start internet play")
+	}
+
+	// Ann's internet game: published, its short code in her status.
+	if err := ann.Create(client.CreateOptions{Name: "Asked for", PlayerName: "Ann", MaxPlayers: 2, MapSize: 64, Internet: true}); err != nil {
+		t.Fatal(err)
+	}
+	var code string
+	testwait.For(t, "Ann's short code", 20*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
+	if !p2p.IsShortCode(code) {
+		t.Fatalf("Ann offers %q, not a short code", code)
+	}
+	if st := ann.Status().Internet; !st.On || !strings.HasPrefix(st.Text, "Your game is on the internet: friends join with "+code) {
+		t.Errorf("Ann's status once published: %+v", st)
+	}
+	if err := bo.JoinCode(strings.ToLower(code), client.JoinOptions{PlayerName: "Bo"}); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "Bo in Ann's lobby by "+code, 30*time.Second, func() bool { return bo.Slot() == 1 })
+}
+
+// A LAN game of the window's client touches nothing of the internet, and
+// a client with a relay of its own refuses an internet game in a sentence.
+func TestInternetNotAsked(t *testing.T) {
+	t.Parallel()
+	c := startWith(t, "lan", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: loopbackDHT(t, 1)}}) // never the public list
+	if err := c.Create(client.CreateOptions{Name: "LAN only", PlayerName: "Cy", MaxPlayers: 2, MapSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if c.opt.Host.Internet() != nil || c.Status().Invite != "" || c.Status().Internet.On {
+		t.Fatalf("a LAN game went on the internet: %+v", c.Status().Internet)
+	}
+	lan := startWithSetup(t, "plain", nil)
+	err := lan.Create(client.CreateOptions{Name: "x", PlayerName: "Di", Internet: true})
+	if !errors.Is(err, ErrNoInternetPlay) {
+		t.Fatalf("an internet game on a client without internet play: %v", err)
+	}
+}
+
+func TestProgressText(t *testing.T) {
+	code := p2p.CodeFor("x", nil)
+	for _, tt := range []struct {
+		p      p2p.Progress
+		want   string
+		failed bool
+	}{
+		{p2p.Progress{Step: "publishing", Relays: 3}, "publishing your game… (3 relays)", false},
+		{p2p.Progress{Step: "publishing", Relays: 1}, "publishing your game… (1 relay)", false},
+		{p2p.Progress{Step: "published", Code: code}, "your game is on the internet: friends join with " + code.String(), false},
+		{p2p.Progress{Step: "finding", Code: code}, "finding " + code.String() + "…", false},
+		{p2p.Progress{Step: "relayed-only"}, "only a public relay carries this game, and it ends the connection after 2 minutes: play through a relay of your own (--relay), or forward a port to this machine", true},
+		{p2p.Progress{Step: "unheard-of"}, "", false},
+	} {
+		got, failed := ProgressText(tt.p)
+		if got != tt.want || failed != tt.failed {
+			t.Errorf("%s: %q (failed %v), want %q (%v)", tt.p.Step, got, failed, tt.want, tt.failed)
+		}
+	}
 }

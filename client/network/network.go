@@ -150,8 +150,10 @@ type File struct {
 var (
 	ErrNoBrowser = errors.New("this Hostfall has no list of games to join")
 	ErrNoInvites = errors.New("joining by invite code needs a relay, and this Hostfall has none configured")
-	ErrNotInGame = errors.New("you are not in a game")
-	ErrBusy      = errors.New("leave this game before you create or join another one")
+	// ErrNoInternetPlay refuses an internet game to a client built without it.
+	ErrNoInternetPlay = errors.New("this Hostfall cannot play over the internet: start it without --relay (a relay of your own and the public network are alternatives)")
+	ErrNotInGame      = errors.New("you are not in a game")
+	ErrBusy           = errors.New("leave this game before you create or join another one")
 )
 
 // Client is the network client.Client.
@@ -167,6 +169,7 @@ type Client struct {
 	events client.EventLog
 
 	stops      []func()        // what Start built, stopped by Close
+	inet       *inetPlay       // internet play (Start with Setup.Internet or InternetWhenAsked); nil: none
 	relayReady <-chan struct{} // Setup.AwaitRelay
 
 	wevents client.WorldLog // added to by the peer's loop
@@ -189,6 +192,7 @@ var (
 // netSession is one session: its peer, and what the pump learnt.
 type netSession struct {
 	peer   *Peer
+	ctx    context.Context    // ends with the session
 	cancel context.CancelFunc // ends the peer's loop and OnSession's ctx
 	done   chan struct{}      // closed when the pump has finished
 	replay *ReplayFile
@@ -271,6 +275,9 @@ func (c *Client) begin(so sessionOpts) (*netSession, error) {
 	if c.sess != nil {
 		return nil, ErrBusy
 	}
+	if c.inet != nil {
+		c.inet.say("", false) // the last session's progress is old news
+	}
 	s := &netSession{done: make(chan struct{}), ended: make(chan struct{}), name: name, password: password, rejoin: so.rejoin}
 	if c.opt.ReplayDir != "" {
 		s.replay = NewReplayFile(c.opt.ReplayDir, c.opt.Host.ID().String(), func() string { return s.peer.Lobby().Name })
@@ -305,7 +312,7 @@ func (c *Client) begin(so sessionOpts) (*netSession, error) {
 	}
 	s.peer = peer
 	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
+	s.ctx, s.cancel = ctx, cancel
 	c.sess = s
 	c.wevents.Reset()
 	go func() {
@@ -367,6 +374,9 @@ func (c *Client) Sessions() []client.Listing {
 
 // Create hosts a new session on this machine's host.
 func (c *Client) Create(o client.CreateOptions) error {
+	if o.Internet && c.inet == nil {
+		return ErrNoInternetPlay
+	}
 	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, hosting: true})
 	if err != nil {
 		return err
@@ -383,7 +393,19 @@ func (c *Client) Create(o client.CreateOptions) error {
 	for deadline := time.Now().Add(2 * time.Second); !s.peer.Status().Joined && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
+	if o.Internet && !c.inet.always { // --internet publishes every hosted lobby already
+		go c.goPublic(s)
+	}
 	return nil
+}
+
+// goPublic puts this peer on the public network, if it is not yet, and
+// publishes s's lobby under a short code while s lasts.
+func (c *Client) goPublic(s *netSession) {
+	if err := c.inet.ensure(s.ctx); err != nil {
+		return // ensure said what to try
+	}
+	c.inet.publish(s.ctx, s.peer)
 }
 
 // Resume hosts a saved game: the save decides the map, the slots and the
@@ -422,6 +444,19 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 	if code == "" {
 		return errors.New("type the invite code first")
 	}
+	if c.inet != nil && p2p.IsShortCode(code) { // typing a short code asks for internet play
+		return c.joinWithin(o, max(c.opt.JoinTimeout, internetJoinWait), func(ctx context.Context) (p2p.AddrInfo, error) {
+			if err := c.inet.ensure(ctx); err != nil {
+				return p2p.AddrInfo{}, err
+			}
+			ai, err := c.opt.ResolveCode(ctx, code)
+			if err != nil {
+				err = findError(err)
+				c.inet.say(capitalize(err.Error())+".", true)
+			}
+			return ai, err
+		})
+	}
 	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return c.opt.ResolveCode(ctx, code) })
 }
 
@@ -434,12 +469,17 @@ func (c *Client) JoinVia(r p2p.Resolver, o client.JoinOptions) error {
 // join starts a peer and, on a goroutine, finds the host, dials it and
 // waits for its answer; a failure becomes a refusal the browser shows.
 func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.AddrInfo, error)) error {
+	return c.joinWithin(o, c.opt.JoinTimeout, find)
+}
+
+// joinWithin is join with a time limit of its own for finding and reaching the host.
+func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func(context.Context) (p2p.AddrInfo, error)) error {
 	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, spectate: o.Spectate})
 	if err != nil {
 		return err
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), c.opt.JoinTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		defer cancel()
 		if why := c.reach(ctx, s, find); why != "" {
 			c.drop(s, why)
@@ -664,11 +704,16 @@ func (c *Client) WorldEvents(dst []game.Event) []game.Event { return c.wevents.D
 func (c *Client) Status() client.NetStatus {
 	s := c.current()
 	if s == nil {
-		return client.NetStatus{Online: true}
+		return client.NetStatus{Online: true, Internet: c.inet.status()}
 	}
 	l := s.peer.Lobby()
 	pst := s.peer.Status()
-	ns := netStatus(pst, &l, c.tick)
+	var path func(string) client.Path
+	if c.inet != nil {
+		path = c.inet.path
+	}
+	ns := netStatus(pst, &l, c.tick, path)
+	ns.Internet = c.inet.status()
 	if c.opt.Invite != nil && pst.IsHost && pst.Joined && !pst.Left {
 		ns.Invite = c.opt.Invite()
 	}

@@ -36,6 +36,11 @@ type Setup struct {
 	// and short codes resolve. Nil: nothing of it starts (a LAN game never
 	// touches the internet). It and Relay are alternatives.
 	Internet *p2p.InternetConfig
+	// InternetWhenAsked, with Internet and Relay unset, builds the host
+	// ready for internet play but leaves it off until the player asks: a
+	// game created with client.CreateOptions.Internet, or a short code to
+	// join (the window). Nothing touches the internet before that.
+	InternetWhenAsked *p2p.InternetConfig
 	// OnInvite is told the invite code once this peer hosts and holds the
 	// relay reservation (with Internet: once the short code is published);
 	// OnPath how each peer is reached (relayed, direct); OnProgress the
@@ -64,15 +69,27 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var rc *p2p.RelayClient
 	var in *p2p.Internet
+	var ip *inetPlay
 	hopt := p2p.Options{}
+	inet := su.Internet
+	if inet == nil && su.Relay == "" {
+		inet = su.InternetWhenAsked
+	}
 	switch {
 	case su.Relay != "" && su.Internet != nil:
 		cancel()
 		return nil, fmt.Errorf("%w and --internet are alternatives for now: give one (a relay of your own, or the public network)", ErrBadRelay)
-	case su.Internet != nil:
-		cfg := *su.Internet
-		cfg.Logger, cfg.Progress = log, su.OnProgress
+	case inet != nil:
+		ip = &inetPlay{ctx: ctx, always: su.Internet != nil, log: log}
+		cfg := *inet
+		cfg.Logger, cfg.Progress = log, func(p p2p.Progress) {
+			ip.progress(p)
+			if su.OnProgress != nil {
+				su.OnProgress(p)
+			}
+		}
 		in = p2p.NewInternet(cfg)
+		ip.in = in
 		hopt = in.HostOptions()
 		p2p.TrustOneObserver()
 	case su.Relay != "":
@@ -90,11 +107,14 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		cancel()
 		return nil, err
 	}
-	if in != nil {
-		if err := in.Start(ctx, h); err != nil {
-			h.Close()
-			cancel()
-			return nil, err
+	if ip != nil {
+		ip.h = h
+		if ip.always {
+			if err := ip.ensure(ctx); err != nil {
+				h.Close()
+				cancel()
+				return nil, err
+			}
 		}
 	}
 	stops := []func(){func() { h.Close() }, cancel} // stopped last to first
@@ -130,8 +150,8 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	if rc != nil {
 		su.useRelay(ctx, rc, &opt)
 	}
-	if in != nil {
-		su.useInternet(in, &opt, log)
+	if ip != nil {
+		su.useInternet(ip, &opt, log)
 	}
 	c, err := New(opt)
 	if err != nil {
@@ -140,7 +160,7 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		}
 		return nil, err
 	}
-	c.stops = stops
+	c.stops, c.inet = stops, ip
 	if rc != nil && su.AwaitRelay {
 		c.relayReady = rc.Ready()
 	}
