@@ -245,13 +245,13 @@ func TestBrowserLayoutFits(t *testing.T) {
 		var l browserLayout
 		l.set(float64(sz.w), float64(sz.h), 2, barRejoin)
 		where := fmt.Sprintf("%d×%d", sz.w, sz.h)
-		for _, r := range []ui.Rect{l.name, l.gameName, l.password, l.fewer, l.more, l.createBtn} {
+		for _, r := range []ui.Rect{l.name, l.gameName, l.password, l.fewer, l.more, l.internet, l.createBtn} {
 			if r.Intersect(l.create) != r {
 				t.Errorf("%s: %v sticks out of the create panel %v", where, r, l.create)
 			}
 		}
 		apart(t, where, []ui.Rect{l.table, l.create, l.join, l.code, l.joinCode})
-		apart(t, where, []ui.Rect{l.name, l.gameName, l.password, l.fewer, l.players, l.more, l.createBtn})
+		apart(t, where, []ui.Rect{l.name, l.gameName, l.password, l.fewer, l.players, l.more, l.internet, l.createBtn})
 		if w := l.col(tcHost) - l.col(tcGame); w < 140 {
 			t.Errorf("%s: the games' names get %.0f pixels", where, w)
 		}

@@ -502,7 +502,7 @@ func (b *browserScreen) joinIntent(s *client.Listing, password string) browserIn
 // is found on the internet, which the client joins for it.
 func (b *browserScreen) joinCode() browserIntent {
 	wait := "Joining by invite code…"
-	if code := strings.TrimSpace(b.code.Text); len(code) <= maxShortCode {
+	if code := strings.TrimSpace(b.code.Text); isShortCode(code) {
 		wait = "Finding " + strings.ToUpper(code) + " on the internet…"
 	}
 	return browserIntent{act: browserJoinCode, code: strings.TrimSpace(b.code.Text), join: client.JoinOptions{PlayerName: b.playerName()},
@@ -512,6 +512,13 @@ func (b *browserScreen) joinCode() browserIntent {
 // maxShortCode is the longest a short invite code is as typed (8 symbols,
 // dashes and spaces the player may add); a long one (HF1-…) is well over.
 const maxShortCode = 12
+
+// isShortCode tells a short invite code (K7Q2-9XPM) from a long one
+// (HF1-…), by p2p.IsShortCode's rule (render does not import p2p).
+func isShortCode(code string) bool {
+	code = strings.TrimSpace(code)
+	return code != "" && len(code) <= maxShortCode && !strings.HasPrefix(strings.ToUpper(code), "HF1-")
+}
 
 // apply does what the input asked for, in order, and shows how the client
 // took it.
@@ -558,7 +565,7 @@ func (b *browserScreen) draw() {
 	a := b.a
 	a.text[fontTitle].text("HOSTFALL", 32, 28, alignLeft, colAccent)
 	t := a.text[fontBody]
-	intro := t.wrap("Find a game on your network or through the relay, join one with an invite code, or start your own.", a.w-64)
+	intro := t.wrap("Find a game on your network, join one with an invite code (from anywhere on the internet), or start your own.", a.w-64)
 	for i, line := range intro[:min(len(intro), 2)] { // a small window takes two lines
 		t.text(line, 32, 64+18*float64(i), alignLeft, colDim)
 	}
@@ -648,7 +655,7 @@ func (b *browserScreen) drawTable() {
 
 // noLANHint is what the empty table says when no game is visible on the
 // LAN: internet play is there, but only when asked for.
-const noLANHint = "Nobody is on this network? Tick \u201cInternet game\u201d before you create, and friends elsewhere join with its short code; or type a friend\u2019s code below."
+const noLANHint = "Nobody else on this network? Tick \"Internet game\" before you create, and friends elsewhere join with its short code; or type a friend's code below."
 
 // drawRow draws session s in row r.
 func (b *browserScreen) drawRow(s *client.Listing, r ui.Rect) {

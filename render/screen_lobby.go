@@ -317,10 +317,6 @@ func (v *lobbyView) headerLines() int {
 // inviteShortLines is the room, in invite lines, of a short code drawn big.
 const inviteShortLines = 2
 
-// isShortCode tells a short invite code (K7Q2-9XPM, at most 12 symbols)
-// from a long one (HF1-…, well over 100).
-func isShortCode(code string) bool { return code != "" && len(code) <= maxShortCode }
-
 // noSetup takes away what only a client.LobbyHost does: the settings,
 // the bots' colours and teams, and kicks.
 func (v *lobbyView) noSetup() {
