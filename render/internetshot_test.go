@@ -39,7 +39,9 @@ func TestShotInternetBrowser(t *testing.T) {
 					t.Errorf("%q is not drawn whole", want)
 				}
 			}
-			if !slices.ContainsFunc(keys(drawn), func(s string) bool { return strings.Contains(s, "Internet game") && strings.HasPrefix(s, "Nobody else on this network?") }) {
+			if !slices.ContainsFunc(keys(drawn), func(s string) bool {
+				return strings.Contains(s, "Internet game") && strings.HasPrefix(s, "Nobody else on this network?")
+			}) {
 				t.Error("the empty table does not say how to play with friends elsewhere")
 			}
 			box := ui.XYWH(b.lay.internet.Min.X, b.lay.internet.Min.Y+2, 18, 18)

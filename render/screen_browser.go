@@ -122,7 +122,7 @@ type browserLayout struct {
 	join, code, joinCode        ui.Rect   // under the table
 	name, gameName, password    ui.Rect   // the create panel's fields
 	fewer, players, more        ui.Rect   // its number of players
-	internet                    ui.Rect // the "Internet game" checkbox's row
+	internet                    ui.Rect   // the "Internet game" checkbox's row
 	createBtn                   ui.Rect
 	prompt                      ui.Rect // the password prompt, its field and buttons
 	promptField, promptJoin     ui.Rect
