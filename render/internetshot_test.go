@@ -135,7 +135,7 @@ func TestShotInternetLobby(t *testing.T) {
 			st   client.NetStatus
 		}{
 			{"host", 0, client.NetStatus{Online: true, Host: "Ann", Invite: code, Internet: client.InternetStatus{Available: true, On: true,
-				Text: "Your game is on the internet: friends join with " + code}, Peers: []client.Peer{
+				Text: "Your game is on the internet (3 relays): friends type its code " + code + " into their game list"}, Peers: []client.Peer{
 				{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 41, Path: client.PathDirect},
 				{Name: "Cyrillus", Slot: 2, PingMillis: 180, Path: client.PathRelayed}}}},
 			{"guest", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,

@@ -154,13 +154,16 @@ func TestInternetWhenAsked(t *testing.T) {
 	if !p2p.IsShortCode(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
-	if st := ann.Status().Internet; !st.On || !strings.HasPrefix(st.Text, "Your game is on the internet: friends join with "+code) {
+	if st := ann.Status().Internet; !st.On || !strings.Contains(st.Text, "friends type its code "+code) {
 		t.Errorf("Ann's status once published: %+v", st)
 	}
 	if err := bo.JoinCode(strings.ToLower(code), client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo in Ann's lobby by "+code, 30*time.Second, func() bool { return bo.Slot() == 1 })
+	testwait.For(t, "Bo told how he reached Ann", 5*time.Second, func() bool {
+		return bo.Status().Internet.Text == "Connected directly to the host" // loopback: no relay between them
+	})
 }
 
 // A LAN game of the window's client touches nothing of the internet, and
@@ -191,7 +194,9 @@ func TestProgressText(t *testing.T) {
 	}{
 		{p2p.Progress{Step: "publishing", Relays: 3}, "publishing your game… (3 relays)", false},
 		{p2p.Progress{Step: "publishing", Relays: 1}, "publishing your game… (1 relay)", false},
-		{p2p.Progress{Step: "published", Code: code}, "your game is on the internet: friends join with " + code.String(), false},
+		{p2p.Progress{Step: "published", Code: code, Relays: 3}, "your game is on the internet (3 relays): friends type its code " + code.String() + " into their game list", false},
+		{p2p.Progress{Step: "found", Code: code, Relays: 2}, "found " + code.String() + ": connecting through a relay", false},
+		{p2p.Progress{Step: "found", Code: code}, "found " + code.String() + ": connecting", false},
 		{p2p.Progress{Step: "finding", Code: code}, "finding " + code.String() + "…", false},
 		{p2p.Progress{Step: "relayed-only"}, "only a public relay carries this game, and it ends the connection after 2 minutes: play through a relay of your own (--relay), or forward a port to this machine", true},
 		{p2p.Progress{Step: "unheard-of"}, "", false},

@@ -40,6 +40,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/game/ai"
@@ -445,6 +447,7 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 		return errors.New("type the invite code first")
 	}
 	if c.inet != nil && p2p.IsShortCode(code) { // typing a short code asks for internet play
+		var host atomic.Value // the peer.ID the code named
 		return c.joinWithin(o, max(c.opt.JoinTimeout, internetJoinWait), func(ctx context.Context) (p2p.AddrInfo, error) {
 			if err := c.inet.ensure(ctx); err != nil {
 				return p2p.AddrInfo{}, err
@@ -454,8 +457,9 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 				err = findError(err)
 				c.inet.say(capitalize(err.Error())+".", true)
 			}
+			host.Store(ai.ID)
 			return ai, err
-		})
+		}, func() { c.inet.joined(host.Load().(peer.ID)) })
 	}
 	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return c.opt.ResolveCode(ctx, code) })
 }
@@ -469,11 +473,12 @@ func (c *Client) JoinVia(r p2p.Resolver, o client.JoinOptions) error {
 // join starts a peer and, on a goroutine, finds the host, dials it and
 // waits for its answer; a failure becomes a refusal the browser shows.
 func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.AddrInfo, error)) error {
-	return c.joinWithin(o, c.opt.JoinTimeout, find)
+	return c.joinWithin(o, c.opt.JoinTimeout, find, nil)
 }
 
 // joinWithin is join with a time limit of its own for finding and reaching the host.
-func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func(context.Context) (p2p.AddrInfo, error)) error {
+// in, when set, is called once the host took the player in.
+func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func(context.Context) (p2p.AddrInfo, error), in func()) error {
 	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, spectate: o.Spectate})
 	if err != nil {
 		return err
@@ -483,6 +488,8 @@ func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func
 		defer cancel()
 		if why := c.reach(ctx, s, find); why != "" {
 			c.drop(s, why)
+		} else if in != nil && s.peer.Status().Joined {
+			in()
 		}
 	}()
 	return nil

@@ -117,10 +117,13 @@ func ProgressText(p p2p.Progress) (text string, failed bool) {
 	case "publishing":
 		return fmt.Sprintf("publishing your game… (%s)", plural(p.Relays, "relay", "relays")), false
 	case "published":
-		return fmt.Sprintf("your game is on the internet: friends join with %s", p.Code), false
+		return fmt.Sprintf("your game is on the internet (%s): friends type its code %s into their game list", plural(p.Relays, "relay", "relays"), p.Code), false
 	case "finding":
 		return fmt.Sprintf("finding %s…", p.Code), false
 	case "found":
+		if p.Relays == 0 {
+			return fmt.Sprintf("found %s: connecting", p.Code), false
+		}
 		return fmt.Sprintf("found %s: connecting through a relay", p.Code), false
 	case "relayed-only":
 		return "only a public relay carries this game, and it ends the connection after 2 minutes: play through a relay of your own (--relay), or forward a port to this machine", true
@@ -135,6 +138,15 @@ func (ip *inetPlay) onPath(_ peer.ID, k p2p.PathKind) {
 		return
 	}
 	ip.say("connected through a relay — trying to go direct", false)
+}
+
+// joined says how this joiner reached host, once it is in the game.
+func (ip *inetPlay) joined(host peer.ID) {
+	if ip.in.Paths()[host] == p2p.PathRelayed {
+		ip.say("connected through a relay — trying to go direct", false)
+		return
+	}
+	ip.say("connected directly to the host", false)
 }
 
 // path is how peer id is reached, for the network panel.

@@ -1,0 +1,106 @@
+package render
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"hostfall/client/network"
+	"hostfall/p2p"
+	"hostfall/render/ui"
+	"hostfall/session"
+)
+
+// Two windows on the network client as the window starts it (internet play
+// when asked), on a DHT of loopback servers standing in for the public
+// network: Ann ticks "Internet game" and creates; her lobby shows the short
+// code once it is published. Bo types the code into his browser's code
+// field and presses Enter: his client goes on the network, finds the code
+// and joins Ann's lobby. No test traffic leaves loopback.
+func TestNetInternetWindows(t *testing.T) {
+	testWindow(t) // skip early without a display
+	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	boot := loopbackDHT(t, 8)
+	ann := askedClient(t, "ann", boot[:2])
+	bo := askedClient(t, "bo", boot[5:6])
+	ha := newHarness(t, ann)
+	hb := newHarnessAs(t, bo, "Bo")
+
+	liveFrame(ha, nil)
+	lay := &ha.a.browser.lay
+	liveFrame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, lay.internet.Center()) })
+	liveFrame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, lay.createBtn.Center()) })
+	framesUntil(t, "Ann's lobby with a short code", func() bool { return ha.a.screen == scrLobby && ha.a.lobby.v.short }, ha)
+	code := ann.Status().Invite
+	if !p2p.IsShortCode(code) {
+		t.Fatalf("Ann's lobby offers %q", code)
+	}
+	img := liveShot(t, ha, "internet-lobby-host")
+	x := 32 + ha.a.text[fontSmall].width("Invite code") + 12
+	if n := count(img, ui.XYWH(x, 86, ha.a.text[fontTitle].width(code), 28), like(rgb8(colAccent), 40)); n < 300 {
+		t.Errorf("Ann's short code has %d pixels of its big letters", n)
+	}
+
+	bl := &hb.a.browser.lay
+	liveFrame(hb, func(in *ui.Input) { in.Click(ui.MouseLeft, bl.code.Center()) })
+	liveFrame(hb, func(in *ui.Input) { in.Typed = strings.ToLower(strings.ReplaceAll(code, "-", "")) })
+	liveFrame(hb, func(in *ui.Input) { in.Press(ui.KeyEnter) })
+	if msg := hb.a.browser.msg; !strings.Contains(msg, "on the internet") && !strings.HasPrefix(msg, "Finding") {
+		t.Errorf("after Enter Bo's status line says %q", msg)
+	}
+	liveShot(t, hb, "internet-browser-finding")
+	framesUntil(t, "Bo in Ann's lobby", func() bool { return bo.Slot() == 1 && hb.a.screen == scrLobby }, hb, ha)
+	framesUntil(t, "Bo in Ann's view of the lobby", func() bool {
+		l, _ := ann.Lobby()
+		return l.Slots[1].Kind == session.SlotHuman
+	}, ha, hb)
+	liveShot(t, hb, "internet-lobby-guest")
+	liveShot(t, ha, "internet-lobby-host-bo")
+}
+
+// askedClient is the window's network client (Setup.InternetWhenAsked)
+// on loopback, with boot for the public network's bootstrap peers.
+func askedClient(t *testing.T, name string, boot []p2p.AddrInfo) *network.Client {
+	t.Helper()
+	dir := t.TempDir()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	su := network.Setup{IdentityPath: filepath.Join(dir, name+".key"), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+		InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot, RelayWait: 200 * time.Millisecond}}
+	c, err := network.Start(t.Context(), su, network.Options{GameVersion: "render-test", Logger: log,
+		Session: session.Config{CountdownTicks: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// loopbackDHT runs n DHT servers on loopback, each knowing the first: the
+// public network of a test.
+func loopbackDHT(t *testing.T, n int) []p2p.AddrInfo {
+	t.Helper()
+	var boot []p2p.AddrInfo
+	for range n {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { node.Close() })
+		if len(boot) > 0 {
+			if err := node.Host.LibP2P().Connect(t.Context(), boot[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		boot = append(boot, node.Host.AddrInfo())
+	}
+	return boot
+}
