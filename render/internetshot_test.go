@@ -138,6 +138,9 @@ func TestShotInternetLobby(t *testing.T) {
 				Text: "Your game is on the internet (3 relays): friends type its code " + code + " into their game list"}, Peers: []client.Peer{
 				{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 41, Path: client.PathDirect},
 				{Name: "Cyrillus", Slot: 2, PingMillis: 180, Path: client.PathRelayed}}}},
+			{"failed", 0, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, Failed: true,
+				Text: "Could not reach the public libp2p network: check this machine's internet connection, or start Hostfall with --bootstrap naming DHT peers that answer (or play through a relay of your own with --relay)."},
+				Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}}}},
 			{"guest", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,
 				Text: "Connected through a relay — trying to go direct"}, Peers: []client.Peer{
 				{Name: "Ann", Slot: 0, Host: true, PingMillis: 180, Path: client.PathRelayed}, {Name: "Bo", Slot: 1, Self: true}}}},
@@ -154,11 +157,16 @@ func TestShotInternetLobby(t *testing.T) {
 				noProblems(t, h.a)
 				ls := h.a.lobby
 				drawn := drawnStrings(h.a)
-				if !drawn[who.st.Internet.Text] {
-					t.Errorf("the progress %q is not drawn whole", who.st.Internet.Text)
+				if got := strings.Join(ls.v.netLines, " "); got != who.st.Internet.Text {
+					t.Errorf("the progress shows as %q, want %q whole", got, who.st.Internet.Text)
 				}
-				lines := 1
-				if who.me == 0 {
+				for _, line := range ls.v.netLines {
+					if !drawn[line] {
+						t.Errorf("the progress line %q is not drawn whole", line)
+					}
+				}
+				lines := len(ls.v.netLines)
+				if who.st.Invite != "" {
 					lines += inviteShortLines
 					if !drawn[code] || !ls.v.short {
 						t.Errorf("the short code is not drawn whole (short %v)", ls.v.short)
@@ -183,7 +191,11 @@ func TestShotInternetLobby(t *testing.T) {
 				h.frame(nil)
 				h.shot(name + "-net")
 				drawn = drawnStrings(h.a)
-				for _, want := range []string{"internet (public libp2p network)", "via relay"} {
+				wants := []string{"internet (public libp2p network)", "via relay"}
+				if who.name == "failed" {
+					wants = []string{"LAN (the internet failed)", "—"}
+				}
+				for _, want := range wants {
 					if !drawn[want] {
 						t.Errorf("the network panel does not show %q", want)
 					}

@@ -125,8 +125,9 @@ func (a *App) drawNetPanel() {
 	st := &a.net
 	l := ui.NewLayout(a.w, a.h).NetPanel
 	rows := 7 + len(st.Peers)
-	if st.Internet.On {
-		rows++
+	inet := st.Internet.On || st.Internet.Failed
+	if inet {
+		rows += 2
 	}
 	l.Max.Y = l.Min.Y + 44 + float64(rows)*18
 	a.top.rect(l, rgba(10, 12, 18, 0.9))
@@ -144,13 +145,20 @@ func (a *App) drawNetPanel() {
 	switch {
 	case !st.Online:
 		kv("mode", "offline game (no network)")
-	case st.Internet.On:
-		kv("mode", "internet (public libp2p network)")
-		if st.Invite != "" {
-			kv("invite code", st.Invite)
-		} else {
-			kv("internet", small.fit(st.Internet.Text, l.Max.X-x-108))
+	case inet:
+		mode := "internet (public libp2p network)"
+		if !st.Internet.On {
+			mode = "LAN (the internet failed)"
 		}
+		kv("mode", mode)
+		kv("invite code", orDash(st.Invite))
+		c := colText
+		if st.Internet.Failed {
+			c = colBad
+		}
+		small.text("internet", x, y, alignLeft, colDim)
+		small.text(small.fit(orDash(st.Internet.Text), l.Max.X-x-108), x+96, y, alignLeft, c)
+		y += 18
 	default:
 		kv("mode", "LAN / relay")
 	}
@@ -188,6 +196,13 @@ func (a *App) drawNetPanel() {
 		small.text(ping, l.Max.X-12, y, alignRight, colText)
 		y += 18
 	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 func rate(bps float64) string {

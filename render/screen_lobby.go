@@ -74,7 +74,7 @@ type lobbyView struct {
 	invite []string // the code's lines under the subtitle (a lobby hosted through a relay)
 	short  bool     // code is a short one: drawn big, in inviteShortLines lines' room
 	net    client.InternetStatus
-	netOn  bool // a line of internet progress shows under the code
+	netLines []string // the internet progress, wrapped, under the code (two lines at most)
 	slots  []slotView
 }
 
@@ -259,7 +259,7 @@ func (s *lobbyScreen) read() {
 		invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
 	}
 	s.v.set(l, me, host, st.Invite, invite)
-	s.v.setInternet(short, st.Internet)
+	s.v.setInternet(short, st.Internet, func(text string) []string { return small.wrap(text, a.w-64) })
 	if _, ok := a.cl.(client.LobbyHost); !ok {
 		s.v.noSetup()
 	}
@@ -294,11 +294,14 @@ func (v *lobbyView) set(l session.Lobby, me int, host bool, code string, invite 
 }
 
 // setInternet adds internet play to the view: the code is a short one,
-// and net is how far internet play got (a line under the code while it has
-// something to say).
-func (v *lobbyView) setInternet(short bool, net client.InternetStatus) {
-	v.short, v.net = short && v.code != "", net
-	v.netOn = net.Text != "" && (net.On || net.Failed)
+// and net is how far internet play got (lines under the code, as wrap
+// breaks them, while it has something to say).
+func (v *lobbyView) setInternet(short bool, net client.InternetStatus, wrap func(string) []string) {
+	v.short, v.net, v.netLines = short && v.code != "", net, nil
+	if net.Text != "" && (net.On || net.Failed) {
+		v.netLines = wrap(net.Text)
+		v.netLines = v.netLines[:min(len(v.netLines), 2)]
+	}
 }
 
 // headerLines is how many lines of room the invite code and the internet
@@ -308,9 +311,7 @@ func (v *lobbyView) headerLines() int {
 	if v.short {
 		n = inviteShortLines
 	}
-	if v.netOn {
-		n++
-	}
+	n += len(v.netLines)
 	return n
 }
 
@@ -535,7 +536,11 @@ func (s *lobbyScreen) apply(acts []lobbyIntent) {
 		case lobbyCopyInvite:
 			if a.clip != nil {
 				a.clip(s.v.code)
-				a.addChat(chatLine{sys: true, text: "The invite code is on the clipboard: friends paste it into their game list with Ctrl+V."})
+				text := "The invite code is on the clipboard: friends paste it into their game list with Ctrl+V."
+				if s.v.short {
+					text = "The invite code " + s.v.code + " is on the clipboard: friends type it into their game list, or paste it with Ctrl+V."
+				}
+				a.addChat(chatLine{sys: true, text: text})
 			}
 		case lobbyLeave:
 			a.cl.Leave()
@@ -715,15 +720,15 @@ func (s *lobbyScreen) drawHeader() {
 		s.drawShortCode()
 		y = 88 + inviteLineH*inviteShortLines
 	}
-	if v.netOn {
-		c := colDim
-		switch {
-		case v.net.Failed:
-			c = colBad
-		case strings.HasPrefix(v.net.Text, "Direct"):
-			c = colGood
-		}
-		small.text(small.fit(v.net.Text, a.w-64), 32, y+1, alignLeft, c)
+	c := colDim
+	switch {
+	case v.net.Failed:
+		c = colBad
+	case strings.HasPrefix(v.net.Text, "Direct"):
+		c = colGood
+	}
+	for i, line := range v.netLines {
+		small.text(line, 32, y+1+inviteLineH*float64(i), alignLeft, c)
 	}
 }
 
