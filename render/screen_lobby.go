@@ -63,19 +63,19 @@ func (s *lobbyScreen) enter() {
 
 // lobbyView is what the lobby shows, as update read it from the client.
 type lobbyView struct {
-	ok     bool // the client is in a lobby; nothing shows otherwise
-	lobby  session.Lobby
-	me     int      // the local player's slot (-1: none)
-	host   bool     // the local player hosts: it sets up slots and starts
-	open   bool     // the lobby takes changes (it is not counting down)
-	setup  bool     // the local player may change the settings and the bots' colours and teams
-	start  string   // why the host cannot start yet ("" when it can)
-	code   string   // the invite code ("" for none)
-	invite []string // the code's lines under the subtitle (a lobby hosted through a relay)
-	short  bool     // code is a short one: drawn big, in inviteShortLines lines' room
-	net    client.InternetStatus
+	ok       bool // the client is in a lobby; nothing shows otherwise
+	lobby    session.Lobby
+	me       int      // the local player's slot (-1: none)
+	host     bool     // the local player hosts: it sets up slots and starts
+	open     bool     // the lobby takes changes (it is not counting down)
+	setup    bool     // the local player may change the settings and the bots' colours and teams
+	start    string   // why the host cannot start yet ("" when it can)
+	code     string   // the invite code ("" for none)
+	invite   []string // the code's lines under the subtitle (a lobby hosted through a relay)
+	short    bool     // code is a short one: drawn big, in inviteShortLines lines' room
+	net      client.InternetStatus
 	netLines []string // the internet progress, wrapped, under the code (two lines at most)
-	slots  []slotView
+	slots    []slotView
 }
 
 // slotView is one slot as its row shows it, with what the local player
