@@ -486,7 +486,7 @@ func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		defer cancel()
-		if why := c.reach(ctx, s, find); why != "" {
+		if why := c.reach(ctx, s, find, in != nil); why != "" {
 			c.drop(s, why)
 		} else if in != nil && s.peer.Status().Joined {
 			in()
@@ -496,7 +496,8 @@ func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func
 }
 
 // reach joins through s's peer; it returns the refusal to show, or "".
-func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Context) (p2p.AddrInfo, error)) string {
+// With internet, a host found but out of reach is told what to try.
+func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Context) (p2p.AddrInfo, error), internet bool) string {
 	began := time.Now()
 	c.awaitRelay(ctx)
 	addr, err := find(ctx)
@@ -515,6 +516,9 @@ func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Con
 		select {
 		case <-ctx.Done():
 			c.log.Warn("cannot reach the game's host", "host", addr.ID, "err", err)
+			if internet {
+				return "Could not reach the game's host. " + unreachableHint
+			}
 			return "Could not reach the game's host: it may have closed, or a firewall is in the way."
 		case <-time.After(delay):
 		}
@@ -524,6 +528,8 @@ func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Con
 		switch {
 		case st.Joined || st.Left:
 			return "" // in, or refused (the refusal is an event of its own)
+		case ctx.Err() != nil && internet:
+			return "The game's host did not answer. " + unreachableHint
 		case ctx.Err() != nil:
 			return "The game's host did not answer."
 		}

@@ -167,6 +167,10 @@ func (ip *inetPlay) path(id string) client.Path {
 	return client.PathUnknown
 }
 
+// unreachableHint follows the refusal of an internet join that found the
+// code's host but could not reach it.
+const unreachableHint = "The host's network may block the way in: the host can forward a port to their machine, or you both play through a relay of your own (hostfall relay, then --relay)."
+
 // findError is what a joiner reads when a short code finds no host.
 func findError(err error) error {
 	if errors.Is(err, p2p.ErrNoGame) {
