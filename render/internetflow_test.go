@@ -49,12 +49,14 @@ func TestNetInternetWindows(t *testing.T) {
 	bl := &hb.a.browser.lay
 	liveFrame(hb, func(in *ui.Input) { in.Click(ui.MouseLeft, bl.code.Center()) })
 	liveFrame(hb, func(in *ui.Input) { in.Typed = strings.ToLower(strings.ReplaceAll(code, "-", "")) })
+	began := time.Now()
 	liveFrame(hb, func(in *ui.Input) { in.Press(ui.KeyEnter) })
 	if msg := hb.a.browser.msg; !strings.Contains(msg, "on the internet") && !strings.HasPrefix(msg, "Finding") {
 		t.Errorf("after Enter Bo's status line says %q", msg)
 	}
 	liveShot(t, hb, "internet-browser-finding")
 	framesUntil(t, "Bo in Ann's lobby", func() bool { return bo.Slot() == 1 && hb.a.screen == scrLobby }, hb, ha)
+	t.Logf("from Enter on the code to Bo's lobby (his client joining the network first): %v", time.Since(began).Round(time.Millisecond))
 	framesUntil(t, "Bo in Ann's view of the lobby", func() bool {
 		l, _ := ann.Lobby()
 		return l.Slots[1].Kind == session.SlotHuman

@@ -207,3 +207,29 @@ func TestProgressText(t *testing.T) {
 		}
 	}
 }
+
+// The screens' sentences for how the game is carried: relayed, then
+// direct; a joiner that got in says how it reached the host.
+func TestInternetPathText(t *testing.T) {
+	ip := &inetPlay{in: p2p.NewInternet(p2p.InternetConfig{Bootstrap: loopbackDHT(t, 1)})}
+	for _, tt := range []struct {
+		do   func()
+		want string
+	}{
+		{func() { ip.onPath("", p2p.PathRelayed) }, "Connected through a relay — trying to go direct"},
+		{func() { ip.onPath("", p2p.PathDirect) }, "Direct — the game no longer goes through a relay"},
+		{func() { ip.joined("") }, "Connected directly to the host"},
+	} {
+		tt.do()
+		if st := ip.status(); st.Text != tt.want || st.Failed || !st.Available {
+			t.Errorf("status %+v, want %q", st, tt.want)
+		}
+	}
+	if got := ip.path("not a peer ID"); got != client.PathUnknown {
+		t.Errorf("an ID that does not parse is reached %v", got)
+	}
+	var none *inetPlay
+	if got := none.status(); got != (client.InternetStatus{}) {
+		t.Errorf("a client without internet play says %+v", got)
+	}
+}
