@@ -1,0 +1,36 @@
+// A libp2p rendezvous point served by a third-party implementation
+// (@canvas-js/libp2p-rendezvous on js-libp2p). Go tests start it to check
+// that hostfall's directory speaks the standard protocol, not just to itself.
+//
+// It listens on loopback TCP, prints one line "listening <multiaddr>/p2p/<id>",
+// and exits when its stdin closes, so it never outlives the test that owns it.
+import { createLibp2p } from "libp2p"
+import { tcp } from "@libp2p/tcp"
+import { noise } from "@chainsafe/libp2p-noise"
+import { yamux } from "@chainsafe/libp2p-yamux"
+import { RendezvousServer, rendezvousServer } from "@canvas-js/libp2p-rendezvous/server"
+
+// canvas-js registers its handler under its own id (/canvas/rendezvous/1.0.0)
+// although the messages are the spec's; give it the spec's id.
+RendezvousServer.protocol = "/rendezvous/1.0.0"
+
+const node = await createLibp2p({
+  addresses: { listen: ["/ip4/127.0.0.1/tcp/0"] },
+  transports: [tcp()],
+  connectionEncrypters: [noise()],
+  streamMuxers: [yamux()],
+  services: { rendezvous: rendezvousServer({ maxRegistrationTTL: 7200, maxDiscoverLimit: 64 }) },
+})
+await node.start()
+
+const addr = node.getMultiaddrs().find((a) => a.toString().startsWith("/ip4/127.0.0.1/tcp/"))
+process.stdout.write(`listening ${addr.toString()}\n`)
+
+const stop = async () => {
+  await node.stop()
+  process.exit(0)
+}
+process.stdin.on("end", stop)
+process.stdin.on("close", stop)
+process.stdin.resume()
+process.on("SIGTERM", stop)
