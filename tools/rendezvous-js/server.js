@@ -4,11 +4,25 @@
 //
 // It listens on loopback TCP, prints one line "listening <multiaddr>/p2p/<id>",
 // and exits when its stdin closes, so it never outlives the test that owns it.
-import { createLibp2p } from "libp2p"
-import { tcp } from "@libp2p/tcp"
-import { noise } from "@chainsafe/libp2p-noise"
-import { yamux } from "@chainsafe/libp2p-yamux"
-import { RendezvousServer, rendezvousServer } from "@canvas-js/libp2p-rendezvous/server"
+
+// js-libp2p's queue (it-queue) calls Promise.withResolvers, which node has
+// only from version 22; define it before loading libp2p, so node 20 runs it.
+if (typeof Promise.withResolvers !== "function") {
+  Promise.withResolvers = function () {
+    let resolve, reject
+    const promise = new this((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    return { promise, resolve, reject }
+  }
+}
+
+const { createLibp2p } = await import("libp2p")
+const { tcp } = await import("@libp2p/tcp")
+const { noise } = await import("@chainsafe/libp2p-noise")
+const { yamux } = await import("@chainsafe/libp2p-yamux")
+const { RendezvousServer, rendezvousServer } = await import("@canvas-js/libp2p-rendezvous/server")
 
 // canvas-js registers its handler under its own id (/canvas/rendezvous/1.0.0)
 // although the messages are the spec's; give it the spec's id.
