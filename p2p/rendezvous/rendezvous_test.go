@@ -341,3 +341,24 @@ func FuzzServe(f *testing.F) {
 		}
 	})
 }
+
+// A decoded message shares no memory with its bytes: readers hand those
+// back to a buffer pool, and a record read from one was once corrupted by
+// the next message into the same buffer.
+func TestUnmarshalCopies(t *testing.T) {
+	k := newKey(t)
+	m := &Message{Type: TypeDiscoverResponse, DiscoverResponse: &DiscoverResponse{
+		Registrations: []RegisterMsg{*registerReq(t, k, "g", 60).Register}, Cookie: []byte{0, 0, 0, 0, 0, 0, 0, 1}}}
+	b := m.Marshal()
+	got, err := Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(b)
+	if _, err := OpenRecord(got.DiscoverResponse.Registrations[0].SignedPeerRecord); err != nil {
+		t.Fatalf("the record after its bytes were reused: %v", err)
+	}
+	if !bytes.Equal(got.DiscoverResponse.Cookie, m.DiscoverResponse.Cookie) {
+		t.Fatal("the cookie changed with its bytes")
+	}
+}

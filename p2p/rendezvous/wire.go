@@ -192,7 +192,8 @@ func appendBytes(b []byte, n protowire.Number, v []byte) []byte {
 var ErrMalformed = errors.New("rendezvous: malformed message")
 
 // Unmarshal decodes a message. Unknown fields are skipped, as protobuf
-// readers do; a message that does not parse is an ErrMalformed.
+// readers do; a message that does not parse is an ErrMalformed. The
+// message shares no memory with b, which may go back to a buffer pool.
 func Unmarshal(b []byte) (*Message, error) {
 	m := &Message{}
 	err := fields(b, func(n protowire.Number, v uint64, sub []byte) error {
@@ -314,9 +315,7 @@ func fields(b []byte, f func(n protowire.Number, v uint64, sub []byte) error) er
 			v, l = protowire.ConsumeVarint(b)
 		case protowire.BytesType:
 			sub, l = protowire.ConsumeBytes(b)
-			if sub == nil {
-				sub = []byte{} // present, even when empty; nil marks a varint
-			}
+			sub = append([]byte{}, sub...) // a copy, present even when empty: nil marks a varint
 		default:
 			l = protowire.ConsumeFieldValue(n, typ, b)
 		}
