@@ -278,10 +278,10 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 	stopListing := serveListing(h, p)
 	registered := false
 	var next time.Time
-	var last []ma.Multiaddr
+	var last []string
 	register := func(ctx context.Context, _ session.Lobby) {
-		addrs := h.h.Addrs()
-		if time.Now().Before(next) && slices.EqualFunc(addrs, last, ma.Multiaddr.Equal) {
+		addrs := addrSet(h.h.Addrs())
+		if time.Now().Before(next) && slices.Equal(addrs, last) {
 			return
 		}
 		ttl, err := DirectoryRegister(ctx, h, relay)
@@ -310,6 +310,16 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 		stopHosting()
 		stopListing()
 	}
+}
+
+// addrSet is addrs as sorted strings: the host lists them in no set order.
+func addrSet(addrs []ma.Multiaddr) []string {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		out[i] = a.String()
+	}
+	slices.Sort(out)
+	return out
 }
 
 // DirectoryResolver finds a session by name in a relay's directory (join
