@@ -21,7 +21,9 @@ build: deps
 play: build
 	$(BIN) play $(ARGS)
 
-test: deps
+# test also installs what only tests need (node and the JS rendezvous point).
+test:
+	@scripts/deps.sh --test
 	@scripts/test.sh
 
 bench: deps

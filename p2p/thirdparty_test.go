@@ -27,10 +27,10 @@ func jsTool(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed; run scripts/deps.sh")
+		t.Skip("node is not installed; run scripts/deps.sh --test")
 	}
 	if _, err := os.Stat(filepath.Join(jsPointDir, "node_modules", "@canvas-js", "libp2p-rendezvous")); err != nil {
-		t.Skipf("the JS rendezvous packages are not installed (%v); run scripts/deps.sh", err)
+		t.Skipf("the JS rendezvous packages are not installed (%v); run scripts/deps.sh --test", err)
 	}
 	return node
 }

@@ -2,7 +2,11 @@
 # Installs what building and testing Hostfall needs, and only what is missing.
 # Debian packages come from apt-get (through sudo when not root); Go modules from
 # the module proxy. Safe to run again: a machine that has everything is left alone.
+# With --test (make test) also what only tests need: node and the JS rendezvous
+# point's packages, from the npm registry.
 set -euo pipefail
+for_tests=0
+[ "${1:-}" = --test ] && for_tests=1
 
 # Each package, and why we need it.
 packages=(
@@ -16,14 +20,16 @@ packages=(
   avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
   avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace
   qemu-user                           # qemu-i386 runs the GOARCH=386 tests where the kernel has no 32-bit support
-  python3 make g++                    # node-gyp: better-sqlite3, the store of the JS rendezvous point, builds from source
 )
-# node, npm and node's headers run the third-party rendezvous point the directory
-# is tested against (tools/rendezvous-js). Only when missing: a node from NodeSource
-# ships all three and conflicts with Debian's packages of them.
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
-[ -e /usr/include/node/node_api.h ] || packages+=(libnode-dev)
+if [ "$for_tests" = 1 ]; then
+  packages+=(python3 make g++) # node-gyp: better-sqlite3, the store of the JS rendezvous point, builds from source
+  # node, npm and node's headers run the third-party rendezvous point the directory
+  # is tested against (tools/rendezvous-js). Only when missing: a node from NodeSource
+  # ships all three and conflicts with Debian's packages of them.
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+  [ -e /usr/include/node/node_api.h ] || packages+=(libnode-dev)
+fi
 
 need_go="1.26"
 
@@ -103,4 +109,6 @@ cd "$(dirname "$0")/.."
 check_go
 install_packages
 install_modules
-install_js
+if [ "$for_tests" = 1 ]; then
+  install_js
+fi
