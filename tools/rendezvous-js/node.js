@@ -28,6 +28,9 @@ export async function startNode(services) {
     transports: [tcp()],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
+    // Every test peer dials from 127.0.0.1: js-libp2p's default of 5 inbound
+    // connections a second from one address would refuse most of them.
+    connectionManager: { inboundConnectionThreshold: 1000, maxIncomingPendingConnections: 256, maxConnections: 1000 },
     services,
   })
   await node.start()
