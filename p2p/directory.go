@@ -187,7 +187,7 @@ func AskListing(ctx context.Context, h *Host, ai peer.AddrInfo) (Announcement, e
 	ctx, cancel := context.WithTimeout(ctx, listingLimit)
 	defer cancel()
 	if h.h.Network().Connectedness(ai.ID) != network.Connected {
-		defer h.h.Network().ClosePeer(ai.ID)
+		defer closeUnlessPlaying(h, ai.ID)
 	}
 	if err := h.h.Connect(ctx, ai); err != nil {
 		return Announcement{}, fmt.Errorf("%w: cannot reach the host %s: %v", ErrDirectory, ai.ID, err)
@@ -211,6 +211,16 @@ func AskListing(ctx context.Context, h *Host, ai peer.AddrInfo) (Announcement, e
 		return Announcement{}, fmt.Errorf("%w: the listing of %s: %v", ErrDirectory, ai.ID, err)
 	}
 	return a, nil
+}
+
+// closeUnlessPlaying closes the connections to p that carry no session
+// stream: a join begun while the question was asked keeps its connection.
+func closeUnlessPlaying(h *Host, p peer.ID) {
+	for _, c := range h.h.Network().ConnsToPeer(p) {
+		if !slices.ContainsFunc(c.GetStreams(), func(s network.Stream) bool { return s.Protocol() == ProtocolID }) {
+			_ = c.Close()
+		}
+	}
 }
 
 // decodeListing reads a listing answer of host: TXT strings in DNS wire
