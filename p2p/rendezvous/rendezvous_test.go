@@ -362,3 +362,31 @@ func TestUnmarshalCopies(t *testing.T) {
 		t.Fatal("the cookie changed with its bytes")
 	}
 }
+
+// Any DISCOVER answer: only registrations whose records verify are kept,
+// each once, never a panic.
+func FuzzDiscoverAnswer(f *testing.F) {
+	k := newKey(f)
+	good := *registerReq(f, k, "g", 60).Register
+	f.Add((&Message{Type: TypeDiscoverResponse, DiscoverResponse: &DiscoverResponse{
+		Registrations: []RegisterMsg{good, good, {Ns: "g", SignedPeerRecord: []byte("junk")}}}}).Marshal())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := Unmarshal(b)
+		if err != nil || m.DiscoverResponse == nil {
+			return
+		}
+		var out []Registration
+		n := collect(&out, map[string]bool{}, m.DiscoverResponse.Registrations)
+		if n != len(out) {
+			t.Fatalf("collect says %d, keeps %d", n, len(out))
+		}
+		seen := map[string]bool{}
+		for _, r := range out {
+			key := r.Ns + "\x00" + string(r.Peer.ID)
+			if r.Peer.ID == "" || seen[key] || r.TTL < 0 {
+				t.Fatalf("kept %+v", r)
+			}
+			seen[key] = true
+		}
+	})
+}
