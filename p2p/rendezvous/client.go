@@ -78,13 +78,19 @@ func register(ctx context.Context, h host.Host, rp peer.AddrInfo, req *Message) 
 		if rr.Status != StatusOK {
 			return &Error{Status: rr.Status, Text: rr.StatusText}
 		}
-		granted = time.Duration(rr.TTL) * time.Second
+		granted = seconds(rr.TTL)
 		if rr.TTL <= 0 {
 			granted = DefaultTTL // the spec's implied TTL
 		}
 		return nil
 	})
 	return granted, err
+}
+
+// seconds is a TTL in seconds as a duration: 0 when negative, and cut to
+// 2^32 s (136 years) so that no value overflows.
+func seconds(n int64) time.Duration {
+	return time.Duration(min(max(n, 0), 1<<32)) * time.Second
 }
 
 // signedRecord seals a peer record of h at addrs with h's key.
@@ -161,7 +167,7 @@ func collect(out *[]Registration, seen map[string]bool, regs []RegisterMsg) int 
 		}
 		seen[key] = true
 		*out = append(*out, Registration{Ns: reg.Ns, Peer: peer.AddrInfo{ID: pr.PeerID, Addrs: pr.Addrs},
-			TTL: time.Duration(max(reg.TTL, 0)) * time.Second})
+			TTL: seconds(reg.TTL)})
 		added++
 	}
 	return added

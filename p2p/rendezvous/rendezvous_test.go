@@ -165,6 +165,7 @@ func TestServerRefusals(t *testing.T) {
 		{"empty namespace", ServerOptions{}, nil, nil, func(k key) *Message { return registerReq(t, k, "", 60) }, StatusInvalidNamespace},
 		{"ttl too short", ServerOptions{}, nil, nil, func(k key) *Message { return registerReq(t, k, "g", 1) }, StatusInvalidTTL},
 		{"negative ttl", ServerOptions{}, nil, nil, func(k key) *Message { return registerReq(t, k, "g", -5) }, StatusInvalidTTL},
+		{"huge ttl is cut", ServerOptions{}, nil, nil, func(k key) *Message { return registerReq(t, k, "g", 1<<62) }, StatusOK},
 		{"no record", ServerOptions{}, nil, nil, func(key) *Message {
 			return &Message{Type: TypeRegister, Register: &RegisterMsg{Ns: "g"}}
 		}, StatusInvalidPeerRecord},
@@ -389,4 +390,12 @@ func FuzzDiscoverAnswer(f *testing.F) {
 			seen[key] = true
 		}
 	})
+}
+
+func TestSecondsNeverOverflow(t *testing.T) {
+	for _, n := range []int64{-1 << 62, -1, 0, 1, 7200, 1 << 40, 1<<63 - 1} {
+		if d := seconds(n); d < 0 || (n > 0 && d == 0) {
+			t.Errorf("seconds(%d) = %v", n, d)
+		}
+	}
 }

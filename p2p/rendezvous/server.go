@@ -193,13 +193,13 @@ func (s *Server) register(from peer.ID, addr string, req *RegisterMsg) *Register
 	if err := checkRecord(req.SignedPeerRecord, from); err != nil {
 		return refuse(StatusInvalidPeerRecord, err.Error())
 	}
-	ttl := time.Duration(req.TTL) * time.Second
+	ttl := seconds(req.TTL)
 	switch {
 	case req.TTL == 0:
 		ttl = min(DefaultTTL, s.opt.MaxTTL)
 	case req.TTL < 0 || ttl < s.opt.MinTTL:
 		return refuse(StatusInvalidTTL, fmt.Sprintf("the TTL must be at least %d s", int64(s.opt.MinTTL/time.Second)))
-	case req.TTL > int64(s.opt.MaxTTL/time.Second):
+	case ttl > s.opt.MaxTTL:
 		ttl = s.opt.MaxTTL // cut, as the answer's TTL tells the client
 	}
 	old := s.regs[req.Ns][from]
