@@ -6,7 +6,7 @@ BIN       := bin/hostfall
 FUZZTIME  ?= 60s
 SOAK      ?= 10000
 
-.PHONY: all deps build play test bench fuzz soak botgames proto clean
+.PHONY: all deps build server server-all play test bench fuzz soak botgames proto clean
 
 all: build
 
@@ -15,6 +15,16 @@ deps:
 
 build: deps
 	$(GO) build -o $(BIN) .
+
+# The server build: static, no window, no sound (relay, list, sim, replay
+# --verify, headless host and join); it needs only Go. server-all adds the
+# cross builds for a Raspberry Pi (arm64) and old 32-bit machines (386).
+SERVER_ARCHS := amd64 arm64 386
+server:
+	@scripts/server.sh $(BIN)-server amd64
+
+server-all:
+	@for a in $(SERVER_ARCHS); do scripts/server.sh $(BIN)-server-linux-$$a $$a || exit 1; done
 
 # play opens the game window on a LAN session with three bots, under way at once
 # (ARGS=--lobby waits in the lobby for players on the LAN); it needs an X display.

@@ -15,7 +15,7 @@ func runJoin(ctx context.Context, args []string) error {
 	jf.Add(fs)
 	fs.StringVar(&jf.addr, "addr", "", "the host's multiaddr, ending in /p2p/<peer ID>")
 	fs.StringVar(&jf.session, "session", "", "the name of a session on the LAN (found with mDNS), or with --relay in the relay's directory")
-	fs.StringVar(&jf.invite, "invite", "", "an invite code (HF1-…) a host behind NAT printed")
+	fs.StringVar(&jf.invite, "invite", "", "an invite code the host printed: short (K7Q2-9XPM, found on the internet; implies --internet) or long (HF1-…)")
 	fs.BoolVar(&jf.rejoin, "rejoin", false, "take your slot back in the game this identity was playing when its process stopped (the data dir keeps a record of it)")
 	if err := jf.Parse(fs, args); err != nil {
 		return err
@@ -62,21 +62,7 @@ func (jf *joinFlags) resolver() (p2p.Resolver, error) {
 	case jf.session != "":
 		return p2p.SessionResolver{Name: jf.session}, nil
 	case jf.invite != "":
-		return jf.inviteResolver()
+		return jf.InviteResolver(jf.invite)
 	}
 	return nil, cli.Usagef("say which session to join with --session NAME (a LAN session; `hostfall list` shows them), --invite CODE (the host prints it) or --addr MULTIADDR")
-}
-
-// inviteResolver decodes --invite; unless --relay names another relay, this
-// peer also holds a reservation on the invite's relay, so the other players
-// can reach it too.
-func (jf *joinFlags) inviteResolver() (p2p.Resolver, error) {
-	inv, err := p2p.DecodeInvite(jf.invite)
-	if err != nil {
-		return nil, cli.Usagef("--invite: %v", err)
-	}
-	if jf.Relay == "" && inv.Relay != nil {
-		jf.Relay = inv.Relay.String()
-	}
-	return p2p.InviteResolver(jf.invite), nil
 }

@@ -11,7 +11,6 @@ import (
 	"hostfall/client/playback"
 	"hostfall/datadir"
 	"hostfall/match"
-	"hostfall/render"
 	"hostfall/status"
 )
 
@@ -46,7 +45,7 @@ func runReplay(ctx context.Context, args []string) error {
 
 // playBack opens the window on the replay at path.
 func playBack(ctx context.Context, w app.Window, path string, follow int, speed float64) error {
-	if err := render.CheckDisplay(); err != nil {
+	if err := app.CheckWindow(); err != nil {
 		return err
 	}
 	r, err := playback.ReadFile(path)

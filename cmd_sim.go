@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"os"
-	"strconv"
-	"strings"
 
 	"hostfall/app"
 	"hostfall/cli"
@@ -51,30 +49,11 @@ func parseSim(name string, args []string) (m *ai.Match, b app.BotMatch, asJSON b
 	if b.Levels, err = ai.ParseLevels(*levels); err != nil {
 		return nil, b, asJSON, cli.Usagef("%v", err)
 	}
-	if b.Teams, err = parseTeams(*teams, b.Players); err != nil {
+	if b.Teams, err = cli.Teams(*teams, b.Players); err != nil {
 		return nil, b, asJSON, err
 	}
 	if m, err = b.Match(); err != nil {
 		return nil, b, asJSON, cli.Usagef("%v", err)
 	}
 	return m, b, asJSON, nil
-}
-
-// parseTeams reads --teams: a team for each of the players, or none.
-func parseTeams(s string, players int) ([]game.Team, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var teams []game.Team
-	for _, f := range strings.Split(s, ",") {
-		t, err := strconv.ParseUint(strings.TrimSpace(f), 10, 8)
-		if err != nil {
-			return nil, cli.Usagef("--teams wants numbers 0 to 7, got %q", f)
-		}
-		teams = append(teams, game.Team(t))
-	}
-	if len(teams) != players {
-		return nil, cli.Usagef("--teams names %d teams for %d players", len(teams), players)
-	}
-	return teams, nil
 }

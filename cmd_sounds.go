@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"os"
 
+	"hostfall/app"
 	"hostfall/cli"
-	"hostfall/sound"
 )
 
 func runSounds(ctx context.Context, args []string) error {
@@ -27,10 +27,9 @@ func runSounds(ctx context.Context, args []string) error {
 	if err := cli.ParseOperands(fs, args); err != nil {
 		return err
 	}
-	err := sound.Demo(ctx, sound.DemoOptions{Names: fs.Args(), Times: *times, Seed: *seed, WAV: *wavPath, Out: os.Stdout})
-	var unknown *sound.UnknownSoundError
-	if errors.As(err, &unknown) {
-		return cli.Usagef("%v; `hostfall sounds` lists them", err)
+	err := app.Sounds(ctx, app.SoundDemo{Names: fs.Args(), Times: *times, Seed: *seed, WAV: *wavPath, Out: os.Stdout})
+	if errors.Is(err, app.ErrUnknownSound) {
+		return cli.Usagef("%v", err)
 	}
 	return err
 }

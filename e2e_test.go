@@ -42,7 +42,19 @@ func buildBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// The processes the tests start read settings of their own, not the
+	// machine's: the how-to seen, every other setting its default.
+	cfg, err := os.MkdirTemp("", "hostfall-config-")
+	if err == nil {
+		err = os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"how_to_seen": true}`), 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot make the tests' settings:", err)
+		os.Exit(1)
+	}
+	os.Setenv("HOSTFALL_CONFIG", cfg)
 	code := m.Run()
+	os.RemoveAll(cfg)
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}

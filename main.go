@@ -3,8 +3,9 @@
 // main owns the command line and nothing more: each subcommand's cmd_*.go
 // file parses its flags and refuses what the user must correct (exit code
 // 2), then hands the work to the package that does it: app for a network
-// peer, the window, the LAN list and the relay; status for what sim, play
-// --headless and replay --verify print; sound for the sound demo.
+// peer, the window, the LAN list, the relay and the sound demo; status for
+// what sim, play --headless and replay --verify print. Built without cgo
+// (make server), app has no window and no speaker and says so.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"syscall"
 
+	"hostfall/app"
 	"hostfall/cli"
 	"hostfall/client/network"
 	"hostfall/logging"
@@ -77,7 +79,7 @@ func run(ctx context.Context, args []string) int {
 		return 0
 	}
 	fmt.Fprintf(os.Stderr, "hostfall %s: %v\n", name, err)
-	if errors.Is(err, cli.ErrUsage) {
+	if errors.Is(err, cli.ErrUsage) || errors.Is(err, app.ErrServerBuild) {
 		return 2
 	}
 	return 1
@@ -96,4 +98,7 @@ func usage() {
 		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(os.Stderr, "\n`hostfall COMMAND -h` describes a command's flags.")
+	if app.CheckWindow() == app.ErrServerBuild {
+		fmt.Fprintf(os.Stderr, "\n%v\n", app.ErrServerBuild)
+	}
 }

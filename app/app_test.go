@@ -2,12 +2,12 @@ package app
 
 import (
 	"errors"
+	"io"
 	"path/filepath"
 	"testing"
 
 	"hostfall/client/network"
 	"hostfall/game/ai"
-	"hostfall/render"
 )
 
 // A bot match takes its settings' map size and players; settings no game
@@ -26,17 +26,22 @@ func TestBotMatch(t *testing.T) {
 }
 
 // Without a display, what opens the window says so before it touches the
-// network; a save that cannot be read is refused before anything starts.
+// network (the server build says it has no window); a save that cannot be
+// read is refused before anything starts.
 func TestRefusedBeforeStarting(t *testing.T) {
 	t.Setenv("DISPLAY", "")
+	noWindow := CheckWindow() // render.ErrNoDisplay, or ErrServerBuild
+	if noWindow == nil {
+		t.Fatal("no DISPLAY, and CheckWindow says a window can open")
+	}
 	w := Window{Name: "Ann"}
 	for name, err := range map[string]error{
 		"browse":      Browse(t.Context(), w, Network{}),
 		"play":        Play(t.Context(), w, Network{Offline: true}, Skirmish{Bots: []ai.Level{ai.Easy}}),
 		"window host": Host(t.Context(), Peer{Player: "Ann"}, Game{Name: "x", Players: 2}),
 	} {
-		if !errors.Is(err, render.ErrNoDisplay) {
-			t.Errorf("%s: %v, want %v", name, err, render.ErrNoDisplay)
+		if !errors.Is(err, noWindow) {
+			t.Errorf("%s: %v, want %v", name, err, noWindow)
 		}
 	}
 	err := Resume(t.Context(), Peer{Headless: true}, filepath.Join(t.TempDir(), "none.hfsave"), Game{})
@@ -55,6 +60,21 @@ func TestRejoinWithoutARecord(t *testing.T) {
 	err := Rejoin(t.Context(), p)
 	if !errors.Is(err, network.ErrNoLastGame) {
 		t.Fatalf("rejoining with no record: %v", err)
+	}
+	t.Logf("the error: %v", err)
+}
+
+// A sound name that is none of the game's is ErrUnknownSound (the command
+// line's usage error), before any speaker opens; the server build has no
+// sounds to play and says so.
+func TestSoundsUnknownName(t *testing.T) {
+	want := ErrUnknownSound
+	if CheckWindow() == ErrServerBuild {
+		want = ErrServerBuild
+	}
+	err := Sounds(t.Context(), SoundDemo{Names: []string{"worker.select", "no.such"}, Out: io.Discard})
+	if !errors.Is(err, want) {
+		t.Fatalf("%v, want %v", err, want)
 	}
 	t.Logf("the error: %v", err)
 }

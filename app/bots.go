@@ -31,6 +31,9 @@ func (b BotMatch) Match() (*ai.Match, error) {
 	for p, t := range b.Teams {
 		c.Players[p].Team = t
 	}
+	for p := range c.Players {
+		c.Players[p].Bot = true // as match.Config makes bot slots (Lobby)
+	}
 	return ai.NewMatch(c, b.Levels, b.Seed)
 }
 

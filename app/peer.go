@@ -16,7 +16,6 @@ import (
 	"hostfall/logging"
 	"hostfall/match"
 	"hostfall/p2p"
-	"hostfall/render"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/status"
@@ -44,7 +43,9 @@ type Peer struct {
 	Idle     bool     // headless, this peer's slot gives no orders (network measurements)
 	Listen   []string // multiaddrs; none means every interface
 	Relay    string   // a relay for peers behind NAT
-	Auto     bool     // meet the other Auto peers on the LAN (headless only)
+	// Internet puts the peer on the public libp2p network (nil: LAN only).
+	Internet *p2p.InternetConfig
+	Auto     bool // meet the other Auto peers on the LAN (headless only)
 	// Without Headless: the window, and whether it closes at the game's end.
 	Window    Window
 	ExitAtEnd bool
@@ -120,7 +121,7 @@ func Join(ctx context.Context, p Peer, res p2p.Resolver) error {
 // it on. Without a record the error wraps network.ErrNoLastGame.
 func Rejoin(ctx context.Context, p Peer) error {
 	if !p.Headless {
-		if err := render.CheckDisplay(); err != nil {
+		if err := CheckWindow(); err != nil {
 			return err // no window, whatever the record says
 		}
 	}
@@ -178,12 +179,13 @@ func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running,
 	r := &running{p: p, line: &status.Line{JSON: p.JSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}}
 	opt := network.Options{GameVersion: GameVersion, ReplayDir: datadir.Replays(), ReportDir: datadir.DesyncReports(),
 		SaveDir: datadir.Saves(), LastGameDir: datadir.LastGames(), JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default()}
-	su := network.Setup{IdentityPath: p.Identity, Listen: p.Listen, Relay: p.Relay, Auto: p.Auto, AwaitRelay: p.Headless}
+	su := network.Setup{IdentityPath: p.Identity, Listen: p.Listen, Relay: p.Relay, Auto: p.Auto, AwaitRelay: p.Headless,
+		Internet: p.Internet}
 	(&status.Peer{Line: r.line}).Hook(&opt, &su, p.Headless && p.JSON && os.Getenv("HOSTFALL_TRACE") != "")
 	if p.Headless {
 		opt.SelfBot, opt.SelfLevel = !p.Idle, p.Level
 	} else {
-		if err := render.CheckDisplay(); err != nil {
+		if err := CheckWindow(); err != nil {
 			return nil, err
 		}
 		opt.Logger, opt.WaitScreen = logging.Window(), true

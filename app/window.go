@@ -1,7 +1,13 @@
+//go:build cgo
+
+// The window and the speaker need cgo (GLFW, OpenGL, ALSA): this file is
+// the full build's; server.go stands in for it in the server build.
+
 package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -10,48 +16,40 @@ import (
 	"hostfall/client/offline"
 	"hostfall/datadir"
 	"hostfall/game"
-	"hostfall/game/ai"
 	"hostfall/logging"
 	"hostfall/render"
+	"hostfall/settings"
 	"hostfall/sound"
 )
 
-// Window is the game window of a command.
-type Window struct {
-	Name          string // the player's name
-	Width, Height int
-	FPS           int // frame rate cap
-	Mute          bool
-}
+// CheckWindow says why the window cannot open here (no display), or nil.
+func CheckWindow() error { return render.CheckDisplay() }
 
 // OpenWindow runs the window on c until it closes, with sound unless muted.
-func OpenWindow(ctx context.Context, c render.Client, w Window) error {
-	o := render.Options{Width: w.Width, Height: w.Height, MaxFPS: w.FPS, PlayerName: w.Name}
+func OpenWindow(ctx context.Context, c client.Client, w Window) error {
+	w = w.withSettings()
+	o := render.Options{MaxFPS: w.FPS}
+	windowSettings(&o, w)
 	if !w.Mute {
 		if srv, cuer, err := sound.OpenSpeaker(slog.Default()); err != nil {
 			slog.Warn("playing without sound", "err", err)
 		} else {
 			defer srv.Close()
 			o.Sound = cuer
+			setVolumes(srv, o.Settings.Volume)
+			o.OnSettings = func(s settings.Settings) { setVolumes(srv, s.Volume) }
 		}
 	}
 	return render.Open(ctx, c, o)
 }
 
-// Network is the network of a window that browses or plays (browse, play).
-type Network struct {
-	Offline  bool     // no network: games against bots on this machine only
-	Identity string   // "" means $HOSTFALL_IDENTITY or the user's config dir
-	Listen   []string // multiaddrs; none means every interface
-	Relay    string   // a Hostfall relay's multiaddr, or ""
-}
-
 // Browse opens the window on the lobby browser: the LAN's games to join (a
 // created game is hosted on this machine), or with n.Offline none.
 func Browse(ctx context.Context, w Window, n Network) error {
-	if err := render.CheckDisplay(); err != nil {
+	if err := CheckWindow(); err != nil {
 		return err
 	}
+	w = w.withSettings()
 	if n.Offline {
 		c := offline.New(offline.Options{Name: w.Name})
 		defer c.Close()
@@ -65,21 +63,13 @@ func Browse(ctx context.Context, w Window, n Network) error {
 	return OpenWindow(ctx, c, w)
 }
 
-// Skirmish is a game of the player against bots.
-type Skirmish struct {
-	Seed  uint64 // 0: a new map each time
-	Size  int
-	Bots  []ai.Level
-	Lobby bool   // stay in the lobby, every free slot open to players on the LAN
-	Load  string // resume this save on this machine instead
-}
-
 // Play opens the window on a skirmish under way: hosted on the network, or
 // on this machine only with n.Offline or a save to load.
 func Play(ctx context.Context, w Window, n Network, s Skirmish) error {
-	if err := render.CheckDisplay(); err != nil {
+	if err := CheckWindow(); err != nil {
 		return err
 	}
+	w = w.withSettings()
 	bots := make([]uint8, len(s.Bots))
 	for i, l := range s.Bots {
 		bots[i] = uint8(l)
@@ -133,7 +123,19 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 	if tweak != nil {
 		tweak(&opt)
 	}
-	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Browse: true,
+	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
 		OnInvite: func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
 	return network.Start(ctx, su, opt)
+}
+
+// Sounds is `hostfall sounds`: it lists the game's sounds, or plays the
+// named ones through the speaker or into a WAV file. A name that is no
+// sound is refused before anything plays (the error wraps ErrUnknownSound).
+func Sounds(ctx context.Context, d SoundDemo) error {
+	err := sound.Demo(ctx, sound.DemoOptions{Names: d.Names, Times: d.Times, Seed: d.Seed, WAV: d.WAV, Out: d.Out})
+	var unknown *sound.UnknownSoundError
+	if errors.As(err, &unknown) {
+		return fmt.Errorf("%w; %w", err, ErrUnknownSound)
+	}
+	return err
 }

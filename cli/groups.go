@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"os"
-	"os/user"
 
 	"hostfall/app"
 	"hostfall/game/ai"
@@ -12,24 +11,17 @@ import (
 
 // AddWindow adds the flags of every command that opens the window.
 func AddWindow(fs *flag.FlagSet, w *app.Window) {
-	fs.StringVar(&w.Name, "name", defaultPlayerName(), "your player name")
+	fs.StringVar(&w.Name, "name", "", "your player name (default: the one saved in the options, else your login name)")
 	AddDisplay(fs, w)
 	AddVerbose(fs)
 }
 
 // AddDisplay adds the flags of the window itself.
 func AddDisplay(fs *flag.FlagSet, w *app.Window) {
-	fs.IntVar(&w.Width, "width", 1024, "window width in pixels")
-	fs.IntVar(&w.Height, "height", 768, "window height in pixels")
+	fs.IntVar(&w.Width, "width", 0, "window width in pixels (default: the options' window, else 1024×768)")
+	fs.IntVar(&w.Height, "height", 0, "window height in pixels (with --width; a size given here is a window, not full screen)")
 	fs.IntVar(&w.FPS, "fps", 60, "frame rate cap")
-	fs.BoolVar(&w.Mute, "mute", false, "play no sound")
-}
-
-func defaultPlayerName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" && u.Username != "root" {
-		return u.Username
-	}
-	return "Player"
+	fs.BoolVar(&w.Mute, "mute", false, "play no sound (the options' volumes stay as saved)")
 }
 
 // AddNetwork adds the network flags of the commands that open the window
@@ -38,6 +30,7 @@ func AddNetwork(fs *flag.FlagSet, n *app.Network, offline string) {
 	addHost(fs, &n.Identity, &n.Listen)
 	fs.BoolVar(&n.Offline, "offline", false, offline)
 	fs.StringVar(&n.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): list its directory, be reachable through it, offer invite codes")
+	AddInternet(fs, &n.Internet)
 }
 
 // addHost adds the flags of this machine's libp2p host.
@@ -65,6 +58,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	fs.StringVar(&p.level, "level", "hard", "bot level: easy, normal or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	addHost(fs, &p.Identity, &p.Listen)
 	fs.StringVar(&p.Relay, "relay", "", "a Hostfall relay's multiaddr (ending in /p2p/<relay ID>): be reachable through it from the internet")
+	AddInternet(fs, &p.Internet)
 	AddDisplay(fs, &p.Window)
 	fs.BoolVar(&p.ExitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }

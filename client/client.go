@@ -74,8 +74,9 @@ type Client interface {
 	Events(dst []Event) []Event
 }
 
-// Pauser is implemented by clients that can stop the game clock (an
-// offline game); the pause menu then pauses the game.
+// Pauser is implemented by clients that can stop their clock (the replay
+// viewer; an offline game, for tests). A game's pause is not this: it is
+// a game command (game.CmdPause) that every peer applies.
 type Pauser interface {
 	SetPaused(bool)
 }

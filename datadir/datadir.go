@@ -34,3 +34,19 @@ func Saves() string { return filepath.Join(Root(), "saves") }
 // (one file a peer ID), so a restarted process can take its slot back
 // (`hostfall join --rejoin`, the browser's Rejoin button).
 func LastGames() string { return filepath.Join(Root(), "lastgame") }
+
+// ConfigRoot is the directory of the player's settings: $HOSTFALL_CONFIG
+// if set (tests, several players on one machine), otherwise hostfall in
+// the user's config directory ($XDG_CONFIG_HOME, or ~/.config).
+func ConfigRoot() string {
+	if d := os.Getenv("HOSTFALL_CONFIG"); d != "" {
+		return d
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(d, "hostfall")
+	}
+	return filepath.Join(os.TempDir(), "hostfall-config")
+}
+
+// SettingsFile holds the player's settings (package settings).
+func SettingsFile() string { return filepath.Join(ConfigRoot(), "settings.json") }

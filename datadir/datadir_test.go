@@ -26,3 +26,16 @@ func TestRoot(t *testing.T) {
 		}
 	}
 }
+
+// The settings go under $HOSTFALL_CONFIG, else $XDG_CONFIG_HOME/hostfall.
+func TestSettingsFile(t *testing.T) {
+	t.Setenv("HOSTFALL_CONFIG", "")
+	t.Setenv("XDG_CONFIG_HOME", "/xdgc")
+	if got, want := SettingsFile(), "/xdgc/hostfall/settings.json"; got != want {
+		t.Errorf("with $XDG_CONFIG_HOME: %s, want %s", got, want)
+	}
+	t.Setenv("HOSTFALL_CONFIG", "/cfg")
+	if got, want := SettingsFile(), "/cfg/settings.json"; got != want {
+		t.Errorf("with $HOSTFALL_CONFIG: %s, want %s", got, want)
+	}
+}

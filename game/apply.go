@@ -32,6 +32,9 @@ func (w *World) applyChecked(c *Command) Reason {
 	if len(c.Units) > MaxCommandUnits {
 		return RejTooManyUnits
 	}
+	if w.pause.on && !pausedCommand(c.Kind) {
+		return RejPaused
+	}
 	if r := w.selectUnits(c); r != ReasonNone {
 		return r
 	}
@@ -58,6 +61,10 @@ func (w *World) applyChecked(c *Command) Reason {
 		return w.cmdResearch(c)
 	case CmdSurrender:
 		w.eliminate(p)
+	case CmdPause:
+		return w.cmdPause(c)
+	case CmdResume:
+		return w.cmdResume(c)
 	}
 	return ReasonNone
 }

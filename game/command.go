@@ -21,6 +21,8 @@ const (
 	CmdRally                  // buildings among Units send new units to (X, Y)
 	CmdSurrender              // the player leaves the game (also used when a peer departs)
 	CmdResearch               // the first idle workshop among Units researches the next level of Upgrade
+	CmdPause                  // the player pauses the game (see pause.go)
+	CmdResume                 // the player ends the pause after a countdown
 	numCommandKinds
 )
 
@@ -46,14 +48,20 @@ func (k CommandKind) String() string {
 		return "surrender"
 	case CmdResearch:
 		return "research"
+	case CmdPause:
+		return "pause"
+	case CmdResume:
+		return "resume"
 	}
 	return fmt.Sprintf("command-kind-%d", uint8(k))
 }
 
-// Command is one order of one player. Player is not part of the encoding:
-// the network attributes a command to the slot that sent it.
+// Command is one order of one player. Player and Host are not part of the
+// encoding: the network attributes a command to the slot that sent it, and
+// knows whether that slot hosted the turn that carries it.
 type Command struct {
 	Player  PlayerID
+	Host    bool // the player hosted the command's turn (it may resume a pause)
 	Kind    CommandKind
 	Units   []UnitID // the units or buildings it is about
 	Target  UnitID   // CmdAttack
@@ -71,7 +79,7 @@ var ErrBadCommand = errors.New("bad command")
 // The encoding: version byte, kind byte, uvarint count and uvarint unit IDs,
 // then by kind: attack — uvarint target; build — kind byte, varint X, Y;
 // train — kind byte; research — upgrade byte; move, attack-move, gather,
-// rally — varint X, Y.
+// rally — varint X, Y; stop, surrender, pause, resume — nothing more.
 
 // AppendBinary appends the encoding of c to b (encoding.BinaryAppender).
 func (c Command) AppendBinary(b []byte) ([]byte, error) {

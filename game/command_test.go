@@ -24,6 +24,8 @@ func sampleCommands() []Command {
 		{Kind: CmdRally, Units: []UnitID{makeID(6, 1)}, X: 50, Y: 51},
 		{Kind: CmdSurrender},
 		{Kind: CmdResearch, Units: []UnitID{makeID(7, 3)}, Upgrade: UpArmor},
+		{Kind: CmdPause},
+		{Kind: CmdResume},
 	}
 }
 
@@ -106,8 +108,15 @@ func FuzzDecodeCommand(f *testing.F) {
 	}
 	f.Add(uint8(9), []byte{1, 1, 1, 0x80, 0x80, 0x01, 0, 0})
 	f.Add(uint8(1), []byte{})
+	f.Add(uint8(0x81), mustEncode(Command{Kind: CmdResume}))
+	f.Add(uint8(0x80), mustEncode(Command{Kind: CmdResume}))
 	w := newTestWorld(f, 2)
 	snap := w.Snapshot()
+	w.Step([]Command{{Player: 1, Kind: CmdPause}})
+	pausedSnap := w.Snapshot()
+	if err := w.Restore(snap); err != nil {
+		f.Fatal(err)
+	}
 	ids := w.Units()
 	f.Add(uint8(1), mustEncode(Command{Kind: CmdMove, Units: []UnitID{ids.ID(1), ids.ID(2)}, X: 5, Y: 5}))
 	f.Fuzz(func(t *testing.T, player uint8, b []byte) {
@@ -126,12 +135,17 @@ func FuzzDecodeCommand(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(c, c2) {
 			t.Fatalf("re-decoding changed the command: %+v → %+v (%v)", c, c2, err)
 		}
-		if err := w.Restore(snap); err != nil {
-			t.Fatal(err)
+		// The player byte's high bit says whether the sender hosts, and
+		// the command goes to a running and to a paused world.
+		c.Host = player&0x80 != 0
+		for _, s := range [][]byte{snap, pausedSnap} {
+			if err := w.Restore(s); err != nil {
+				t.Fatal(err)
+			}
+			w.Step([]Command{c})
+			w.Step(nil)
+			checkInvariants(t, w)
 		}
-		w.Step([]Command{c})
-		w.Step(nil)
-		checkInvariants(t, w)
 	})
 }
 

@@ -19,15 +19,18 @@ func Compare(a, b *World, limit int) []string {
 	if a.rng != b.rng {
 		add("random generator state differs")
 	}
+	if a.clock != b.clock || a.pause != b.pause {
+		add("game time %d vs %d; pause %s vs %s", a.clock, b.clock, a.pause, b.pause)
+	}
 	if a.over != b.over || a.winner != b.winner {
 		add("game over: %v (winner team %d) vs %v (winner team %d)", a.over, a.winner, b.over, b.winner)
 	}
 	for p := range min(a.np, b.np) {
 		pa, pb := a.pl[p], b.pl[p]
 		if pa != pb {
-			add("player %d: gold %d vs %d, supply %d vs %d, units %d vs %d, buildings %d vs %d, out %v vs %v, upgrades %v vs %v",
+			add("player %d: gold %d vs %d, supply %d vs %d, units %d vs %d, buildings %d vs %d, out %v vs %v, upgrades %v vs %v, pauses used %d vs %d",
 				p, pa.gold, pb.gold, pa.supplyUsed, pb.supplyUsed, pa.units, pb.units, pa.buildings, pb.buildings, pa.out, pb.out,
-				pa.up[1:], pb.up[1:])
+				pa.up[1:], pb.up[1:], pa.pauses, pb.pauses)
 		}
 	}
 	if na, nb := a.e.len(), b.e.len(); na != nb {

@@ -34,3 +34,17 @@ func TestCompareNamesWhatDiffers(t *testing.T) {
 		}
 	}
 }
+
+// A pause on one side only is named in the comparison.
+func TestCompareNamesAPause(t *testing.T) {
+	a, _ := game.NewWorld(game.FreeForAll(4, 2))
+	b, _ := game.NewWorld(game.FreeForAll(4, 2))
+	a.Step(nil)
+	b.Step([]game.Command{{Player: 1, Kind: game.CmdPause}})
+	d := strings.Join(game.Compare(a, b, 5), "\n")
+	for _, want := range []string{"pause off vs by player 1", "pauses used 0 vs 1"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("comparison lacks %q:\n%s", want, d)
+		}
+	}
+}

@@ -12,6 +12,7 @@ type Config struct {
 // PlayerConfig is one player's slot.
 type PlayerConfig struct {
 	Team Team // 0..7; players with the same team are allies
+	Bot  bool // a bot's slot: it may not pause
 }
 
 // FreeForAll returns a config of n players, each on a team of their own.

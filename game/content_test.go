@@ -209,7 +209,7 @@ func TestSnapshotKeepsResearchAndTowers(t *testing.T) {
 func TestScoreDecidesAtScoreTurn(t *testing.T) {
 	w := flatWorld(t, 40, 0, 1)
 	put(t, w, Soldier, 1, 30, 10) // player 1 is worth a soldier more
-	w.turn = ScoreTurn - 2
+	w.turn, w.clock = ScoreTurn-2, ScoreTurn-2
 	w.Step(nil)
 	if w.Over() {
 		t.Fatal("over before ScoreTurn")
@@ -228,7 +228,7 @@ func TestScoreDecidesAtScoreTurn(t *testing.T) {
 func TestScoreTieGoesToTheKillers(t *testing.T) {
 	w := flatWorld(t, 40, 0, 1)
 	w.pl[1].killed = 1
-	w.turn = ScoreTurn - 1
+	w.turn, w.clock = ScoreTurn-1, ScoreTurn-1
 	w.Step(nil)
 	if team, ok := w.Winner(); !ok || team != 1 {
 		t.Fatalf("winner %d (%v), want team 1 on kills", team, ok)

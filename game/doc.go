@@ -20,7 +20,17 @@
 //	}
 //
 // Step applies the turn's commands in the given order, then advances one
-// tick. Turn returns the number of Steps done. The same Config always makes
+// tick. Turn returns the number of Steps done; Time the ticks the world
+// moved, which stand still while the game is paused.
+//
+// # Pause
+//
+// Any player but a bot may pause (CmdPause), PausesPerPlayer (3) times a
+// game when two or more people play, at will alone against bots; the
+// pauser or the host resumes (CmdResume), and the world moves again
+// ResumeTurns (60) turns later. While paused, Step counts turns but moves
+// nothing and takes only pause, resume and surrender commands (see
+// pause.go). The pause is part of the hash and the snapshot. The same Config always makes
 // the same world (NewWorld fails only on a bad config: 2 to 8 players, at
 // least two teams, a map of 32 to 512 tiles a side, 128×128 by default).
 //
@@ -38,7 +48,9 @@
 // IDs of units that died meanwhile are skipped, not refused.
 //
 // The kinds are move, attack (a unit), attack-move (to a tile), stop,
-// gather, build, train, rally, research and surrender. When a player leaves a
+// gather, build, train, rally, research, surrender, pause and resume.
+// Command.Host, like Player, is set by the caller, not decoded: the sender
+// hosted the command's turn. When a player leaves a
 // networked game, the caller applies a CmdSurrender of that player at the
 // turn the session sequenced the departure; every peer then removes the
 // player at the same tick.

@@ -16,6 +16,9 @@ const (
 	EvVictory                // Team won; Player is its first player
 	EvDraw                   // the last teams fell on the same tick
 	EvResearched             // Player's building Unit finished Level of Upgrade
+	EvPaused                 // Player paused the game; Count is the pauses they have left (-1: no limit)
+	EvResuming               // Player resumed the game Other paused; it moves in Count turns
+	EvResumed                // the countdown Player started is over: the world moves again
 )
 
 func (k EventKind) String() string {
@@ -42,6 +45,12 @@ func (k EventKind) String() string {
 		return "draw"
 	case EvResearched:
 		return "researched"
+	case EvPaused:
+		return "paused"
+	case EvResuming:
+		return "resuming"
+	case EvResumed:
+		return "resumed"
 	}
 	return "none"
 }
@@ -61,6 +70,7 @@ type Event struct {
 	Upgrade  Upgrade // EvResearched
 	Level    uint8   // EvResearched: the level now reached
 	ByScore  bool    // EvVictory: the game reached ScoreTurn and Team scored highest
+	Count    int32   // EvPaused: pauses left; EvResuming: turns of countdown
 }
 
 // Reason says why a command was refused. Its String is a sentence for players.
@@ -85,6 +95,13 @@ const (
 	RejBusy                 // the building is researching or training
 	RejMaxLevel             // the upgrade is at its highest level
 	RejResearching          // another building already researches it
+	RejPaused               // the game is paused: only pause, resume and surrender are taken
+	RejAlreadyPaused        // a pause while paused
+	RejNotPaused            // a resume while the game runs
+	RejNoPauses             // the player used every pause
+	RejNotResumer           // neither the pauser nor the host
+	RejResuming             // a resume while the countdown runs
+	RejBotPause             // a bot's slot asked for a pause
 	numReasons
 )
 
@@ -124,6 +141,20 @@ func (r Reason) String() string {
 		return "that upgrade is at its highest level"
 	case RejResearching:
 		return "that upgrade is already being researched"
+	case RejPaused:
+		return "the game is paused"
+	case RejAlreadyPaused:
+		return "the game is already paused"
+	case RejNotPaused:
+		return "the game is not paused"
+	case RejNoPauses:
+		return "you have no pauses left in this game"
+	case RejNotResumer:
+		return "only the host or the player who paused may resume"
+	case RejResuming:
+		return "the game is already resuming"
+	case RejBotPause:
+		return "bots do not pause"
 	}
 	return "no reason"
 }

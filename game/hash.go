@@ -34,6 +34,9 @@ func (w *World) Hash() uint64 {
 	h.word(w.rng.State)
 	h.word(w.rng.Inc)
 	h.word(uint64(uint8(w.winner)) | b2u(w.over)<<8 | uint64(w.np)<<16)
+	ps := &w.pause
+	h.word(uint64(uint32(w.clock)) | b2u(ps.on)<<32 | uint64(ps.by)<<40 | uint64(ps.resumer)<<48)
+	h.word(uint64(uint32(ps.count)))
 	for p := range w.np {
 		pl := &w.pl[p]
 		h.word(uint64(pl.team) | b2u(pl.out)<<8 | uint64(uint32(pl.gold))<<32)
@@ -42,7 +45,7 @@ func (w *World) Hash() uint64 {
 		h.word(uint64(uint32(pl.killed)) | uint64(uint32(pl.lost))<<32)
 		h.word(uint64(uint32(pl.supplyUsed)) | uint64(uint32(pl.supplyRaw))<<32)
 		h.word(uint64(uint32(pl.buildings)) | uint64(uint32(pl.units))<<32)
-		h.word(uint64(pl.up[UpWeapons]) | uint64(pl.up[UpArmor])<<8)
+		h.word(uint64(pl.up[UpWeapons]) | uint64(pl.up[UpArmor])<<8 | uint64(pl.pauses)<<16 | b2u(w.cfg.Players[p].Bot)<<24)
 	}
 	for _, s := range w.starts {
 		h.word(uint64(uint32(s.X)) | uint64(uint32(s.Y))<<32)

@@ -136,8 +136,9 @@ func (u Upgrade) Cost(level int) int32 { return 100 * int32(level) }
 // Time returns the ticks that researching level of u takes.
 func (u Upgrade) Time(level int) int32 { return 400 + 200*int32(level) }
 
-// ScoreTurn ends a game that is still going: after this many turns (40
-// minutes at 20 turns a second) the team with the highest score wins (see
+// ScoreTurn ends a game that is still going: after this many ticks of game
+// time (World.Time: 40 minutes at 20 turns a second; paused turns do not
+// count) the team with the highest score wins (see
 // World.Score). No game can stall forever, even one where every side has
 // spent its gold and nobody can break the others' defences.
 const ScoreTurn = 48000
@@ -146,4 +147,5 @@ const ScoreTurn = 48000
 // game only under the same rules. Replays and saves of other rules are
 // refused rather than played into a desync. Bump it whenever a change
 // alters what a game's commands produce (testdata/determinism.golden moves).
-const RulesVersion = 2
+// Version 3: pause and resume, the game clock.
+const RulesVersion = 3

@@ -20,9 +20,10 @@ import (
 // Restore followed by Snapshot gives the same bytes.
 
 // SnapshotVersion is the version of the snapshot encoding. Version 2 added
-// upgrades and research (RulesVersion 2); a snapshot of version 1 holds a
-// game of other rules and is refused.
-const SnapshotVersion = 2
+// upgrades and research (RulesVersion 2), version 3 the pause, the game
+// clock and bot slots (RulesVersion 3); a snapshot of an older version holds
+// a game of other rules and is refused.
+const SnapshotVersion = 3
 
 var snapshotMagic = [4]byte{'H', 'F', 's', 'n'}
 
@@ -44,9 +45,12 @@ func (w *World) AppendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(w.h))
 	b = binary.AppendUvarint(b, uint64(w.np))
 	for p := range w.np {
-		b = append(b, byte(w.pl[p].team))
+		b = append(b, byte(w.pl[p].team), byte(b2u(w.cfg.Players[p].Bot)))
 	}
 	b = binary.AppendUvarint(b, uint64(w.turn))
+	b = binary.AppendUvarint(b, uint64(w.clock))
+	b = append(b, byte(b2u(w.pause.on)), byte(w.pause.by), byte(w.pause.resumer))
+	b = binary.AppendUvarint(b, uint64(w.pause.count))
 	b = binary.LittleEndian.AppendUint64(b, w.rng.State)
 	b = binary.LittleEndian.AppendUint64(b, w.rng.Inc)
 	b = append(b, byte(b2u(w.over)), byte(w.winner+1))
@@ -60,6 +64,7 @@ func (w *World) AppendSnapshot(b []byte) []byte {
 			b = binary.AppendVarint(b, int64(v))
 		}
 		b = append(b, pl.up[UpNone+1:]...)
+		b = append(b, pl.pauses)
 	}
 	b = appendRuns(b, w.terrain)
 	for t, tr := range w.terrain {
@@ -193,7 +198,7 @@ func decodeBody(d *decoder) (*World, error) {
 	cfg.Height = int(d.uint(MaxMapSize))
 	np := int(d.uint(MaxPlayers))
 	for range np {
-		cfg.Players = append(cfg.Players, PlayerConfig{Team: Team(d.byte())})
+		cfg.Players = append(cfg.Players, PlayerConfig{Team: Team(d.byte()), Bot: d.flag()})
 	}
 	if d.err != nil {
 		return nil, snapErr("config: %v", d.err)
@@ -205,6 +210,8 @@ func decodeBody(d *decoder) (*World, error) {
 	w := &World{}
 	w.setup(cfg)
 	w.turn = int32(d.uint(1<<31 - 1))
+	w.clock = int32(d.uint(uint64(w.turn)))
+	w.pause = pauseState{on: d.flag(), by: PlayerID(d.byte()), resumer: PlayerID(d.byte()), count: int32(d.uint(ResumeTurns))}
 	w.rng.State = d.u64()
 	w.rng.Inc = d.u64()
 	w.over = d.byte() != 0
@@ -223,9 +230,13 @@ func decodeBody(d *decoder) (*World, error) {
 		for u := UpNone + 1; u < numUpgrades; u++ {
 			pl.up[u] = uint8(d.uint(MaxUpgradeLevel))
 		}
+		pl.pauses = d.byte()
 	}
 	if d.err != nil {
 		return nil, snapErr("header: %v", d.err)
+	}
+	if err := w.checkPause(); err != nil {
+		return nil, err
 	}
 	if err := w.decodeMap(d); err != nil {
 		return nil, err
@@ -489,4 +500,14 @@ func (d *decoder) u64() uint64 {
 		return 0
 	}
 	return binary.LittleEndian.Uint64(b)
+}
+
+// flag reads a byte that must be 0 or 1, so a restored snapshot encodes
+// back to the same bytes.
+func (d *decoder) flag() bool {
+	v := d.byte()
+	if v > 1 {
+		d.fail(errRange)
+	}
+	return v == 1
 }

@@ -100,8 +100,8 @@ func TestRestoreErrors(t *testing.T) {
 	}{
 		{"empty", nil, "not a Hostfall snapshot"},
 		{"garbage", []byte("hello, world, this is not a snapshot"), "not a Hostfall snapshot"},
-		{"newer", header(3), "snapshot version 3 is newer than this build (2); update Hostfall"},
-		{"older rules", header(1), "snapshot version 1 is from an older Hostfall whose game rules differ"},
+		{"newer", header(4), "snapshot version 4 is newer than this build (3); update Hostfall"},
+		{"older rules", header(2), "snapshot version 2 is from an older Hostfall whose game rules differ"},
 		{"version 0", header(0), "version 0"},
 		{"damaged", func() []byte { b := append([]byte{}, good...); b[len(b)/2] ^= 0x55; return b }(), "checksum mismatch"},
 		{"truncated", good[:len(good)/2], "checksum mismatch"},

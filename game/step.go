@@ -8,6 +8,9 @@ func (w *World) Step(cmds []Command) {
 	for j := range cmds {
 		w.apply(&cmds[j])
 	}
+	if w.pause.on && w.pausedStep() {
+		return
+	}
 	w.tick()
 }
 
@@ -27,6 +30,7 @@ func (w *World) tick() {
 	w.reap()
 	w.checkPlayers()
 	w.turn++
+	w.clock++
 	for k := range w.nteams {
 		if int(w.turn)%fogPeriod == k%fogPeriod {
 			w.refreshFog(k)
@@ -66,7 +70,7 @@ func (w *World) checkPlayers() {
 		}
 	}
 	switch {
-	case teams != 0 && teams&(teams-1) != 0 && (w.turn+1 >= ScoreTurn || able == 0):
+	case teams != 0 && teams&(teams-1) != 0 && (w.clock+1 >= ScoreTurn || able == 0):
 		w.scoreVictory(teams)
 	case teams == 0:
 		w.over = true

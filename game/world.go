@@ -12,7 +12,9 @@ import "math/bits"
 type World struct {
 	cfg    Config
 	w, h   int
-	turn   int32
+	turn   int32 // Steps done
+	clock  int32 // Steps that moved the world: the game time (see pause.go)
+	pause  pauseState
 	rng    RNG
 	over   bool
 	winner int8 // winning team, -1 while playing or on a draw
@@ -55,6 +57,7 @@ type player struct {
 	killed    int32
 	lost      int32
 	up        [numUpgrades]uint8 // level of each upgrade researched
+	pauses    uint8              // pauses used
 
 	supplyUsed int32 // derived: units alive plus units queued
 	supplyRaw  int32 // derived: what finished buildings provide, before MaxSupply

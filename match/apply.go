@@ -97,6 +97,10 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 	}
 	m.cmds = m.cmds[:0]
 	bad := 0
+	// The slot that hosted this turn: every peer holds the same epoch for a
+	// turn (the turns' chain hash covers it), so "the host may resume a
+	// pause" is the same everywhere and in replays.
+	host := session.EpochSlot(t.Epoch)
 	for _, c := range t.Commands {
 		p, ok := m.Player(c.Slot)
 		if !ok {
@@ -108,6 +112,7 @@ func (m *Match) applyTurn(t session.Turn, n Node) error {
 			bad++
 			continue
 		}
+		cmd.Host = c.Slot == host
 		m.cmds = append(m.cmds, cmd)
 	}
 	for _, d := range t.Departures {

@@ -178,7 +178,7 @@ func Config(l session.Lobby) (game.Config, []int, error) {
 			used[free+1] = true
 			t = uint8(free + 1)
 		}
-		cfg.Players = append(cfg.Players, game.PlayerConfig{Team: game.Team(t - 1)})
+		cfg.Players = append(cfg.Players, game.PlayerConfig{Team: game.Team(t - 1), Bot: l.Slots[slot].Kind == session.SlotBot})
 	}
 	return cfg, players, nil
 }

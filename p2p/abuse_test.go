@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/internal/testwait"
 	"hostfall/session"
@@ -206,4 +207,48 @@ func TestProofsAreBudgetedPerAddress(t *testing.T) {
 	if proofs, _ := count(time.Second); proofs != 1 {
 		t.Errorf("after a second's wait a proof arrived %d times, want 1", proofs)
 	}
+}
+
+// A peer the loop has not admitted may only knock: a Hello arrives, a frame
+// larger than Limits.StrangerFrame closes its stream with a logged reason
+// before its body is read, while an admitted member's large frame (a
+// snapshot) arrives whole.
+func TestStrangersOnlyKnock(t *testing.T) {
+	logs := &logBuffer{}
+	victim := newTestHost(t)
+	member := newTestHost(t)
+	tr := NewTransport(victim, Limits{}, logs.logger())
+	t.Cleanup(func() { tr.Close(0) })
+	tr.Admit(func(p peer.ID) bool { return p == member.ID() })
+	snapshot := session.Message{Kind: session.MsgSnapshot, Snapshot: &session.Snapshot{Turn: 9, Data: bytes.Repeat([]byte{7}, 1<<20)}}
+	hello := session.Message{Kind: session.MsgHello, Hello: &session.Hello{Name: "knock"}}
+	arrives := func(want session.MsgKind, from peer.ID) {
+		t.Helper()
+		select {
+		case in := <-tr.Inbound():
+			if in.Msg.Kind != want || in.From != from {
+				t.Fatalf("got %v from %s, want %v from %s", in.Msg.Kind, in.From, want, from)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the %v from %s did not arrive", want, from)
+		}
+	}
+
+	stranger := newTestHost(t)
+	s := rawStream(t, stranger, victim)
+	if _, err := s.Write(append(helloFrame(), sessionFrame(t, hello)...)); err != nil {
+		t.Fatal(err)
+	}
+	arrives(session.MsgHello, stranger.ID())
+	_, _ = s.Write(sessionFrame(t, snapshot))
+	closedByPeer(t, s)
+	testwait.For(t, "the reason in the log", 5*time.Second, func() bool {
+		return strings.Contains(logs.String(), "not a member of this game")
+	})
+
+	m := rawStream(t, member, victim)
+	if _, err := m.Write(append(helloFrame(), sessionFrame(t, snapshot)...)); err != nil {
+		t.Fatal(err)
+	}
+	arrives(session.MsgSnapshot, member.ID())
 }

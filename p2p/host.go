@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
+	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/libp2p/go-libp2p"
@@ -18,6 +21,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	"github.com/libp2p/go-libp2p/x/rate"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -50,6 +54,11 @@ type Options struct {
 	Libp2p []libp2p.Option
 	// Logger receives the host's logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Unlimited are networks whose addresses are spared go-libp2p's limits
+	// per IP address (8 connections, 0.2 new ones a second): the simulated
+	// public network of the tests, whose nodes share one namespace and so
+	// dial from one source address.
+	Unlimited []netip.Prefix
 }
 
 // Host is this process's libp2p host: one identity, TCP and QUIC, encrypted
@@ -61,7 +70,11 @@ type Host struct {
 	log  *slog.Logger
 	stop func() bool
 	file string // the identity key file; "" for a key given in memory
+	net  atomic.Pointer[Internet]
 }
+
+// Internet is this host's internet play, nil unless started (Internet.Start).
+func (h *Host) Internet() *Internet { return h.net.Load() }
 
 // IdentityFile is the key file this host's identity came from, "" when the
 // key was given in memory: what belongs to the identity is kept beside it.
@@ -94,7 +107,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		listen = DefaultListen
 	}
 	g := &gater{blocked: map[peer.ID]time.Time{}}
-	rm, err := resourceManager()
+	rm, err := resourceManager(opt.Unlimited)
 	if err != nil {
 		return nil, err
 	}
@@ -231,12 +244,23 @@ func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler
 // comes back under the same peer ID while the QUIC connections of the killed
 // process linger until their idle timeout, and from its fourth restart in a
 // minute the default refused it ("connection reset") for seconds.
-func resourceManager() (network.ResourceManager, error) {
+func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) {
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	perPeer := rcmgr.ResourceLimits{ConnsInbound: 32, ConnsOutbound: 32, Conns: 32, FD: 16}
 	cfg := rcmgr.PartialLimitConfig{PeerDefault: perPeer}
-	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())))
+	var opts []rcmgr.Option
+	if len(unlimited) > 0 {
+		var conns []rcmgr.NetworkPrefixLimit
+		rates := &rate.Limiter{SubnetRateLimiter: rate.SubnetLimiter{
+			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: rate.Limit{RPS: 0.2, Burst: 16}}}, GracePeriod: time.Minute}}
+		for _, p := range unlimited {
+			conns = append(conns, rcmgr.NetworkPrefixLimit{Network: p, ConnCount: math.MaxInt})
+			rates.NetworkPrefixLimits = append(rates.NetworkPrefixLimits, rate.PrefixLimit{Prefix: p})
+		}
+		opts = append(opts, rcmgr.WithNetworkPrefixLimit(conns, nil), rcmgr.WithConnRateLimiters(rates))
+	}
+	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: resource manager: %w", err)
 	}

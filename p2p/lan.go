@@ -31,6 +31,7 @@ func AnnounceLobby(ctx context.Context, h *Host, p Hosting, auto bool, opt Adver
 	log := orDefault(opt.Logger)
 	var ad *Advertiser
 	var last []string
+	warned := false // a machine with no multicast interface fails every try: say it once
 	announce := func(_ context.Context, l session.Lobby) {
 		a := LobbyAnnouncement(h, &l, auto)
 		txt := a.TXT()
@@ -38,8 +39,14 @@ func AnnounceLobby(ctx context.Context, h *Host, p Hosting, auto bool, opt Adver
 		case ad == nil:
 			var err error
 			if ad, err = Advertise(a, opt); err != nil {
-				log.Warn("the session cannot be advertised on the LAN", "err", err)
+				if !warned {
+					log.Warn("the session cannot be advertised on the LAN (players can still join by invite code or address); trying again quietly", "err", err)
+					warned = true
+				} else {
+					log.Debug("mdns: advertising failed again", "err", err)
+				}
 			} else {
+				warned = false
 				log.Debug("mdns: session advertised", "name", a.Name)
 			}
 			last = txt

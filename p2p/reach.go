@@ -45,9 +45,7 @@ type RelayClient struct {
 	readyOnce sync.Once // starts awaitHolePunch, which closes ready
 	lost      chan struct{}
 
-	mu     sync.Mutex
-	paths  map[peer.ID]PathKind
-	onPath func(peer.ID, PathKind)
+	pathWatch
 }
 
 // PathKind is how this peer reaches another.
@@ -80,7 +78,7 @@ func NewRelayClient(addr string, log *slog.Logger) (*RelayClient, error) {
 	}
 	circuit := ai.Addrs[0].Encapsulate(ma.StringCast("/p2p/" + ai.ID.String() + "/p2p-circuit"))
 	return &RelayClient{relay: ai, circuit: circuit, log: orDefault(log),
-		ready: make(chan struct{}), lost: make(chan struct{}, 1), paths: map[peer.ID]PathKind{}}, nil
+		ready: make(chan struct{}), lost: make(chan struct{}, 1)}, nil
 }
 
 // Relay is the relay's peer ID and addresses.
@@ -139,25 +137,6 @@ func waitHolePunch(ctx context.Context, h host.Host) bool {
 	return true
 }
 
-// OnPath sets a function called (on a libp2p goroutine; it must return
-// quickly) when another peer becomes reachable relayed or directly.
-func (rc *RelayClient) OnPath(fn func(peer.ID, PathKind)) {
-	rc.mu.Lock()
-	rc.onPath = fn
-	rc.mu.Unlock()
-}
-
-// Paths returns how each peer (the relay aside) was last reached.
-func (rc *RelayClient) Paths() map[peer.ID]PathKind {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	out := make(map[peer.ID]PathKind, len(rc.paths))
-	for p, k := range rc.paths {
-		out[p] = k
-	}
-	return out
-}
-
 // Invite is the invite code content for this peer: its ID, the relay, and
 // its public direct addresses (none behind NAT, unless observed).
 func (rc *RelayClient) Invite(h *Host) Invite {
@@ -173,7 +152,7 @@ func (rc *RelayClient) Invite(h *Host) Invite {
 // Start runs the reservation loop until ctx is done.
 func (rc *RelayClient) Start(ctx context.Context, h *Host) {
 	h.LibP2P().Network().Notify(&network.NotifyBundle{
-		ConnectedF:    func(_ network.Network, c network.Conn) { rc.connected(c) },
+		ConnectedF:    func(_ network.Network, c network.Conn) { rc.connected(c, rc.relay.ID) },
 		DisconnectedF: func(_ network.Network, c network.Conn) { rc.disconnected(h, c) },
 	})
 	go rc.loop(ctx, h)
@@ -242,35 +221,6 @@ func (rc *RelayClient) disconnected(h *Host, c network.Conn) {
 	select {
 	case rc.lost <- struct{}{}:
 	default:
-	}
-}
-
-// connected notes the path to a peer: a relayed connection, or a direct
-// one to a peer that was relayed (hole punching, or a dial that worked).
-func (rc *RelayClient) connected(c network.Conn) {
-	p := c.RemotePeer()
-	if p == rc.relay.ID {
-		return
-	}
-	kind := PathRelayed
-	if !isCircuit(c.RemoteMultiaddr()) {
-		kind = PathDirect
-	}
-	rc.mu.Lock()
-	old := rc.paths[p]
-	if kind == PathDirect && old != PathRelayed {
-		rc.mu.Unlock()
-		return // a plain direct connection; nothing to tell
-	}
-	if old == PathDirect {
-		rc.mu.Unlock()
-		return
-	}
-	rc.paths[p] = kind
-	fn := rc.onPath
-	rc.mu.Unlock()
-	if fn != nil && old != kind {
-		fn(p, kind)
 	}
 }
 

@@ -33,6 +33,14 @@ func NewTransport(h *Host, lim Limits, log *slog.Logger) *Transport {
 	return &Transport{t: newTransport(h, lim, log)}
 }
 
+// Admit tells the transport which peers may send large frames (turns,
+// snapshots, command batches): admitted(p) is called from reader goroutines
+// before each frame, so it must be fast and safe for concurrent use. Other
+// peers may send frames up to Limits.StrangerFrame, enough to join; a
+// larger one closes their stream with a logged reason and counts a strike.
+// Until Admit is called everyone is admitted.
+func (t *Transport) Admit(admitted func(peer.ID) bool) { t.t.admit.Store(&admitted) }
+
 // Inbound delivers decoded session messages with their sender. Readers
 // wait when it is full, so a slow loop slows the senders, not the memory.
 func (t *Transport) Inbound() <-chan Inbound { return t.t.in }

@@ -50,6 +50,11 @@ type Limits struct {
 	// to find their game, and the session bounds what they cost.
 	ProofRate  float64
 	ProofBurst int
+	// StrangerFrame bounds a frame from a peer the loop has not admitted
+	// (see Transport.Admit): a stranger may only knock (Hello, Proof), and
+	// those are small. Only members and the hosts this peer asked may send
+	// turns and snapshots up to MaxFrameSize.
+	StrangerFrame int
 }
 
 // DefaultLimits are generous for a game (a follower sends ~25 frames a
@@ -63,6 +68,7 @@ var DefaultLimits = Limits{
 	StrikeWindow: time.Minute,
 	BlockFor:     time.Minute,
 	ProofRate:    2, ProofBurst: 20,
+	StrangerFrame: 64<<10 + 1,
 }
 
 func (l Limits) filled() Limits {
@@ -94,6 +100,8 @@ func (l Limits) filled() Limits {
 	defd(&l.BlockFor, d.BlockFor)
 	def(&l.ProofRate, d.ProofRate)
 	defi(&l.ProofBurst, d.ProofBurst)
+	defi(&l.StrangerFrame, d.StrangerFrame)
+	l.StrangerFrame = min(l.StrangerFrame, MaxFrameSize)
 	return l
 }
 
@@ -145,9 +153,10 @@ type transport struct {
 	in      chan Inbound  // readers → loop (blocking: back pressure)
 	connSig chan struct{} // notifee → loop: connection states changed
 
-	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
-	simultaneous atomic.Int64                // streams that met one opened the other way
-	openFailed   atomic.Int64                // stream opens that failed (tests: the tie-break had one side only)
+	tamper       func(*session.Message) bool        // tests: rewrite or swallow outgoing messages
+	admit        atomic.Pointer[func(peer.ID) bool] // Admit's; nil: everyone may send large frames
+	simultaneous atomic.Int64                       // streams that met one opened the other way
+	openFailed   atomic.Int64                       // stream opens that failed (tests: the tie-break had one side only)
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -747,9 +756,12 @@ func (t *transport) read(l *link, s network.Stream) {
 	}
 	hello := false
 	for {
+		fr.max = t.frameCap(p)
 		kind, body, err := fr.next()
 		if err != nil {
 			switch {
+			case errors.Is(err, ErrFrameTooLarge) && fr.max < MaxFrameSize:
+				violation(fmt.Errorf("%w (it is not a member of this game: only the handshake is heard)", err))
 			case errors.Is(err, ErrFrameTooLarge), errors.Is(err, ErrFrameEmpty), errors.Is(err, ErrFrameLength):
 				violation(err)
 			case errors.Is(err, io.ErrUnexpectedEOF):
@@ -789,6 +801,16 @@ func (t *transport) read(l *link, s network.Stream) {
 			return
 		}
 	}
+}
+
+// frameCap is the largest frame p may send now: members and the hosts
+// this peer asked may send snapshots, strangers only knock. It is read
+// before each frame, so a joiner welcomed mid-stream may send more at once.
+func (t *transport) frameCap(p peer.ID) int {
+	if f := t.admit.Load(); f != nil && !(*f)(p) {
+		return t.lim.StrangerFrame
+	}
+	return MaxFrameSize
 }
 
 // frame handles one frame after the hello; ip is the sender's address.

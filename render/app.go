@@ -12,6 +12,7 @@ import (
 	"hostfall/client"
 	"hostfall/render/ui"
 	"hostfall/session"
+	"hostfall/settings"
 )
 
 // Sounds is what the screens need of a sound player: they name their cues
@@ -31,9 +32,22 @@ type Options struct {
 	Width, Height int    // 0 means 1024×768
 	Title         string // "" means Hostfall
 	MaxFPS        int    // frame cap (VSync does nothing under Xvfb); 0 means 60
+	Fullscreen    bool
 	PlayerName    string
 	Sound         Sounds // nil plays nothing
 	Logger        *slog.Logger
+
+	// Settings are the player's settings for this run, which the options
+	// screen starts from; nil means the defaults.
+	Settings *settings.Settings
+	// SaveSettings, when set, changes the saved settings with edit and
+	// writes them (the options' Save, the how-to's "seen").
+	SaveSettings func(edit func(*settings.Settings)) error
+	// OnSettings, when set, is called with the settings whenever the
+	// options change them (the sound server's volumes follow).
+	OnSettings func(settings.Settings)
+	// HowTo shows the how-to over the first game (a first start).
+	HowTo bool
 }
 
 // screenID says which screen shows.
@@ -81,6 +95,16 @@ type App struct {
 	// clip puts text on the system clipboard (the window's; nil in tests
 	// that draw without one).
 	clip func(string)
+
+	settings settings.Settings // in effect: the options change them
+	keys     ui.Bindings       // the command card's keys, from settings
+	display  displayMode       // the window's mode the settings ask for (Run applies it)
+	options  optionsScreen
+	howTo    howTo
+	tip      cardTip
+	// colorAsked: this lobby was asked for the preferred colour.
+	colorAsked  bool
+	nameAtStart string // the browser's name when the window opened
 }
 
 // NewApp prepares the screens for drawing on t (the window, w×h pixels).
@@ -89,6 +113,7 @@ func NewApp(t target, w, h float64, c Client, o Options) (*App, error) {
 		o.Logger = slog.Default()
 	}
 	a := &App{opt: o, cl: c, log: o.Logger, t: t, w: w, h: h}
+	a.initSettings()
 	atlases, err := loadAtlases()
 	if err != nil {
 		return nil, err
@@ -103,6 +128,7 @@ func NewApp(t target, w, h float64, c Client, o Options) (*App, error) {
 		a.overTxt[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
 	}
 	a.browser = newBrowserScreen(a)
+	a.nameAtStart = a.browser.name.Text
 	a.lobby = newLobbyScreen(a)
 	return a, nil
 }
@@ -134,6 +160,7 @@ func (a *App) update(in ui.Input) {
 	}
 	a.pick()
 	a.readRejoin()
+	a.settingsUpdate(&in)
 	switch a.screen {
 	case scrBrowser:
 		a.browser.update(&in)
@@ -174,6 +201,7 @@ func (a *App) draw() {
 	if a.netPanelShown() {
 		a.drawNetPanel()
 	}
+	a.settingsDraw()
 	a.flush()
 }
 
@@ -280,8 +308,12 @@ func Run(ctx context.Context, c Client, o Options) error {
 	if o.MaxFPS <= 0 {
 		o.MaxFPS = 60
 	}
-	win, err := opengl.NewWindow(opengl.WindowConfig{Title: o.Title, Bounds: pixel.R(0, 0, float64(o.Width), float64(o.Height)),
-		Resizable: true, VSync: true})
+	cfg := opengl.WindowConfig{Title: o.Title, Bounds: pixel.R(0, 0, float64(o.Width), float64(o.Height)),
+		Resizable: true, VSync: true}
+	if o.Fullscreen {
+		cfg.Monitor = opengl.PrimaryMonitor()
+	}
+	win, err := opengl.NewWindow(cfg)
 	if err != nil {
 		return fmt.Errorf("render: cannot open the window: %w", err)
 	}
@@ -293,16 +325,22 @@ func Run(ctx context.Context, c Client, o Options) error {
 	a.clip = win.SetClipboardText
 	period := time.Second / time.Duration(o.MaxFPS)
 	var last time.Time
+	shown := a.display
 	for !win.Closed() && !a.quit && ctx.Err() == nil {
+		if a.display != shown {
+			shown = a.display
+			setDisplay(win, shown)
+		}
 		start := time.Now()
 		b := win.Bounds()
 		a.Resize(b.W(), b.H())
 		a.Frame(sampleInput(win, start, last))
-		win.Update()
+		win.SwapBuffers()
 		last = start
 		if d := period - time.Since(start); d > 0 {
 			time.Sleep(d)
 		}
+		waitInput(win, a.idle(), idleFrame-time.Since(start))
 	}
 	return nil
 }

@@ -29,9 +29,25 @@
 // window. The game screen's input step is ui.Game.Update, whose ui.Result
 // act carries out the same way.
 //
+// Run waits for input between the frames of an idle screen (App.idle:
+// every screen but the game), so the browser and the lobby draw four
+// frames a second when nothing happens and at once on input.
+//
 // The world is read in update under the client's View lock into a ui.Scene
 // (and the terrain and fog textures), with positions interpolated between
 // the last two turns, so the frame rate never changes the game.
+//
+// # Options and the first game
+//
+// The options (options.go) show over the browser (its Options button) or
+// the game (the menu's Options entry) and take the frame's input while
+// they show. Their draft of the settings takes effect at once: the card's
+// keys (App.keys, copied into ui.Game.Keys), the window's mode and size
+// (Run applies App.display), Options.OnSettings (the wiring sets the sound
+// server's volumes). Save hands an edit to Options.SaveSettings; Back
+// applies the settings of when they opened. The how-to (howto.go) shows
+// over the first game when Options.HowTo says so, and on F1; the command
+// card's tool-tips are drawn there too.
 //
 // # Sounds
 //

@@ -89,31 +89,39 @@ func TestOfflineFlow(t *testing.T) {
 	})
 	save(t, filepath.Join(t.ArtifactDir(), "flow-game.png"), Screenshot(win))
 
-	// The menu pauses the offline game; Leave goes back to the browser.
+	// Escape pauses the offline game (a command, as in a network game) and
+	// opens the menu: the turns go on, the game time stands still.
 	frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
 	if !g.ui.MenuOpen {
 		t.Fatal("Escape did not open the menu")
 	}
-	time.Sleep(60 * time.Millisecond)
-	paused := c.Status().Turn
-	time.Sleep(150 * time.Millisecond)
-	if now := c.Status().Turn; now != paused {
-		t.Fatalf("the menu did not pause the offline game: turn %d → %d", paused, now)
+	until("the pause", func() bool { return g.pause.Paused && g.pause.By == 0 })
+	clock := func() (n int) { c.View(func(w *game.World, _ time.Time) { n = w.Time() }); return n }
+	pausedAt, turn := clock(), c.Status().Turn
+	time.Sleep(200 * time.Millisecond)
+	if now := c.Status().Turn; now == turn || clock() != pausedAt {
+		t.Fatalf("paused: turn %d → %d, game time %d → %d", turn, now, pausedAt, clock())
 	}
-	// The host's menu offers "Save game": it writes a save and closes the menu.
-	if m := g.ui.Menu(); len(m) != 4 || m[1].Choice != ui.MenuSave {
-		t.Fatalf("menu %+v, want Save game second", m)
+	// The host's menu offers "Resume the game", then "Save game": it writes
+	// a save and closes the menu.
+	if m := g.ui.Menu(); len(m) != 6 || m[1].Choice != ui.MenuUnpause || m[2].Choice != ui.MenuSave {
+		t.Fatalf("menu %+v, want Resume the game second and Save game third", m)
 	}
 	frame(nil)
 	save(t, filepath.Join(t.ArtifactDir(), "flow-menu.png"), Screenshot(win))
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(1).Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(2).Center()) })
 	if g.ui.MenuOpen || len(g.notices) == 0 || !strings.HasPrefix(g.notices[len(g.notices)-1].text, "Game saved to "+saves) {
 		t.Fatalf("after Save game: menu open %v, notices %+v", g.ui.MenuOpen, g.notices)
 	}
 	if files, _ := filepath.Glob(filepath.Join(saves, "*.hfsave")); len(files) != 1 {
 		t.Fatalf("save files %v", files)
 	}
+	// Resume the game: after the countdown the world moves again.
 	frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
-	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(2).Center()) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(1).Center()) })
+	until("the game to move again", func() bool { return !g.pause.Paused && clock() > pausedAt })
+	// Leave goes back to the browser.
+	frame(func(in *ui.Input) { in.Press(ui.KeyF10) })
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(4).Center()) })
 	until("the browser again", func() bool { return h.a.screen == scrBrowser })
 }

@@ -31,6 +31,8 @@ func (g *gameScreen) drawHUD() {
 		g.drawReplayEnd()
 	case overEnd:
 		g.drawEnd()
+	case overPause:
+		g.drawPause()
 	}
 }
 
@@ -42,6 +44,7 @@ const (
 	overMenu              // the pause menu
 	overReplayEnd         // the end of a replay
 	overEnd               // the end of the game: victory, defeat, draw
+	overPause             // the game is paused (the menu closed)
 )
 
 // overlay says what shows over the game now.
@@ -53,8 +56,13 @@ func (g *gameScreen) overlay() overlay {
 		if (g.rp.st.Over || g.rp.st.Stopped) && !g.watching {
 			return overReplayEnd
 		}
+		if g.pause.Paused { // the recorded game was paused: say why nothing moves
+			return overPause
+		}
 	case g.end != endNone && !g.watching:
 		return overEnd
+	case g.pause.Paused:
+		return overPause
 	}
 	return overNone
 }
@@ -169,7 +177,7 @@ func (g *gameScreen) drawTopBar() {
 		bold.text("Watching", x, y, alignLeft, colAccent)
 	}
 	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
-	help := "F3 network · F10 menu · Enter chat"
+	help := "Esc pause · F10 menu · F1 help · F3 network · Enter chat"
 	if g.rp != nil {
 		help = replayHelp
 	}
@@ -314,7 +322,7 @@ func (g *gameScreen) drawDetail(u *ui.Unit, d *game.UnitInfo) {
 func (g *gameScreen) drawCard() {
 	a := g.a
 	lay := g.ui.Layout
-	card := ui.Card(g.ui.Selected())
+	card := ui.Card(g.ui.Selected(), &g.ui.Keys)
 	gold := int32(0)
 	if g.hasMe && int(g.me) < len(g.infos) {
 		gold = g.infos[g.me].Gold
@@ -442,12 +450,17 @@ func (g *gameScreen) drawMenu() {
 	a.over.rect(lay.Window, colShade)
 	items := g.ui.Menu()
 	box := ui.R(lay.MenuButton(0).Min.X-30, lay.MenuButton(0).Min.Y-70, lay.MenuButton(0).Max.X+30, lay.MenuButton(len(items)-1).Max.Y+24)
-	a.panel(a.over, box)
-	title := "Menu"
-	if g.pausable {
-		title = "Paused"
+	title, sub := "Menu", ""
+	if g.pause.Paused && g.rp == nil {
+		title, sub = g.pauseTitle(), g.resumers
 	}
-	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+18, alignCenter, colText)
+	cx := box.Center().X
+	if half := a.overTxt[fontSmall].width(sub)/2 + 16; half > box.W()/2 {
+		box.Min.X, box.Max.X = cx-half, cx+half
+	}
+	a.panel(a.over, box)
+	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+12, alignCenter, colText)
+	a.overTxt[fontSmall].text(sub, box.Center().X, box.Min.Y+46, alignCenter, colDim)
 	for i, it := range items {
 		r := lay.MenuButton(i)
 		bg := colButton

@@ -65,6 +65,9 @@ func (g *gameScreen) replayInput(in *ui.Input) {
 	if !g.ui.MenuOpen {
 		r.ctl.Resize(g.ui.Layout)
 		r.res = *r.ctl.Update(in)
+		if r.res.Click {
+			g.a.click()
+		}
 		if r.res.Mouse {
 			in.Pressed[ui.MouseLeft], in.Released[ui.MouseLeft] = false, false
 		}

@@ -84,12 +84,15 @@ type gameScreen struct {
 	notes    []ui.Notice
 	selMark  []uint32
 	stamp    uint32
-	menuWas  bool
 	rp       *replayView // the replay viewer's state; nil in a game
 	loaded   bool        // the world is loaded: update read it, draw draws it
 	drawn    bool        // the loaded game was drawn once
 	shown    bool        // the client was told the screen is up (client.Loader)
-	pausable bool        // the client pauses (client.Pauser): the menu says "Paused"
+	host     bool        // this peer hosts (or plays offline): it may resume any pause
+	pause    game.Pause  // the world's pause, and what the player may do about it
+	pauseBy  string      // the name of the player who paused
+	byLeft   int         // the pauses that player has left (-1: no limit)
+	resumers string      // who may resume, as the overlay says it
 	ends     []endButton // the end screen's buttons, while it shows
 
 	terrainL, worldL, fogL, worldTopL, miniL *layer
@@ -102,7 +105,6 @@ type rally struct {
 
 func newGameScreen(a *App) *gameScreen {
 	g := &gameScreen{a: a, turnLen: turnLength, rp: newReplayView(a.cl)}
-	_, g.pausable = a.cl.(client.Pauser)
 	g.worldL = newLayer(a.t, a.atlas)
 	g.worldTopL = newLayer(a.t, a.atlas)
 	return g
@@ -200,6 +202,12 @@ func (g *gameScreen) readClient() client.NetStatus {
 	if st.TurnMillis > 0 {
 		g.turnLen = time.Duration(st.TurnMillis) * time.Millisecond
 	}
+	g.host = !st.Online
+	for _, p := range st.Peers {
+		if p.Self {
+			g.host = p.Host
+		}
+	}
 	g.wev = a.cl.WorldEvents(g.wev[:0])
 	return st
 }
@@ -214,7 +222,8 @@ func (g *gameScreen) read(w *game.World, in *ui.Input, stepped time.Time) {
 	g.observer = !g.hasMe || out
 	g.sc = g.ex.Extract(w, g.me, g.observer, clock.Fraction(in.Now, stepped, g.turnLen))
 	g.tv.update(w, g.me, g.observer)
-	g.turn = w.Turn()
+	g.turn = w.Time()
+	g.readPause(w, out)
 	g.infos = g.infos[:0]
 	for p := range w.NumPlayers() {
 		g.infos = append(g.infos, w.Player(game.PlayerID(p)))
@@ -298,6 +307,9 @@ func (g *gameScreen) tell(res *ui.Result) {
 		if ev.Kind == game.EvPlayerOut {
 			g.notes = append(g.notes, ui.Notice{Text: g.playerName(ev.Player) + " is out of the game."})
 		}
+		if n := g.pauseNotice(ev); n != "" {
+			g.notes = append(g.notes, ui.Notice{Text: n})
+		}
 	}
 	for _, n := range append(res.Notices, g.notes...) {
 		g.notices = addNotice(g.notices, notice{text: n.Text, err: n.Error, at: a.now})
@@ -322,6 +334,8 @@ func (g *gameScreen) choose(m ui.MenuChoice) {
 		g.replayAct(m)
 	case m == ui.MenuSave:
 		g.save()
+	case m == ui.MenuOptions:
+		a.openOptions()
 	case m == ui.MenuLeave:
 		a.cl.Leave()
 	case m == ui.MenuQuit:
@@ -330,14 +344,11 @@ func (g *gameScreen) choose(m ui.MenuChoice) {
 	}
 }
 
-// followUp pauses an offline game while the menu is open, moves the
-// listener to the camera and sounds the end of the game once.
+// followUp moves the listener to the camera and sounds the end of the
+// game once. (The menu no longer stops an offline game's clock: Escape
+// pauses it with a command, as in a network game.)
 func (g *gameScreen) followUp() {
 	a := g.a
-	if p, ok := a.cl.(client.Pauser); ok && g.rp == nil && g.ui.MenuOpen != g.menuWas {
-		p.SetPaused(g.ui.MenuOpen)
-	}
-	g.menuWas = g.ui.MenuOpen
 	if s := a.opt.Sound; s != nil {
 		c := g.ui.Cam.Center
 		s.SetViewPoint(c.X, c.Y)

@@ -373,7 +373,7 @@ func TestShotGame(t *testing.T) {
 		}
 	}
 	// Every command card button of the selection has its hotkey letter.
-	for i, b := range ui.Card(g.ui.Selected()) {
+	for i, b := range ui.Card(g.ui.Selected(), &g.ui.Keys) {
 		if b.Action == ui.ActNone {
 			continue
 		}

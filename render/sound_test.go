@@ -46,7 +46,8 @@ func (r *recorder) take() []played {
 
 // The game screen names its sounds to Options.Sound (package sound's Cuer
 // turns them into requests): a selected unit's voice (a selection, from
-// that unit), its acknowledgement of an order, fights placed on the map,
+// that unit) and its acknowledgement of an order at full volume, fights
+// placed on the map,
 // and the listener follows the camera.
 func TestGameSounds(t *testing.T) {
 	rec := &recorder{}
@@ -74,12 +75,13 @@ func TestGameSounds(t *testing.T) {
 	rec.take()
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, p) })
 	got := rec.take()
-	if want := (played{"worker.select", uint64(id), true, true, pos.X, pos.Y}); len(got) != 1 || got[0] != want {
+	// Voices answer the player who clicked: full volume, not placed on the map.
+	if want := (played{"worker.select", uint64(id), true, false, pos.X, pos.Y}); len(got) != 1 || got[0] != want {
 		t.Fatalf("selecting a worker played %+v", got)
 	}
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseRight, p.Add(ui.V(-100, 0))) })
 	got = rec.take()
-	if len(got) != 1 || got[0].name != "worker.ack" || got[0].origin != uint64(id) || got[0].selection {
+	if len(got) != 1 || got[0].name != "worker.ack" || got[0].origin != uint64(id) || got[0].selection || got[0].at {
 		t.Fatalf("an order played %+v", got)
 	}
 	if cmds := c.Proposed(); len(cmds) != 1 || cmds[0].Kind != game.CmdMove || cmds[0].Units[0] != id {

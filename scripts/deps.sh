@@ -19,7 +19,7 @@ packages=(
   iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
   avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
   avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace
-  qemu-user                           # qemu-i386 runs the GOARCH=386 tests where the kernel has no 32-bit support
+  qemu-user                           # qemu-i386: the GOARCH=386 tests where the kernel has no 32-bit support; qemu-aarch64: the arm64 server build (deploy tests)
 )
 if [ "$for_tests" = 1 ]; then
   packages+=(python3 make g++) # node-gyp: better-sqlite3, the store of the JS rendezvous point, builds from source

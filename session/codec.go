@@ -19,8 +19,11 @@ const (
 	maxNameLen    = 64
 	maxChatLen    = 512
 	maxTurnsInMsg = 4096
-	maxCmdsInMsg  = 65536
-	maxCmdSize    = 64 << 10
+	// maxTurnBytesInMsg bounds the command bytes of the turns one message
+	// carries (a turn holds up to ~1 MiB: 8 slots at their budget).
+	maxTurnBytesInMsg = 4 << 20
+	maxCmdsInMsg      = 65536
+	maxCmdSize        = 64 << 10
 )
 
 // ErrMalformed wraps every decoding failure.
@@ -117,7 +120,7 @@ func msgToWire(m *Message) *wirepb.Message {
 		w.Hashes = append(w.Hashes, &wirepb.HashReport{Turn: h.Turn, Hash: h.Hash})
 	}
 	if s := m.Snapshot; s != nil {
-		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away}
+		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, Part: s.Part, Parts: s.Parts}
 	}
 	if e := m.Edit; e != nil {
 		w.Edit = &wirepb.SlotEdit{Name: e.Name, Color: uint32(e.Color), Team: uint32(e.Team), Ready: e.Ready}
@@ -205,7 +208,10 @@ func msgFromWire(w *wirepb.Message) (Message, error) {
 		if len(s.NextSeq) > MaxSlots {
 			return Message{}, errors.New("too many sequence numbers in snapshot")
 		}
-		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away}
+		if s.Parts > maxSnapshotParts || s.Parts > 0 && s.Part >= s.Parts || s.Parts == 0 && s.Part > 0 {
+			return Message{}, fmt.Errorf("snapshot part %d of %d (at most %d parts)", s.Part, s.Parts, maxSnapshotParts)
+		}
+		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, Part: s.Part, Parts: s.Parts}
 	}
 	if e := w.Edit; e != nil {
 		if err := checkText("name", e.Name, maxNameLen); err != nil {
@@ -267,7 +273,7 @@ func turnFromWire(w *wirepb.Turn) (Turn, error) {
 		return Turn{}, errors.New("too many departures")
 	}
 	for _, d := range w.Departures {
-		if d.Slot >= MaxSlots || d.Reason > uint32(DepartLagging) {
+		if d.Slot >= MaxSlots || d.Reason > uint32(DepartMisbehaved) {
 			return Turn{}, errors.New("departure out of range")
 		}
 		t.Departures = append(t.Departures, Departure{Slot: int(d.Slot), Reason: DepartReason(d.Reason)})

@@ -292,3 +292,41 @@ func turnsOf(n int, data []byte) []Turn {
 	}
 	return ts
 }
+
+// A catch-up of heavy turns goes in chunks: each message's turns hold at
+// most maxTurnBytesInMsg of commands (one turn always goes), every chunk
+// encodes within MaxMessageSize, and the chunks together are the whole log.
+func TestCatchUpIsChunkedByBytes(t *testing.T) {
+	heavy := func(number uint64) Turn {
+		t := Turn{Epoch: 1, Number: number}
+		for slot := range MaxSlots {
+			for seq := range 64 { // a slot's budget in one turn: 64 commands, 64 KiB
+				t.Commands = append(t.Commands, Command{Slot: slot, Seq: uint64(seq + 1), Data: make([]byte, 1<<10)})
+			}
+		}
+		return t
+	}
+	n := &Node{base: 0}
+	for i := range uint64(40) {
+		n.log = append(n.log, heavy(i+1))
+	}
+	var got uint64
+	for from := uint64(0); from < n.last(); {
+		turns := n.turnsAfter(from, n.last())
+		if len(turns) == 0 || turns[0].Number != from+1 {
+			t.Fatalf("the chunk after turn %d starts at %v", from, turns)
+		}
+		b, err := (&Message{Kind: MsgTurns, Turns: turns}).Marshal()
+		if err != nil || len(b) > MaxMessageSize {
+			t.Fatalf("a chunk of %d turns does not encode within the limit: %d bytes, %v", len(turns), len(b), err)
+		}
+		if len(turns) > 1 && len(b) > maxTurnBytesInMsg+len(turns[0].Commands)*(1<<10+32) {
+			t.Errorf("a chunk of %d turns is %d bytes, more than the %d-byte chunk", len(turns), len(b), maxTurnBytesInMsg)
+		}
+		got += uint64(len(turns))
+		from = turns[len(turns)-1].Number
+	}
+	if got != n.last() {
+		t.Errorf("the chunks held %d turns of %d", got, n.last())
+	}
+}

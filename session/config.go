@@ -32,6 +32,7 @@ type Config struct {
 	HashEvery      int // peers report their state hash every this many turns (default 10)
 	MaxDelayTurns  int // cap of the adaptive input delay (default 4)
 	KeepTurns      int // committed turns kept in memory for catch-up and migration (default 8192)
+	SnapshotChunk  int // a snapshot's state travels in parts of at most this many bytes (default 1 MiB)
 
 	// Generation is Status.Generation as an earlier run of this identity
 	// last reported it: a restarted process never claims a generation it
@@ -72,4 +73,5 @@ func (c *Config) fill() {
 	def(&c.HashEvery, 10)
 	def(&c.MaxDelayTurns, 4)
 	def(&c.KeepTurns, 8192)
+	def(&c.SnapshotChunk, 1<<20)
 }

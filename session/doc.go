@@ -151,7 +151,18 @@
 //   - A repair snapshot is taken only from the majority peer the host
 //     named, and only if it continues the repaired peer's history; the
 //     next hash vote checks the state, and a snapshot that does not
-//     restore makes the caller take the game back from its host.
+//     restore makes the caller take the game back from its host. A
+//     snapshot travels in parts of at most SnapshotChunk bytes (1 MiB),
+//     kept only from the peers this node could take one from (chunk.go);
+//     a catch-up of turns goes in messages of at most 4 MiB of commands.
+//   - A member whose client sends what no honest client does (hash reports
+//     of turns nobody played, command batches larger than any resend,
+//     commands for another slot) has each such message ignored and
+//     counted: the host warns it privately at 3, and removes it at 10 as a
+//     sequenced departure every peer shows (DepartMisbehaved), refused from
+//     rejoining like a kicked player. A minute without one forgives the
+//     count (offence.go). This is the one way a player leaves without its
+//     own action, and only a modified or broken client earns it.
 //
 // # Nobody is forced out; one game after any split
 //

@@ -8,8 +8,11 @@ import (
 	"hostfall/session/simnet"
 )
 
+// simConfig is the tests' config. The toy game's snapshots are 25 bytes:
+// chunks of 8 send every one in 4 parts, so that every scenario and
+// schedule also checks snapshots put back together (chunk.go).
 func simConfig() session.Config {
-	return session.Config{GameVersion: "0.1.0", CountdownTicks: 2}
+	return session.Config{GameVersion: "0.1.0", CountdownTicks: 2, SnapshotChunk: 8}
 }
 
 func pid(i int) session.PeerID { return session.PeerID(fmt.Sprintf("peer-%d", i)) }

@@ -48,7 +48,8 @@ type hostState struct {
 	peers      []*peerInfo // in join order
 	nonces     map[PeerID]challenge
 	hellos     map[PeerID]*Hello
-	wrong      map[PeerID]guesses // peers whose last proofs were wrong
+	offences   map[PeerID]offenceRec // members' messages no honest client sends (offence.go)
+	wrong      map[PeerID]guesses    // peers whose last proofs were wrong
 	hashes     map[uint64][]PeerHash
 	count      int
 	countTimer int
@@ -67,7 +68,7 @@ func (n *Node) becomeHost() {
 	n.setRole(roleHost)
 	n.host = n.self
 	n.hs = &hostState{
-		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, hashes: map[uint64][]PeerHash{},
+		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, offences: map[PeerID]offenceRec{}, hashes: map[uint64][]PeerHash{},
 		wrong:  map[PeerID]guesses{},
 		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{}, rivalAt: map[uint64]int{},
 		sides: map[PeerID]sideNote{},
@@ -252,10 +253,12 @@ func (n *Node) stepHost(m Message) {
 		h.loaded[pi.id] = true
 	case MsgCommands:
 		if m.Epoch == n.epoch {
+			h.checkCommands(n, pi, m.Commands)
 			h.takeCommands(n, pi, m.Commands)
 		}
 	case MsgAck:
 		if m.Epoch == n.epoch {
+			h.checkReports(n, pi, m.Hashes)
 			h.onAck(n, pi, m)
 		}
 	}

@@ -39,7 +39,7 @@ func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
 	pick := func(xs ...uint64) uint64 { return xs[r.IntN(len(xs))] }
 	m := session.Message{
 		Kind:  forgeable[r.IntN(len(forgeable))],
-		Epoch: pick(epoch, epochOf(gen+uint64(r.IntN(4)), r.IntN(9)), epochOf(gen+1, bad.Status.Slot), r.Uint64()>>4),
+		Epoch: pick(epoch, epochOf(gen+uint64(r.IntN(4)), r.IntN(9)), epochOf(gen+1, bad.Status.Slot), epochOf(gen+1+uint64(r.IntN(1<<15)), bad.Status.Slot), r.Uint64()>>4),
 		Turn:  pick(bad.Last(), bad.Last()+uint64(r.IntN(100)), r.Uint64()>>8),
 		Count: uint32(r.IntN(12)),
 		Slot:  r.IntN(10) - 1,
@@ -59,7 +59,8 @@ func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
 		data[0] = byte(r.IntN(256))
 		m.Snapshot = &session.Snapshot{Turn: m.Turn, Chain: m.Chain, Data: data}
 	case session.MsgTurns:
-		m.Turns = []session.Turn{{Epoch: m.Epoch, Number: bad.Last() + 1, Commands: []session.Command{{Slot: r.IntN(4), Seq: 1, Data: []byte("forged")}}}}
+		m.Turns = []session.Turn{{Epoch: m.Epoch, Number: bad.Last() + 1, Commands: []session.Command{{Slot: r.IntN(4), Seq: 1, Data: []byte("forged")}},
+			Departures: []session.Departure{{Slot: r.IntN(4), Reason: session.DepartReason(r.IntN(6))}}}}
 	case session.MsgLobby, session.MsgWelcome:
 		l := bad.Node.Lobby()
 		l.Revision += uint64(r.IntN(5))
@@ -76,16 +77,50 @@ func forge(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) session.Message {
 	return m
 }
 
+// lie makes up a message no honest client sends its host: a false hash of
+// a recent turn, hash reports of turns nobody played, or a batch of
+// commands larger than any resend (with sequence numbers the host never
+// expects, so none is sequenced).
+// The false hash of a recent turn is also reported by the member's allies,
+// spectators under its control (allied is true): spectators do not vote.
+func lie(r *rand.Rand, host *simnet.Peer) (m session.Message, allied bool) {
+	m = session.Message{Epoch: host.Status.Epoch}
+	if r.IntN(3) == 0 { // a false hash of a recent turn: outvoted, never counted as a lie
+		m.Kind = session.MsgAck
+		m.Have = host.Last()
+		m.Hashes = []session.HashReport{{Turn: host.Last() / 10 * 10, Hash: r.Uint64()}}
+		return m, true
+	}
+	if r.IntN(2) == 0 {
+		m.Kind = session.MsgAck
+		m.Have = host.Last()
+		m.Hashes = []session.HashReport{{Turn: host.Last() + 5000 + uint64(r.IntN(1000)), Hash: r.Uint64()}}
+		return m, false
+	}
+	m.Kind = session.MsgCommands
+	for i := range 300 {
+		m.Commands = append(m.Commands, session.Command{Seq: 1<<40 + uint64(i), Data: []byte{byte(i)}})
+	}
+	return m, false
+}
+
 // A hostile member (the player of the last slot) sends, besides what its
 // honest node sends, a made-up message to a random peer every few ticks:
 // forged epochs, sides, claims, merge orders, snapshots, turns, lobbies and
 // refusals, in its own name and in others'. In half the schedules the host
-// crashes meanwhile. The honest players must play on as if it said nothing:
-// none leaves, they end in one game whose host is not the hostile member,
-// and the checker's invariants hold (one history, commands once, the
-// game goes on). Replay a seed with -run 'TestHostileMember$' -hostile=1
+// crashes meanwhile; in half it also lies to its host (see lie), with two
+// spectators it controls reporting its false hashes, and must be warned,
+// then removed for it. The honest players must play on as if it
+// said nothing: none leaves, they end in one game whose host is not the
+// hostile member, and the checker's invariants hold (one history, commands
+// once, the game goes on, no honest player removed for misbehaving). Replay a seed with -run 'TestHostileMember$' -hostile=1
 // -hostileseed=N.
 func TestHostileMember(t *testing.T) {
+	// footprintBound caps the entries an honest node keeps besides its turn
+	// log (Node.Footprint): with 6 players, their pending commands, a few
+	// turns of hash reports, and what one hostile member may add.
+	const footprintBound = 600
+	worst, worstAt := 0, ""
 	for i := range *hostileSeeds {
 		seed := uint64(*hostileFirst + i)
 		r := rand.New(rand.NewPCG(seed, 77))
@@ -93,7 +128,21 @@ func TestHostileMember(t *testing.T) {
 		n := gameOf(t, seed, players, simConfig())
 		n.Run(20)
 		bad := inSlot(t, n, players-1)
+		n.Checker.Hostile = map[int]bool{players - 1: true}
+		var allies []*simnet.Peer // spectators whose identities the member controls
+		for i := range 2 {
+			id := session.PeerID(fmt.Sprintf("ally-%d", i))
+			saved := n.Cfg
+			n.Cfg.Spectate = true
+			a := n.Add(id, string(id))
+			n.Cfg = saved
+			if err := a.Node.Join(pid(0)); err != nil {
+				t.Fatal(err)
+			}
+			allies = append(allies, a)
+		}
 		crash := r.IntN(2) == 0
+		liar := r.IntN(2) == 0
 		if *hostileTrace {
 			traceNet(t, n)
 		}
@@ -115,6 +164,25 @@ func TestHostileMember(t *testing.T) {
 					}
 					n.Inject(bad.ID, to.ID, m)
 				}
+				if h := hostOf(n); liar && h != nil && h != bad && r.IntN(3) == 0 {
+					m, allied := lie(r, h)
+					n.Inject(bad.ID, h.ID, m)
+					for _, a := range allies {
+						if allied && a.Live() {
+							n.Inject(a.ID, h.ID, m)
+						}
+					}
+				}
+			}
+			if tick%50 == 0 {
+				for _, p := range n.Peers {
+					if p == bad || !p.Live() {
+						continue
+					}
+					if fp, largest := p.Node.Footprint(); fp > worst {
+						worst, worstAt = fp, fmt.Sprintf("seed %d t=%d %s (largest: %s)", seed, n.Now, p.ID, largest)
+					}
+				}
 			}
 			if tick%7 == 0 {
 				proposeAll(n)
@@ -130,6 +198,9 @@ func TestHostileMember(t *testing.T) {
 		if h := hostOf(n); h == nil || h == bad {
 			t.Errorf("seed %d (%d players, host crash %v): the host is %v, the hostile member", seed, players, crash, bad.ID)
 		}
+		if removed := hostOf(n) != nil && departed(hostOf(n), players-1) == session.DepartMisbehaved; removed != liar {
+			t.Errorf("seed %d: the hostile member lied to its host: %v; removed for misbehaving: %v", seed, liar, removed)
+		}
 		n.Checker.Final(n)
 		for _, v := range n.Checker.Violations {
 			t.Errorf("seed %d (%d players, host crash %v): %s", seed, players, crash, v)
@@ -138,7 +209,10 @@ func TestHostileMember(t *testing.T) {
 			return
 		}
 	}
-	t.Logf("%d schedules of a hostile member: the honest players played on", *hostileSeeds)
+	t.Logf("%d schedules of a hostile member: the honest players played on; the largest session state besides the log held %d entries (%s)", *hostileSeeds, worst, worstAt)
+	if worst > footprintBound {
+		t.Errorf("an honest node's session state held %d entries besides its log, more than the %d bound (%s)", worst, footprintBound, worstAt)
+	}
 }
 
 // traceNet logs each peer's changes of role and its events.

@@ -112,6 +112,9 @@ func (n *Node) owns(p PeerID, e uint64) bool {
 // itself also encodes the host's slot.
 func EpochGeneration(e uint64) uint64 { return epochGen(e) }
 
+// EpochSlot is the lobby slot of the player that hosts epoch e.
+func EpochSlot(e uint64) int { return epochSlot(e) }
+
 // pendingCmd is an own command not yet seen in a committed turn.
 type pendingCmd struct {
 	cmd    Command
@@ -179,6 +182,7 @@ type Node struct {
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int
 	connLost    map[PeerID]bool
+	snaps       map[PeerID]*snapAssembly // snapshots arriving in parts (chunk.go)
 
 	// silence is what this follower learnt of its host's link from false
 	// suspicions (see suspect.go).
@@ -211,7 +215,7 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("%w: Config.Self is empty", ErrBadArgument)
 	}
 	cfg.fill()
-	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, maxGen: cfg.Generation}
+	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, snaps: map[PeerID]*snapAssembly{}, maxGen: cfg.Generation}
 	for i := range n.nextSeq {
 		n.nextSeq[i] = 1
 	}
@@ -268,10 +272,16 @@ func (n *Node) turnsAfter(from, to uint64) []Turn {
 	}
 	turns := n.log[from-n.base : to-n.base]
 	// A receiver refuses more commands in one message's turns than
-	// maxTurnCmdsInMsg (see precount): the rest go in the next message.
-	cmds := 0
+	// maxTurnCmdsInMsg (see precount), and a catch-up goes in chunks of
+	// maxTurnBytesInMsg so that it never nears the frame limit and the
+	// link carries live turns between them: the rest go in the next message.
+	cmds, size := 0, 0
 	for i, t := range turns {
-		if cmds += len(t.Commands); cmds > maxTurnCmdsInMsg && i > 0 {
+		cmds += len(t.Commands)
+		for _, c := range t.Commands {
+			size += len(c.Data) + 16
+		}
+		if (cmds > maxTurnCmdsInMsg || size > maxTurnBytesInMsg) && i > 0 {
 			turns = turns[:i]
 			break
 		}
@@ -286,6 +296,10 @@ func (n *Node) send(m Message) {
 	}
 	if n.role != roleHost && m.To == n.host {
 		n.lastSent = n.now
+	}
+	if m.Kind == MsgSnapshot && m.Snapshot != nil && len(m.Snapshot.Data) > n.cfg.SnapshotChunk {
+		n.sendParts(m)
+		return
 	}
 	n.out.msgs = append(n.out.msgs, m)
 }
@@ -442,6 +456,13 @@ func (n *Node) Step(m Message) error {
 	}
 	if epochGen(m.Epoch) > n.maxGen+maxGenLeap {
 		return fmt.Errorf("%w: generation %d from %s is implausibly far ahead of %d", ErrBadArgument, epochGen(m.Epoch), m.From, n.maxGen)
+	}
+	if m.Kind == MsgSnapshot && m.Snapshot != nil && m.Snapshot.Parts > 1 {
+		whole, ok := n.assemble(m)
+		if !ok {
+			return nil
+		}
+		m = whole
 	}
 	if n.role == roleJoining || n.rosterIndex(m.From) >= 0 {
 		// Only the players of the game (or the host a joiner asks) move

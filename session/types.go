@@ -6,7 +6,10 @@ type PeerID string
 
 // ProtocolVersion is the version of this session protocol. Peers with another
 // protocol version are refused with a sentence naming both versions.
-const ProtocolVersion = 2
+// 2: password proofs keyed with Argon2id; 3: a departure may be
+// DepartMisbehaved (version 2 peers refuse such a turn as malformed), and
+// snapshots travel in parts (chunk.go).
+const ProtocolVersion = 3
 
 // SlotKind says who plays a lobby slot.
 type SlotKind uint8
@@ -149,14 +152,15 @@ type Command struct {
 type DepartReason uint8
 
 const (
-	DepartLeft     DepartReason = iota // left on purpose
-	DepartLost                         // connection lost or timed out
-	DepartHostLost                     // was the host and failed; a new host took over
-	DepartKicked                       // kicked by the host
-	DepartLagging                      // fell too far behind and the wait ran out
+	DepartLeft       DepartReason = iota // left on purpose
+	DepartLost                           // connection lost or timed out
+	DepartHostLost                       // was the host and failed; a new host took over
+	DepartKicked                         // kicked by the host
+	DepartLagging                        // fell too far behind and the wait ran out
+	DepartMisbehaved                     // removed by the host: its client kept sending what no honest client sends
 )
 
-var departNames = [...]string{"left", "connection lost", "host lost", "kicked", "too far behind"}
+var departNames = [...]string{"left", "connection lost", "host lost", "kicked", "too far behind", "removed: its client broke the protocol"}
 
 func (r DepartReason) String() string {
 	if int(r) < len(departNames) {
@@ -202,6 +206,11 @@ type Snapshot struct {
 	NextSeq []uint64
 	Gone    uint32
 	Away    uint32
+	// A snapshot larger than Config.SnapshotChunk travels in Parts parts
+	// (Part is this one's index); the receiving node puts them back
+	// together before it looks at the snapshot (chunk.go). Callers never
+	// see parts.
+	Part, Parts uint32
 }
 
 // HashReport is a state hash after a turn.

@@ -37,7 +37,8 @@ func Embedded() (*Bank, Names, error) {
 // of the names it registered. NAME.wav is a simple sound; NAME.1.wav, NAME.2.wav …
 // form the group NAME, in that order (the order annoyed lines are said in); and
 // for every pair of groups NAME.selected and NAME.annoyed, the two-groups sound
-// NAME.select is registered too.
+// NAME.select is registered too. Each sound's volume category is
+// CategoryOf its name.
 func RegisterAssets(b *Bank, fsys fs.FS) (Names, error) {
 	files, err := fs.Glob(fsys, "sounds/*.wav")
 	if err != nil {
@@ -78,6 +79,11 @@ func RegisterAssets(b *Bank, fsys fs.FS) (Names, error) {
 			return nil, err
 		}
 		names[unit+twoGroupsSuffix] = id
+	}
+	for name, id := range names {
+		if err := b.SetCategory(id, CategoryOf(name)); err != nil {
+			return nil, err
+		}
 	}
 	return names, nil
 }

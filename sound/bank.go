@@ -60,6 +60,7 @@ type entry struct {
 	samples       []*Sample
 	first, second ID // two-groups only
 	reach         float64
+	category      Category
 }
 
 // Bank holds the registered sounds and their names. Register everything first,
@@ -238,6 +239,22 @@ func (b *Bank) SetRange(id ID, reach float64) error {
 		return fmt.Errorf("unknown sound id %d", id)
 	}
 	e.reach = max(reach, 0)
+	return nil
+}
+
+// SetCategory puts a sound in a volume category (Effects by default).
+func (b *Bank) SetCategory(id ID, c Category) error {
+	if b.frozen.Load() {
+		return ErrFrozen
+	}
+	e := b.entry(id)
+	if e == nil {
+		return fmt.Errorf("unknown sound id %d", id)
+	}
+	if c >= NumCategories {
+		return fmt.Errorf("sound %q: no volume category %d", e.name, c)
+	}
+	e.category = c
 	return nil
 }
 

@@ -10,6 +10,7 @@
 //		Origin: sound.Origin(unitID), Selection: true}, unitX, unitY)
 //	srv.Play(sound.Request{Sound: names.ForName("ui.click"), Power: 1, IsVolume: true})
 //	srv.SetVolume(0.5)
+//	srv.SetCategoryVolume(sound.Voices, 0.8)
 //
 // A window names its cues in plain values; NewCuer(srv, names) turns each
 // into the request above (Cue(name, origin, selection, at, x, y): PlayAt when

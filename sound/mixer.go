@@ -19,6 +19,7 @@ type channel struct {
 	gain   float32
 	origin Origin
 	sound  ID
+	cat    Category
 }
 
 // selection is seed 001's SelectionHandler: whose two-groups voice is running
@@ -39,7 +40,8 @@ type mixer struct {
 	sel     selection
 	frame   uint64
 	acc     []float32
-	gain    float32 // global volume at the end of the last chunk
+	gain    float32                // global volume at the end of the last chunk
+	catGain [NumCategories]float32 // category volumes at the end of the last chunk
 	observe func(Event)
 	stats   *counters
 }
@@ -51,6 +53,7 @@ func newMixer(b *Bank, channels int, seed uint64, observe func(Event), st *count
 		rnd:     newRand(seed),
 		acc:     make([]float32, chunkFrames),
 		gain:    1,
+		catGain: [NumCategories]float32{1, 1, 1},
 		observe: observe,
 		stats:   st,
 	}
@@ -102,7 +105,7 @@ func (m *mixer) handle(r Request, maxRange float64) {
 		m.end(c, m.frame, true)
 	}
 	smp := m.choose(r, e)
-	m.chans[c] = channel{sample: smp, gain: float32(vol), origin: r.Origin, sound: r.Sound}
+	m.chans[c] = channel{sample: smp, gain: float32(vol), origin: r.Origin, sound: r.Sound, cat: e.category}
 	m.stats.started.Add(1)
 	m.stats.playing.Add(1)
 	m.emit(Event{Kind: Started, Sound: r.Sound, Origin: r.Origin, Sample: smp, Volume: vol, Frame: m.frame})
@@ -206,17 +209,20 @@ func (m *mixer) pick(s []*Sample) *Sample {
 	return s[m.rnd.IntN(len(s))]
 }
 
-// mix fills out with the next frames of every channel, scaled by the global
-// volume and clipped, and frees the channels that ran out.
-func (m *mixer) mix(out [][2]float64, global float32) {
+// mix fills out with the next frames of every channel, scaled by its
+// category's volume and the global volume and clipped, and frees the
+// channels that ran out.
+func (m *mixer) mix(out [][2]float64, global float32, cats [NumCategories]float32) {
 	for len(out) > 0 {
 		n := min(len(out), len(m.acc))
-		m.mixChunk(out[:n], global)
+		m.mixChunk(out[:n], global, cats)
 		out = out[n:]
 	}
 }
 
-func (m *mixer) mixChunk(out [][2]float64, global float32) {
+func (m *mixer) mixChunk(out [][2]float64, global float32, cats [NumCategories]float32) {
+	from := m.catGain
+	m.catGain = cats
 	acc := m.acc[:len(out)]
 	clear(acc)
 	for i := range m.chans {
@@ -228,7 +234,11 @@ func (m *mixer) mixChunk(out [][2]float64, global float32) {
 		if len(src) > len(acc) {
 			src = src[:len(acc)]
 		}
-		addScaled(acc[:len(src)], src, c.gain)
+		if g0, g1 := c.gain*from[c.cat], c.gain*cats[c.cat]; g0 == g1 {
+			addScaled(acc[:len(src)], src, g1)
+		} else { // a slider moved: ramp over the chunk, as the global volume does
+			addRamp(acc[:len(src)], src, g0, (g1-g0)/float32(len(out)))
+		}
 		c.pos += len(src)
 		if c.pos >= c.sample.Len() {
 			m.end(i, m.frame+uint64(len(src)), false)
@@ -243,6 +253,14 @@ func addScaled(dst, src []float32, g float32) {
 	dst = dst[:len(src)]
 	for i, x := range src {
 		dst[i] += x * g
+	}
+}
+
+// addRamp is addScaled with a gain that starts at g and grows by step a frame.
+func addRamp(dst, src []float32, g, step float32) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] += x * (g + step*float32(i+1))
 	}
 }
 

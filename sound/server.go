@@ -83,6 +83,7 @@ type Server struct {
 	stats counters
 
 	volume   atomic.Uint32 // float32 bits of the global volume
+	catVol   [NumCategories]atomic.Uint32
 	maxRange atomic.Uint64 // float64 bits
 	viewMu   sync.Mutex
 	view     [2]float64
@@ -136,6 +137,9 @@ func New(bank *Bank, opts Options) (*Server, error) {
 	}
 	s.mix = newMixer(bank, opts.MaxChannels, opts.Seed, opts.Observe, &s.stats)
 	s.SetVolume(1)
+	for c := range NumCategories {
+		s.SetCategoryVolume(c, 1)
+	}
 	s.SetMaxRange(opts.MaxRange)
 	if err := opts.Sink.open(s); err != nil {
 		return nil, err
@@ -184,6 +188,27 @@ func (s *Server) SetVolume(v float64) {
 
 // Volume is the global volume.
 func (s *Server) Volume() float64 { return float64(math.Float32frombits(s.volume.Load())) }
+
+// SetCategoryVolume sets the volume of a category of sounds (under the
+// global volume), clamped to [0, 1]. Like SetVolume it applies to sounds
+// already playing from the next chunk on; an unknown category is ignored.
+func (s *Server) SetCategoryVolume(c Category, v float64) {
+	if c >= NumCategories {
+		return
+	}
+	if !(v > 0) {
+		v = 0
+	}
+	s.catVol[c].Store(math.Float32bits(float32(min(v, 1))))
+}
+
+// CategoryVolume is the volume of category c (0 for an unknown one).
+func (s *Server) CategoryVolume(c Category) float64 {
+	if c >= NumCategories {
+		return 0
+	}
+	return float64(math.Float32frombits(s.catVol[c].Load()))
+}
 
 // SetMaxRange sets the distance beyond which nothing is heard; it caps every
 // sound's own range. It applies to requests not yet mixed.
@@ -238,7 +263,11 @@ func (s *Server) render(samples [][2]float64) {
 	for _, r := range s.pending {
 		s.mix.handle(r, maxRange)
 	}
-	s.mix.mix(samples, math.Float32frombits(s.volume.Load()))
+	var cats [NumCategories]float32
+	for c := range cats {
+		cats[c] = math.Float32frombits(s.catVol[c].Load())
+	}
+	s.mix.mix(samples, math.Float32frombits(s.volume.Load()), cats)
 	s.stats.frames.Add(uint64(len(samples)))
 }
 

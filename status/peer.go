@@ -39,13 +39,42 @@ func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
 		ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
 	}
 	su.OnPath = func(p peer.ID, k p2p.PathKind) {
-		ps.Line.Emit("path", fmt.Sprintf("%s is reached %s", p, k), KV("peer", p.String()), KV("path", k.String()))
+		text := fmt.Sprintf("%s: connected through a relay — trying to go direct", p)
+		if k == p2p.PathDirect {
+			text = fmt.Sprintf("%s: direct", p)
+		}
+		ps.Line.Emit("path", text, KV("peer", p.String()), KV("path", k.String()))
 	}
+	su.OnProgress = progressLines(ps.Line)
 	su.OnInvite = func(code, relay string) {
 		ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
 	}
 	if trace {
 		o.PeerOptions = ps.trace
+	}
+}
+
+// progressLines prints the steps of internet play, each change once.
+func progressLines(s *Line) func(p2p.Progress) {
+	var last atomic.Pointer[p2p.Progress]
+	return func(p p2p.Progress) {
+		if old := last.Swap(&p); old != nil && *old == p {
+			return
+		}
+		var text string
+		switch p.Step {
+		case "publishing":
+			text = fmt.Sprintf("publishing your game… (%d relays)", p.Relays)
+		case "published":
+			text = fmt.Sprintf("your game is published as %s (%d relays)", p.Code, p.Relays)
+		case "finding":
+			text = fmt.Sprintf("finding %s…", p.Code)
+		case "found":
+			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
+		case "relayed-only":
+			text = fmt.Sprintf("%s is still reached only through a public relay, which ends the connection after 2 minutes: use a relay of your own (--relay), or forward a port to this machine", p.Peer)
+		}
+		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("peer", p.Peer))
 	}
 }
 
@@ -145,6 +174,8 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 	case network.EvPlayerLeft:
 		s.Emit("player_left", fmt.Sprintf("%s (slot %d) left at turn %d: %v", ev.Name, ev.Slot, ev.Turn, ev.Reason),
 			KV("slot", ev.Slot), KV("name", ev.Name), KV("turn", ev.Turn), KV("reason", ev.Reason.String()))
+	case network.EvPaused, network.EvResuming, network.EvResumed:
+		ps.pause(ev)
 	case network.EvDesync:
 		ps.desync(ev)
 	case network.EvDesyncRepaired:
@@ -165,6 +196,26 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 		return true
 	}
 	return false
+}
+
+// pause prints the paused, resuming and resumed lines: by is the name of
+// the player who paused (or resumed), slot its lobby slot.
+func (ps *Peer) pause(ev network.Event) {
+	s, by := ps.Line, KV("by", ev.Name)
+	switch ev.Kind {
+	case network.EvPaused:
+		left := "no limit"
+		if ev.Count >= 0 {
+			left = fmt.Sprintf("%d left", ev.Count)
+		}
+		s.Emit("paused", fmt.Sprintf("%s paused the game at turn %d (%s)", ev.Name, ev.Turn, left),
+			by, KV("slot", ev.Slot), KV("turn", ev.Turn), KV("left", ev.Count))
+	case network.EvResuming:
+		s.Emit("resuming", fmt.Sprintf("%s resumes the game: it goes on in %d turns", ev.Name, ev.Count),
+			by, KV("slot", ev.Slot), KV("turn", ev.Turn), KV("turns", ev.Count))
+	case network.EvResumed:
+		s.Emit("resumed", fmt.Sprintf("the game goes on from turn %d", ev.Turn), by, KV("slot", ev.Slot), KV("turn", ev.Turn))
+	}
 }
 
 // EndPlayer is one player of the end line: its lobby slot, the units and

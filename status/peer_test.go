@@ -54,3 +54,27 @@ func TestWaitingLines(t *testing.T) {
 		}
 	}
 }
+
+// The pause lines name who paused or resumed, the turn, and what is left.
+func TestPauseLines(t *testing.T) {
+	for _, c := range []struct {
+		ev   network.Event
+		want string
+	}{
+		{network.Event{Kind: network.EvPaused, Slot: 1, Name: "Bo", Turn: 300, Count: 2},
+			`{"ev":"paused","by":"Bo","slot":1,"turn":300,"left":2}` + "\n" + "Bo paused the game at turn 300 (2 left)\n"},
+		{network.Event{Kind: network.EvPaused, Slot: 0, Name: "Ann", Turn: 40, Count: -1},
+			`{"ev":"paused","by":"Ann","slot":0,"turn":40,"left":-1}` + "\n" + "Ann paused the game at turn 40 (no limit)\n"},
+		{network.Event{Kind: network.EvResuming, Slot: 0, Name: "Ann", Turn: 400, Count: 60},
+			`{"ev":"resuming","by":"Ann","slot":0,"turn":400,"turns":60}` + "\n" + "Ann resumes the game: it goes on in 60 turns\n"},
+		{network.Event{Kind: network.EvResumed, Slot: 0, Name: "Ann", Turn: 459},
+			`{"ev":"resumed","by":"Ann","slot":0,"turn":459}` + "\n" + "the game goes on from turn 459\n"},
+	} {
+		var js, human bytes.Buffer
+		(&Peer{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
+		(&Peer{Line: &Line{Human: &human}}).Event(nil, c.ev)
+		if got := js.String() + human.String(); got != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.ev.Kind, got, c.want)
+		}
+	}
+}

@@ -33,11 +33,14 @@ const (
 	EvSaved                               // PeerOptions.SaveAt: Saved is the game after Turn with Hash (write it); or Text says why not
 	EvPlayerAway                          // Slot (Name) is away from Turn: silent; its slot and units stay
 	EvPlayerBack                          // Slot (Name) is back from Turn
+	EvPaused                              // Slot (Name) paused the game at Turn; Count pauses left (-1: no limit)
+	EvResuming                            // Slot (Name) resumed at Turn; the world moves in Count turns
+	EvResumed                             // the world moves again from Turn; Slot (Name) resumed it
 )
 
 var eventKindNames = [...]string{"?", "joined", "refused", "lobby", "chat", "countdown", "game-started",
 	"turn", "host-changed", "waiting", "wait-over", "player-left", "desync", "desync-repaired",
-	"desync-report", "end", "left", "saved", "player-away", "player-back"}
+	"desync-report", "end", "left", "saved", "player-away", "player-back", "paused", "resuming", "resumed"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) {

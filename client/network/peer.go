@@ -104,6 +104,7 @@ type Peer struct {
 	redirect     peer.ID                     // the host that peer named instead (a member answers so)
 	hostTurn     uint64                      // the newest turn heard of from the host
 	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
+	admit        admission                   // who may send large frames
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
@@ -138,9 +139,18 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	}
 	mo := opt.Match
 	mo.OnDesyncReport = func(r match.Report) { p.emit(Event{Kind: EvDesyncReport, Turn: r.Desync.Turn, Report: &r}) }
+	step := mo.OnStep
+	mo.OnStep = func(turn uint64, evs []game.Event) {
+		p.pauseEvents(turn, evs)
+		if step != nil {
+			step(turn, evs)
+		}
+	}
 	p.m = match.New(mo)
 	p.drive(node)
 	p.t = p2p.NewTransport(h, opt.Limits, log)
+	p.t.Admit(p.admit.admitted)
+	p.admit.members(nil)
 	p.publishStatus()
 	return p, nil
 }
@@ -379,6 +389,29 @@ func (p *Peer) call(fn func() error) error {
 	}
 }
 
+// pauseEvents reports the turn's pauses and resumes (on the loop).
+func (p *Peer) pauseEvents(turn uint64, evs []game.Event) {
+	for _, ev := range evs {
+		var k EventKind
+		switch ev.Kind {
+		case game.EvPaused:
+			k = EvPaused
+		case game.EvResuming:
+			k = EvResuming
+		case game.EvResumed:
+			k = EvResumed
+		default:
+			continue
+		}
+		slot := p.m.Slot(ev.Player)
+		name := ""
+		if slot >= 0 && slot < len(p.lob.Slots) {
+			name = p.lob.Slots[slot].Name
+		}
+		p.emit(Event{Kind: k, Turn: turn, Slot: slot, Name: name, Count: int(ev.Count)})
+	}
+}
+
 func (p *Peer) emit(e Event) {
 	if e.At.IsZero() {
 		e.At = time.Now()
@@ -536,6 +569,7 @@ func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
 			p.log.Error("message to a peer that is not a libp2p peer", "to", m.To, "err", err)
 			continue
 		}
+		p.admit.sent(to, m.Kind)
 		if p.tamper == nil || p.tamper(m) {
 			p.t.Send(to, m)
 		}
@@ -652,19 +686,47 @@ func (p *Peer) event(ev session.Event) {
 	switch {
 	case kind == EvLobby && ev.Lobby != nil:
 		l := ev.Lobby.Clone()
-		p.lob = l
-		p.lobby.Store(&l)
+		p.setLobby(l)
 	case kind == EvJoined:
 		// The lobby the host welcomed this peer into: the host's next
 		// revision may come only after this peer's first edit.
 		l := p.node.Lobby()
-		p.lob = l
-		p.lobby.Store(&l)
+		p.setLobby(l)
 		e.Lobby = &l
 	case kind == EvDesync && ev.Desync != nil:
 		e.Turn = ev.Desync.Turn
+	case kind == EvPlayerLeft && ev.Slot >= 0 && ev.Slot < len(p.lob.Slots):
+		if id, err := p.peerID(p.lob.Slots[ev.Slot].Peer); err == nil && id != p.h.ID() {
+			p.admit.departed(id)
+		}
 	}
 	p.emit(e)
+}
+
+// setLobby publishes the lobby and admits its members' large frames.
+func (p *Peer) setLobby(l session.Lobby) {
+	p.lob = l
+	p.lobby.Store(&l)
+	p.admit.members(p.memberIDs())
+}
+
+// memberIDs are the lobby's players and spectators but this peer.
+func (p *Peer) memberIDs() []peer.ID {
+	var members []peer.ID
+	add := func(s session.PeerID) {
+		if id, err := p.peerID(s); err == nil && id != p.h.ID() {
+			members = append(members, id)
+		}
+	}
+	for _, s := range p.lob.Slots {
+		if s.Kind == session.SlotHuman {
+			add(s.Peer)
+		}
+	}
+	for _, s := range p.lob.Spectators {
+		add(s)
+	}
+	return members
 }
 
 // closeReplay ends the replay (at the game's end, or when leaving).
@@ -698,20 +760,7 @@ func (p *Peer) housekeeping() {
 	if !p.st.Joined {
 		return
 	}
-	var members []peer.ID
-	for _, s := range p.lob.Slots {
-		if s.Kind != session.SlotHuman {
-			continue
-		}
-		if id, err := p.peerID(s.Peer); err == nil && id != p.h.ID() {
-			members = append(members, id)
-		}
-	}
-	for _, s := range p.lob.Spectators {
-		if id, err := p.peerID(s); err == nil && id != p.h.ID() {
-			members = append(members, id)
-		}
-	}
+	members := p.memberIDs()
 	if p.lob.State >= session.StateLoading {
 		p.t.Mesh(members)
 	}

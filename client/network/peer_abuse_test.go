@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/session"
 )
@@ -145,4 +150,126 @@ func TestForgedCommands(t *testing.T) {
 		t.Errorf("the host did not see the forged orders rejected: %v", rejected)
 	}
 	t.Logf("forged orders rejected as not owned, per peer: %v", rejected)
+}
+
+// A modified client adds hash reports of turns nobody played to its acks.
+// The host warns it privately, then removes it: every other peer sees it
+// leave for misbehaving, the liar is told why and cannot come back, and
+// the others play on to the end with equal states.
+func TestLiarIsWarnedThenRemoved(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
+	const liar, limit = 2, 300
+	peers := newGame(t, gameOpts{players: 3, turnLimit: limit})
+	peers[liar].tamperOnce(func(m *session.Message) bool {
+		if m.Kind == session.MsgAck {
+			m.Hashes = append(m.Hashes, session.HashReport{Turn: m.Have + 100_000, Hash: 1})
+		}
+		return true
+	})
+	honest := peers[:liar]
+	testwait.For(t, "the liar removed", 20*time.Second, func() bool {
+		for _, p := range honest {
+			if !slices.ContainsFunc(p.all(EvPlayerLeft), func(e Event) bool { return e.Slot == liar }) {
+				return false
+			}
+		}
+		return true
+	})
+	for _, p := range honest {
+		for _, e := range p.all(EvPlayerLeft) {
+			if e.Slot == liar && e.Reason != session.DepartMisbehaved {
+				t.Errorf("%s saw the liar leave for %q, want %q", p.name, e.Reason, session.DepartMisbehaved)
+			}
+		}
+	}
+	warned := slices.ContainsFunc(peers[liar].all(EvChat), func(e Event) bool {
+		return e.Chat != nil && strings.Contains(e.Chat.Text, "Warning from the host")
+	})
+	if !warned {
+		t.Error("the liar was removed without a warning")
+	}
+	deadline := time.Now().Add(30 * time.Second) // generous: the machine may be loaded
+	for _, ok := peers[liar].find(EvLeft); !ok; _, ok = peers[liar].find(EvLeft) {
+		if time.Now().After(deadline) {
+			peers[liar].mu.Lock()
+			for _, e := range peers[liar].events {
+				if e.Kind != EvTurn {
+					t.Logf("liar event %v slot %d turn %d reason %v text %q", e.Kind, e.Slot, e.Turn, e.Reason, e.Text)
+				}
+			}
+			peers[liar].mu.Unlock()
+			st := peers[liar].Status()
+			t.Fatalf("the liar was not told why: status %+v", st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	survivorsAgree(t, honest, limit, 0)
+	if err := peers[liar].Join(t.Context(), peers[0].host.AddrInfo()); err == nil {
+		testwait.For(t, "the liar refused again", 10*time.Second, func() bool { _, ok := peers[liar].find(EvRefused); return ok })
+	}
+}
+
+// A seated member's modified client sends, with each ack, a forged message
+// of one kind after another over the real transport: pings and claims of a
+// newer epoch, turns of a newer epoch with a forged departure, unsolicited
+// junk snapshots, repeated hellos, and fat command batches. The host stays
+// the host, no honest peer leaves, the fat batches get the member removed
+// for misbehaving, and the honest peers end with equal states.
+func TestMemberAttacksOverTheWire(t *testing.T) {
+	t.Parallel() // real-time game on loopback, mostly idle
+	const bad, limit = 3, 400
+	peers := newGame(t, gameOpts{players: 4, turnLimit: limit})
+	hostID, victim := peers[0].ID(), peers[1].ID()
+	gen := session.EpochGeneration(peers[0].Status().Epoch)
+	newer := (gen+1000)*16 + bad        // an epoch of a far generation, in the member's own slot
+	fat := make([]session.Command, 300) // more commands (600 KiB) than any resend carries
+	for i := range fat {
+		fat[i] = session.Command{Slot: bad, Seq: 1 << 40, Data: make([]byte, 2<<10)}
+	}
+	attacks := []struct {
+		to peer.ID
+		m  session.Message
+	}{
+		{hostID, session.Message{Kind: session.MsgPing, Epoch: newer, Turn: 1 << 30}},
+		{victim, session.Message{Kind: session.MsgClaim, Epoch: newer, Turn: 1 << 30, Chain: 42}},
+		{victim, session.Message{Kind: session.MsgTurns, Epoch: newer, Turns: []session.Turn{{Epoch: newer, Number: 1 << 20,
+			Departures: []session.Departure{{Slot: 0, Reason: session.DepartLeft}}}}}},
+		{victim, session.Message{Kind: session.MsgSnapshot, Epoch: newer, Snapshot: &session.Snapshot{Turn: 5, Data: []byte("junk")}}},
+		{hostID, session.Message{Kind: session.MsgSnapshot, Snapshot: &session.Snapshot{Turn: 5, Data: []byte("junk")}}},
+		{hostID, session.Message{Kind: session.MsgHello, Hello: &session.Hello{Protocol: session.ProtocolVersion, GameVersion: testVersion, Name: "again"}}},
+		{hostID, session.Message{Kind: session.MsgCommands, Commands: fat}},
+	}
+	next := 0
+	hostile := peers[bad]
+	hostile.tamperOnce(func(m *session.Message) bool {
+		if m.Kind == session.MsgAck {
+			a := attacks[next%len(attacks)]
+			next++
+			f := a.m
+			if f.Epoch == 0 {
+				f.Epoch = m.Epoch
+			}
+			hostile.t.Send(a.to, &f)
+		}
+		return true
+	})
+	honest := peers[:bad]
+	survivorsAgree(t, honest, limit, 0)
+	for _, p := range honest {
+		if _, left := p.find(EvLeft); left {
+			t.Errorf("%s left the game", p.name)
+		}
+		if st := p.Status(); st.Host != hostID {
+			t.Errorf("%s follows %s, not the host it started with", p.name, short(st.Host))
+		}
+	}
+	removed := slices.ContainsFunc(peers[0].all(EvPlayerLeft), func(e Event) bool {
+		return e.Slot == bad && e.Reason == session.DepartMisbehaved
+	})
+	if !removed {
+		t.Errorf("the member that sent fat command batches was not removed for it (%d forged messages sent)", next)
+	} else if _, told := hostile.find(EvLeft); !told {
+		t.Error("the removed member was not told it was removed")
+	}
+	t.Logf("%d forged messages sent", next)
 }

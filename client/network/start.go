@@ -31,10 +31,18 @@ type Setup struct {
 	// AwaitRelay: before dialing a host, a joiner waits (8 s at most) for
 	// its relay reservation, so hole punching can take the connection direct.
 	AwaitRelay bool
+	// Internet, when set, puts this peer on the public libp2p network (DHT,
+	// AutoRelay, hole punching): a hosted lobby gets a short invite code,
+	// and short codes resolve. Nil: nothing of it starts (a LAN game never
+	// touches the internet). It and Relay are alternatives.
+	Internet *p2p.InternetConfig
 	// OnInvite is told the invite code once this peer hosts and holds the
-	// relay reservation; OnPath how each peer is reached (relayed, direct).
-	OnInvite func(code, relay string)
-	OnPath   func(peer.ID, p2p.PathKind)
+	// relay reservation (with Internet: once the short code is published);
+	// OnPath how each peer is reached (relayed, direct); OnProgress the
+	// steps of internet play.
+	OnInvite   func(code, relay string)
+	OnPath     func(peer.ID, p2p.PathKind)
+	OnProgress func(p2p.Progress)
 }
 
 // ErrBadRelay wraps a relay address that does not parse: a command line to
@@ -55,8 +63,19 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var rc *p2p.RelayClient
+	var in *p2p.Internet
 	hopt := p2p.Options{}
-	if su.Relay != "" {
+	switch {
+	case su.Relay != "" && su.Internet != nil:
+		cancel()
+		return nil, fmt.Errorf("%w and --internet are alternatives for now: give one (a relay of your own, or the public network)", ErrBadRelay)
+	case su.Internet != nil:
+		cfg := *su.Internet
+		cfg.Logger, cfg.Progress = log, su.OnProgress
+		in = p2p.NewInternet(cfg)
+		hopt = in.HostOptions()
+		p2p.TrustOneObserver()
+	case su.Relay != "":
 		var err error
 		if rc, err = p2p.NewRelayClient(su.Relay, log); err != nil {
 			cancel()
@@ -71,10 +90,25 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		cancel()
 		return nil, err
 	}
+	if in != nil {
+		if err := in.Start(ctx, h); err != nil {
+			h.Close()
+			cancel()
+			return nil, err
+		}
+	}
 	stops := []func(){func() { h.Close() }, cancel} // stopped last to first
+	if in != nil {
+		// Run first: the session has ended by then; let its code's last word out.
+		stops = append(stops, func() { in.Wait(6 * time.Second) })
+	}
 	opt.Host = h
 	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
-		return p2p.InviteResolver(code).Resolve(ctx, h)
+		r, err := p2p.ResolveAnyCode(code)
+		if err != nil {
+			return p2p.AddrInfo{}, err
+		}
+		return r.Resolve(ctx, h)
 	}
 	if su.Browse {
 		mb := p2p.Browse(ctx, p2p.BrowseOptions{Logger: log})
@@ -95,6 +129,9 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	}
 	if rc != nil {
 		su.useRelay(ctx, rc, &opt)
+	}
+	if in != nil {
+		su.useInternet(in, &opt, log)
 	}
 	c, err := New(opt)
 	if err != nil {

@@ -224,3 +224,49 @@ func TestOfflineLobbySetup(t *testing.T) {
 		t.Errorf("turns of %d ms, want 30", ms)
 	}
 }
+
+// Escape's pause is a command in an offline game too: the world stands
+// still while the turns go on, a save made while paused loads paused, and
+// a resume there lets it move again.
+func TestOfflinePauseIsSavedAndLoaded(t *testing.T) {
+	dir := t.TempDir()
+	c := New(Options{Name: "Ann", Countdown: 2, SaveDir: dir})
+	defer c.Close()
+	if err := c.Skirmish(client.CreateOptions{Name: "Practice", MapSeed: 7, MapSize: 64}, []uint8{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "turn 30", func() bool { return c.Status().Turn >= 30 })
+	if err := c.Propose(game.Command{Player: 0, Kind: game.CmdPause}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(c *Client) (p game.Pause, turn, clock int) {
+		c.View(func(w *game.World, _ time.Time) { p, turn, clock = w.Paused(), w.Turn(), w.Time() })
+		return p, turn, clock
+	}
+	waitFor(t, "the pause", func() bool { p, _, _ := read(c); return p.Paused })
+	_, turn, clock := read(c)
+	waitFor(t, "turns while paused", func() bool { _, tn, _ := read(c); return tn > turn+10 })
+	if p, _, now := read(c); now != clock || p.By != 0 {
+		t.Fatalf("paused by %d; game time %d → %d", p.By, clock, now)
+	}
+	path, err := c.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Leave()
+
+	d := New(Options{Name: "Ann", Countdown: 2})
+	defer d.Close()
+	if err := d.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the saved world", func() bool { return d.View(func(*game.World, time.Time) {}) })
+	waitFor(t, "turns after the load", func() bool { _, tn, _ := read(d); return tn > turn+20 })
+	if p, _, now := read(d); !p.Paused || p.By != 0 || now != clock {
+		t.Fatalf("the loaded game: %+v, game time %d (saved at %d)", p, now, clock)
+	}
+	if err := d.Propose(game.Command{Player: 0, Kind: game.CmdResume}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the loaded game to move", func() bool { p, _, now := read(d); return !p.Paused && now > clock })
+}

@@ -154,10 +154,11 @@ func (b *Bot) Player() game.PlayerID { return b.player }
 func (b *Bot) Level() Level { return b.level }
 
 // Think looks at the world as the bot's player sees it and returns the
-// commands for this turn. Call it once per turn, before World.Step.
+// commands for this turn. Call it once per turn, before World.Step. A bot
+// does nothing while the game is paused: nothing it could order is taken.
 func (b *Bot) Think(w *game.World) []game.Command {
 	b.listen(w)
-	if w.Over() || w.Player(b.player).Out {
+	if w.Over() || w.Player(b.player).Out || w.Paused().Paused {
 		return nil
 	}
 	if (w.Turn()+int(b.player)*7)%b.prof.period != 0 {

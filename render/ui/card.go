@@ -19,11 +19,13 @@ type Button struct {
 	Action  Action
 	Kind    game.Kind // what is built or trained
 	Upgrade game.Upgrade
+	Bind    Bind // the command, whose key the player chooses
 	Key     Key
 	Label   string
 }
 
-// Cost returns what the button's action costs in gold.
+// Cost returns what the button's action costs in gold (research costs
+// more each level: the world knows the next one).
 func (b Button) Cost() int32 {
 	if b.Action == ActBuild || b.Action == ActTrain {
 		return b.Kind.Stats().Cost
@@ -31,10 +33,10 @@ func (b Button) Cost() int32 {
 	return 0
 }
 
-// Card returns the command card for a selection, button i at position i.
-// Units (with workers' building buttons) come before buildings; buildings
-// show what the first selected kind trains.
-func Card(sel []*Unit) [CardCols * CardRows]Button {
+// Card returns the command card for a selection, button i at position i,
+// with the keys of keys. Units (with workers' building buttons) come
+// before buildings; buildings show what the first selected kind trains.
+func Card(sel []*Unit, keys *Bindings) [CardCols * CardRows]Button {
 	var card [CardCols * CardRows]Button
 	var units, workers bool
 	var trainer game.Kind
@@ -50,23 +52,28 @@ func Card(sel []*Unit) [CardCols * CardRows]Button {
 	}
 	switch {
 	case units:
-		card[0] = Button{Action: ActAttackMove, Key: KeyA, Label: "Attack"}
-		card[1] = Button{Action: ActStop, Key: KeyS, Label: "Stop"}
+		card[0] = Button{Action: ActAttackMove, Bind: BindAttack, Label: "Attack"}
+		card[1] = Button{Action: ActStop, Bind: BindStop, Label: "Stop"}
 		if workers {
-			card[3] = Button{Action: ActBuild, Kind: game.Base, Key: KeyB, Label: "Base"}
-			card[4] = Button{Action: ActBuild, Kind: game.Barracks, Key: KeyR, Label: "Barracks"}
-			card[5] = Button{Action: ActBuild, Kind: game.Tower, Key: KeyT, Label: "Tower"}
-			card[6] = Button{Action: ActBuild, Kind: game.Workshop, Key: KeyK, Label: "Workshop"}
+			card[3] = Button{Action: ActBuild, Kind: game.Base, Bind: BindBuildBase, Label: "Base"}
+			card[4] = Button{Action: ActBuild, Kind: game.Barracks, Bind: BindBuildBarracks, Label: "Barracks"}
+			card[5] = Button{Action: ActBuild, Kind: game.Tower, Bind: BindBuildTower, Label: "Tower"}
+			card[6] = Button{Action: ActBuild, Kind: game.Workshop, Bind: BindBuildWorkshop, Label: "Workshop"}
 		}
 	case trainer == game.Base:
-		card[0] = Button{Action: ActTrain, Kind: game.Worker, Key: KeyW, Label: "Worker"}
+		card[0] = Button{Action: ActTrain, Kind: game.Worker, Bind: BindTrainWorker, Label: "Worker"}
 	case trainer == game.Barracks:
-		card[0] = Button{Action: ActTrain, Kind: game.Soldier, Key: KeyS, Label: "Soldier"}
-		card[1] = Button{Action: ActTrain, Kind: game.Archer, Key: KeyA, Label: "Archer"}
+		card[0] = Button{Action: ActTrain, Kind: game.Soldier, Bind: BindTrainSoldier, Label: "Soldier"}
+		card[1] = Button{Action: ActTrain, Kind: game.Archer, Bind: BindTrainArcher, Label: "Archer"}
 	case trainer == game.Workshop:
-		card[0] = Button{Action: ActTrain, Kind: game.Catapult, Key: KeyC, Label: "Catapult"}
-		card[1] = Button{Action: ActResearch, Upgrade: game.UpWeapons, Key: KeyW, Label: "Weapons"}
-		card[2] = Button{Action: ActResearch, Upgrade: game.UpArmor, Key: KeyE, Label: "Armor"}
+		card[0] = Button{Action: ActTrain, Kind: game.Catapult, Bind: BindTrainCatapult, Label: "Catapult"}
+		card[1] = Button{Action: ActResearch, Upgrade: game.UpWeapons, Bind: BindResearchWeapons, Label: "Weapons"}
+		card[2] = Button{Action: ActResearch, Upgrade: game.UpArmor, Bind: BindResearchArmor, Label: "Armor"}
+	}
+	for i := range card {
+		if card[i].Action != ActNone {
+			card[i].Key = keys[card[i].Bind]
+		}
 	}
 	return card
 }

@@ -29,14 +29,18 @@ const (
 	SoundDefeat      = "ui.defeat"
 )
 
-// SelectCue is the voice of unit u answering a selection.
+// SelectCue is the voice of unit u answering a selection. It plays at full
+// volume wherever the camera is: it answers the player who clicked (a
+// control group recalled off-screen answers too), so it is not placed on
+// the map.
 func SelectCue(u *Unit) Cue {
-	return Cue{Sound: voice(u.Kind) + ".select", Origin: u.ID, Pos: u.Pos, At: true, Selection: true}
+	return Cue{Sound: voice(u.Kind) + ".select", Origin: u.ID, Pos: u.Pos, Selection: true}
 }
 
-// AckCue is the voice of unit u acknowledging an order.
+// AckCue is the voice of unit u acknowledging an order: at full volume, as
+// a selection voice.
 func AckCue(u *Unit) Cue {
-	return Cue{Sound: voice(u.Kind) + ".ack", Origin: u.ID, Pos: u.Pos, At: true}
+	return Cue{Sound: voice(u.Kind) + ".ack", Origin: u.ID, Pos: u.Pos}
 }
 
 // voice names the sound family of kind k: kinds without sounds of their

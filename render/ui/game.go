@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"hostfall/game"
@@ -40,6 +42,9 @@ const (
 	MenuQuit
 	MenuSave
 	MenuRestart // a replay: watch it from the start
+	MenuPause   // pause the game (a command: every player sees it)
+	MenuUnpause // resume the paused game
+	MenuOptions // the options screen, over the menu
 )
 
 // MenuItem is one entry of the pause menu.
@@ -49,22 +54,55 @@ type MenuItem struct {
 }
 
 // MenuItems are the pause menu's entries in a game, in order; Game.Menu
-// adds "Save game" after "Resume" when the game can be saved, and a
-// spectator watching a replay gets ReplayMenuItems.
+// adds "Pause the game" or "Resume the game" after the first when the
+// player may, then "Save game" when the game can be saved, and a spectator
+// watching a replay gets ReplayMenuItems.
 var (
-	MenuItems       = []MenuItem{{"Resume", MenuResume}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
+	MenuItems       = []MenuItem{{"Back to the game", MenuResume}, {"Options", MenuOptions}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
 	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Close the replay", MenuQuit}}
 )
 
+// PauseState is what the player may do about the game's pause, set by the
+// caller every frame from the world (game.World.Paused, PausesLeft,
+// MayResume).
+type PauseState struct {
+	Paused    bool // the world stands still (the countdown included)
+	CanPause  bool // a pause of this player would be taken
+	CanResume bool // a resume of this player would be taken
+	Left      int  // this player's pauses left; -1 for no limit
+}
+
 // Menu returns the pause menu's entries as they show now.
 func (g *Game) Menu() []MenuItem {
-	switch {
-	case g.Spectator:
+	if g.Spectator {
 		return ReplayMenuItems
-	case g.CanSave:
-		return []MenuItem{MenuItems[0], {"Save game", MenuSave}, MenuItems[1], MenuItems[2]}
 	}
-	return MenuItems
+	items := append(make([]MenuItem, 0, 6), MenuItems[0])
+	switch {
+	case g.Pause.CanResume:
+		items = append(items, MenuItem{"Resume the game", MenuUnpause})
+	case g.Pause.CanPause:
+		items = append(items, MenuItem{pauseLabel(g.Pause.Left), MenuPause})
+	}
+	if g.CanSave {
+		items = append(items, MenuItem{"Save game", MenuSave})
+	}
+	return append(items, MenuItems[1:]...)
+}
+
+func pauseLabel(left int) string {
+	switch left {
+	case -1:
+		return "Pause the game"
+	case 1:
+		return "Pause (1 left)"
+	}
+	return fmt.Sprintf("Pause (%d left)", left)
+}
+
+// pauseCmd appends the player's pause or resume command.
+func (g *Game) pauseCmd(k game.CommandKind) {
+	g.res.Commands = append(g.res.Commands, game.Command{Player: g.Me, Kind: k})
 }
 
 // MenuButton returns the rectangle of pause menu entry i.
@@ -109,11 +147,15 @@ type Game struct {
 	Chat     TextField
 	MenuOpen bool
 	CanSave  bool // the menu offers "Save game" (set by the caller while the menu is closed)
+	Pause    PauseState
 	Marker   Marker
 	// Spectator watches (a replay): selection, camera and the menu only,
 	// no orders, no command card, no chat; the digits, Space and Tab are
 	// left to the replay's controls.
 	Spectator bool
+	// Keys are the command card's keys (DefaultBindings unless the player
+	// chose others).
+	Keys Bindings
 
 	lastClick struct {
 		at time.Time
@@ -132,7 +174,7 @@ type Game struct {
 // NewGame returns the game screen for a window of w×h pixels on a map of
 // mapW×mapH tiles, looking at start.
 func NewGame(w, h float64, mapW, mapH int, me game.PlayerID, start Vec) *Game {
-	g := &Game{Me: me, Chat: TextField{Max: 120}}
+	g := &Game{Me: me, Chat: TextField{Max: 120}, Keys: DefaultBindings()}
 	g.Cam = NewCamera(Rect{}, mapW, mapH, start)
 	g.Resize(w, h)
 	g.Cam.LookAt(start)
@@ -170,7 +212,33 @@ func (g *Game) Update(in *Input, sc *Scene, w World) *Result {
 	if g.Spectator {
 		g.res.Commands = g.res.Commands[:0]
 	}
+	if g.Pause.Paused {
+		g.holdOrders()
+	}
 	return &g.res
+}
+
+// holdOrders drops the frame's orders while the game is paused (the world
+// would refuse them) and says so, instead of the units answering.
+func (g *Game) holdOrders() {
+	kept := g.res.Commands[:0]
+	for _, c := range g.res.Commands {
+		if c.Kind == game.CmdPause || c.Kind == game.CmdResume {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == len(g.res.Commands) {
+		return
+	}
+	g.res.Commands = kept
+	cues := g.res.Cues[:0]
+	for _, c := range g.res.Cues {
+		if !strings.HasSuffix(c.Sound, ".ack") {
+			cues = append(cues, c)
+		}
+	}
+	g.res.Cues = append(cues, Cue{Sound: SoundError})
+	g.res.Notices = append(g.res.Notices, Notice{Text: "The game is paused.", Error: true})
 }
 
 // menuKeys opens the menu (Escape, F10), or leaves a box drag (Escape).
@@ -192,14 +260,21 @@ func (g *Game) menu(in *Input) {
 		return
 	}
 	for i, it := range g.Menu() {
-		if g.Layout.MenuButton(i).Contains(in.Mouse) {
-			g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
-			g.res.Menu = it.Choice
-			g.MenuOpen = it.Choice != MenuResume && it.Choice != MenuSave
-			if it.Choice == MenuResume {
-				g.res.Menu = MenuNone
-			}
+		if !g.Layout.MenuButton(i).Contains(in.Mouse) {
+			continue
 		}
+		g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
+		g.res.Menu = it.Choice
+		g.MenuOpen = it.Choice != MenuResume && it.Choice != MenuSave && it.Choice != MenuUnpause
+		switch it.Choice {
+		case MenuResume:
+			g.res.Menu = MenuNone
+		case MenuPause:
+			g.pauseCmd(game.CmdPause)
+		case MenuUnpause:
+			g.pauseCmd(game.CmdResume)
+		}
+		break
 	}
 }
 
@@ -230,7 +305,11 @@ func (g *Game) keys(in *Input, sc *Scene, w World) {
 		case g.Dragging:
 			g.Dragging = false
 		default:
+			// Escape pauses (every player sees it) and opens the menu.
 			g.MenuOpen = true
+			if g.Pause.CanPause && !g.Pause.Paused {
+				g.pauseCmd(game.CmdPause)
+			}
 		}
 		return
 	case in.Hit[KeyF10]:
@@ -246,7 +325,7 @@ func (g *Game) keys(in *Input, sc *Scene, w World) {
 			g.group(n, in, sc)
 		}
 	}
-	card := Card(g.sel)
+	card := Card(g.sel, &g.Keys)
 	for _, b := range card {
 		if b.Action != ActNone && in.Hit[b.Key] && !in.Ctrl() {
 			g.press(b, w)
@@ -357,7 +436,7 @@ func (g *Game) mouse(in *Input, sc *Scene, w World) {
 		}
 	case g.Layout.Card.Contains(m):
 		if i := g.Layout.ButtonAt(m); i >= 0 && in.Pressed[MouseLeft] && !g.Spectator {
-			if b := Card(g.sel)[i]; b.Action != ActNone {
+			if b := Card(g.sel, &g.Keys)[i]; b.Action != ActNone {
 				g.press(b, w)
 			}
 		}

@@ -89,6 +89,7 @@ type Replay struct {
 type ReplayResult struct {
 	Seek  float64 // a click on the progress bar: the fraction of the replay to go to; negative for none
 	Mouse bool    // the mouse press was on the controls, not on the map
+	Click bool    // a control took the press: the window sounds a click
 }
 
 // NewReplay returns the controls of a replay of n players, at the recorded
@@ -190,8 +191,11 @@ func (r *Replay) click(m Vec) {
 		}
 	case !l.Bar.Contains(m):
 		return
+	default: // the bar's background
+		r.res.Mouse = true
+		return
 	}
-	r.res.Mouse = true
+	r.res.Mouse, r.res.Click = true, true
 }
 
 // trackRate is how much of the way to the followed army the camera goes

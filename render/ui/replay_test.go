@@ -68,7 +68,7 @@ func TestReplayClicks(t *testing.T) {
 	if math.Abs(res.Seek-0.25) > 0.01 || !res.Mouse {
 		t.Fatalf("progress bar click: %+v, want a seek to 0.25", res)
 	}
-	if res := click(l.Pause.Center()); !r.Paused || !res.Mouse || res.Seek >= 0 {
+	if res := click(l.Pause.Center()); !r.Paused || !res.Mouse || !res.Click || res.Seek >= 0 {
 		t.Fatalf("pause button: paused %v, %+v", r.Paused, res)
 	}
 	click(l.Faster.Center())
@@ -82,6 +82,9 @@ func TestReplayClicks(t *testing.T) {
 	}
 	if click(l.PlayerRow(0).Center()); r.Follow != -1 {
 		t.Fatalf("row 0: follow %d, want everyone", r.Follow)
+	}
+	if res := click(V(l.Bar.Max.X-2, l.Bar.Center().Y)); !res.Mouse || res.Click {
+		t.Fatalf("a click on the bar's background: %+v, want it taken without a click sound", res)
 	}
 	if res := click(V(300, 300)); res.Mouse {
 		t.Fatal("a click on the map was taken by the controls")

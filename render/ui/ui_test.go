@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -464,7 +465,7 @@ func TestOrdersFromInput(t *testing.T) {
 
 func TestEscapeAndMenu(t *testing.T) {
 	f := newFixture(t)
-	if r := f.pickMenu(t, 1); r.Menu != MenuLeave {
+	if r := f.pickMenu(t, 2); r.Menu != MenuLeave {
 		t.Fatalf("menu choice %v, want leave", r.Menu)
 	}
 	f.key(KeyEscape)
@@ -478,7 +479,7 @@ func TestMenuOffersSaveToTheHost(t *testing.T) {
 	f := newFixture(t)
 	f.g.CanSave = true
 	f.key(KeyEscape)
-	if m := f.g.Menu(); len(m) != 4 || m[1].Choice != MenuSave {
+	if m := f.g.Menu(); len(m) != 5 || m[1].Choice != MenuSave {
 		t.Fatalf("menu %+v", m)
 	}
 	r := f.frame(func(in *Input) {
@@ -489,7 +490,7 @@ func TestMenuOffersSaveToTheHost(t *testing.T) {
 		t.Fatalf("menu choice %v, open %v; want save, closed", r.Menu, f.g.MenuOpen)
 	}
 	f.g.CanSave = false
-	if m := f.g.Menu(); len(m) != 3 || m[1].Choice != MenuLeave {
+	if m := f.g.Menu(); len(m) != 4 || m[2].Choice != MenuLeave {
 		t.Fatalf("menu without saving %+v", m)
 	}
 }
@@ -520,7 +521,7 @@ func TestChatLine(t *testing.T) {
 func TestWorkshopCard(t *testing.T) {
 	f := newFixture(t)
 	ws := &Unit{ID: 99, Kind: game.Workshop, Own: true, Ally: true, Building: true, Built: true, Size: 3}
-	card := Card([]*Unit{ws})
+	card := Card([]*Unit{ws}, &defaultKeys)
 	for _, tc := range []struct {
 		i    int
 		act  Action
@@ -542,8 +543,87 @@ func TestWorkshopCard(t *testing.T) {
 	if c := f.g.res.Commands; len(c) != 1 || c[0].Kind != game.CmdResearch || c[0].Upgrade != game.UpArmor || c[0].Units[0] != 99 {
 		t.Fatalf("research button: %+v", c)
 	}
-	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}})
+	worker := Card([]*Unit{{ID: 1, Kind: game.Worker, Own: true, Ally: true}}, &defaultKeys)
 	if worker[5].Kind != game.Tower || worker[6].Kind != game.Workshop {
 		t.Fatalf("a worker's card lacks the tower or the workshop: %+v", worker)
+	}
+}
+
+// Escape pauses when the player may (and opens the menu); the menu offers
+// a pause while the game runs and a resume to whoever may resume.
+func TestPauseKeysAndMenu(t *testing.T) {
+	kinds := func(r *Result) []game.CommandKind {
+		var ks []game.CommandKind
+		for _, c := range r.Commands {
+			ks = append(ks, c.Kind)
+		}
+		return ks
+	}
+	for _, tc := range []struct {
+		name   string
+		state  PauseState
+		escape []game.CommandKind // what Escape sends
+		second MenuChoice         // the menu's second entry
+		label  string
+	}{
+		{"running, 2 pauses left", PauseState{CanPause: true, Left: 2}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause (2 left)"},
+		{"running, alone with bots", PauseState{CanPause: true, Left: -1}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause the game"},
+		{"running, no pauses left", PauseState{}, nil, MenuOptions, "Options"},
+		{"paused, may resume", PauseState{Paused: true, CanResume: true, Left: 2}, nil, MenuUnpause, "Resume the game"},
+		{"paused by another", PauseState{Paused: true, Left: 2}, nil, MenuOptions, "Options"},
+		{"countdown: may pause again", PauseState{Paused: true, CanPause: true, Left: 1}, nil, MenuPause, "Pause (1 left)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.g.Pause = tc.state
+			r := f.key(KeyEscape)
+			if !f.g.MenuOpen || fmt.Sprint(kinds(r)) != fmt.Sprint(tc.escape) {
+				t.Fatalf("Escape: menu open %v, commands %v; want %v", f.g.MenuOpen, kinds(r), tc.escape)
+			}
+			m := f.g.Menu()
+			if m[0].Choice != MenuResume || m[1].Choice != tc.second || m[1].Label != tc.label {
+				t.Fatalf("menu %+v", m)
+			}
+			r = f.frame(func(in *Input) {
+				in.Mouse = f.g.Layout.MenuButton(1).Center()
+				in.Pressed[MouseLeft] = true
+			})
+			switch tc.second {
+			case MenuPause:
+				if len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdPause || r.Commands[0].Player != f.g.Me || !f.g.MenuOpen {
+					t.Fatalf("Pause: %+v, menu open %v", r.Commands, f.g.MenuOpen)
+				}
+			case MenuUnpause:
+				if len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdResume || f.g.MenuOpen {
+					t.Fatalf("Resume: %+v, menu open %v", r.Commands, f.g.MenuOpen)
+				}
+			}
+		})
+	}
+}
+
+// While the game is paused, orders stay home: no command, no unit answers,
+// a notice says why; Escape's menu still works.
+func TestOrdersHeldWhilePaused(t *testing.T) {
+	f := newFixture(t)
+	base := f.own(game.Base)[0]
+	bs := f.screen(t, base.ID)
+	f.drag(bs.Add(V(-100, -100)), bs.Add(V(100, 100)))
+	f.g.Pause = PauseState{Paused: true, CanResume: true}
+	r := f.rightClick(bs.Add(V(-200, 0)))
+	if len(r.Commands) != 0 || len(r.Notices) != 1 || r.Notices[0].Text != "The game is paused." {
+		t.Fatalf("a right click while paused: commands %+v, notices %+v", r.Commands, r.Notices)
+	}
+	for _, c := range r.Cues {
+		if c.Sound != SoundError {
+			t.Fatalf("cue %q while paused", c.Sound)
+		}
+	}
+	if r := f.pickMenu(t, 1); len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdResume {
+		t.Fatalf("Resume the game while paused: %+v", r.Commands)
+	}
+	f.g.Pause = PauseState{}
+	if r := f.rightClick(bs.Add(V(-200, 0))); len(r.Commands) != 1 {
+		t.Fatalf("a right click after the pause: %+v", r.Commands)
 	}
 }

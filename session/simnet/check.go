@@ -25,6 +25,11 @@ type Checker struct {
 
 	WorstDesyncTurns uint64
 
+	// Hostile are the slots whose players a test made hostile: only they
+	// may be removed for misbehaving (session.DepartMisbehaved). An honest
+	// player removed so was forced out.
+	Hostile map[int]bool
+
 	// ForkBoundTicks: two live peers that can reach each other and whose
 	// histories fork (both sides of a split played on) must be one game
 	// again — one side restores the other's snapshot — within this many
@@ -237,6 +242,9 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	for _, d := range t.Departures {
 		if gone&(1<<d.Slot) != 0 {
 			c.violate(n.Now, "departures: %s saw slot %d depart twice (again at turn %d)", p.ID, d.Slot, t.Number)
+		}
+		if d.Reason == session.DepartMisbehaved && !c.Hostile[d.Slot] {
+			c.violate(n.Now, "forced out: %s saw honest slot %d removed for misbehaving at turn %d", p.ID, d.Slot, t.Number)
 		}
 	}
 }

@@ -984,6 +984,8 @@ type Snapshot struct {
 	NextSeq       []uint64               `protobuf:"varint,4,rep,packed,name=next_seq,json=nextSeq,proto3" json:"next_seq,omitempty"` // per slot: the next command sequence expected after turn
 	Gone          uint32                 `protobuf:"varint,5,opt,name=gone,proto3" json:"gone,omitempty"`                             // bit per slot: departed by turn
 	Away          uint32                 `protobuf:"varint,6,opt,name=away,proto3" json:"away,omitempty"`                             // bit per slot: away at turn
+	Part          uint32                 `protobuf:"varint,7,opt,name=part,proto3" json:"part,omitempty"`                             // a snapshot sent in parts: this part's index (0-based)
+	Parts         uint32                 `protobuf:"varint,8,opt,name=parts,proto3" json:"parts,omitempty"`                           // how many parts (0 or 1: all of it)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1056,6 +1058,20 @@ func (x *Snapshot) GetGone() uint32 {
 func (x *Snapshot) GetAway() uint32 {
 	if x != nil {
 		return x.Away
+	}
+	return 0
+}
+
+func (x *Snapshot) GetPart() uint32 {
+	if x != nil {
+		return x.Part
+	}
+	return 0
+}
+
+func (x *Snapshot) GetParts() uint32 {
+	if x != nil {
+		return x.Parts
 	}
 	return 0
 }
@@ -1334,14 +1350,16 @@ const file_session_proto_rawDesc = "" +
 	"\n" +
 	"HashReport\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x04R\x04turn\x12\x12\n" +
-	"\x04hash\x18\x02 \x01(\x06R\x04hash\"\x8b\x01\n" +
+	"\x04hash\x18\x02 \x01(\x06R\x04hash\"\xb5\x01\n" +
 	"\bSnapshot\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x04R\x04turn\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12\x14\n" +
 	"\x05chain\x18\x03 \x01(\x06R\x05chain\x12\x19\n" +
 	"\bnext_seq\x18\x04 \x03(\x04R\anextSeq\x12\x12\n" +
 	"\x04gone\x18\x05 \x01(\rR\x04gone\x12\x12\n" +
-	"\x04away\x18\x06 \x01(\rR\x04away\"^\n" +
+	"\x04away\x18\x06 \x01(\rR\x04away\x12\x12\n" +
+	"\x04part\x18\a \x01(\rR\x04part\x12\x14\n" +
+	"\x05parts\x18\b \x01(\rR\x05parts\"^\n" +
 	"\bSlotEdit\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05color\x18\x02 \x01(\rR\x05color\x12\x12\n" +

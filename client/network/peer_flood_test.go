@@ -1,0 +1,144 @@
+package network
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"log/slog"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+
+	"hostfall/internal/testwait"
+	"hostfall/p2p"
+	"hostfall/session"
+)
+
+// syncBuffer collects a peer's log lines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *syncBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// liveHeap is the heap the last GC found live, after a fresh GC.
+func liveHeap() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// floodFrame writes one maximal session frame of empty repeated turns: each
+// element is two bytes on the wire and would be a struct once decoded. The
+// body is streamed from one reused chunk, so the attacker costs this process
+// nothing while the victim would have to buffer all of it.
+func floodFrame(s network.Stream) error {
+	const size = session.MaxMessageSize
+	hdr := binary.AppendUvarint(nil, size+1)
+	hdr = append(hdr, 2) // a session frame (p2p's frame kind 2)
+	if _, err := s.Write(hdr); err != nil {
+		return err
+	}
+	chunk := bytes.Repeat([]byte{0x22, 0x00}, 32<<10) // field 4 (turns), length 0
+	for left := size; left > 0; left -= len(chunk) {
+		if _, err := s.Write(chunk[:min(left, len(chunk))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Strangers (fresh peer IDs, no member of the game) flood the host of a
+// running game with 16 MiB frames of empty repeated fields, three times
+// each, all at once. The host reads no such frame: its live heap grows by
+// less than floodBound while they try, each is cut off with a logged reason
+// and blocked, and the game goes on to the end with equal states.
+func TestStrangerFloodCostsLittle(t *testing.T) {
+	const (
+		attackers  = 12
+		tries      = 3
+		floodBound = 24 << 20
+		limit      = 400
+	)
+	logs := &syncBuffer{}
+	peers := newGame(t, gameOpts{players: 3, turnLimit: limit, tweak: func(i int, o *PeerOptions) {
+		if i == 0 {
+			o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		}
+	}})
+	host := peers[0]
+	hosts := make([]*p2p.Host, attackers)
+	for i := range hosts {
+		hosts[i] = newTestHost(t)
+	}
+	base := liveHeap()
+
+	var peak uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // the live heap every 20 ms while the strangers try
+		defer close(sampled)
+		for {
+			peak = max(peak, liveHeap())
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, h := range hosts {
+		wg.Go(func() {
+			for range tries {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				if err := h.LibP2P().Connect(ctx, host.host.AddrInfo()); err != nil {
+					cancel()
+					return // blocked: the host refuses the connection
+				}
+				s, err := h.LibP2P().NewStream(ctx, host.ID(), p2p.ProtocolID)
+				cancel()
+				if err != nil {
+					return
+				}
+				_ = s.SetDeadline(time.Now().Add(20 * time.Second))
+				_ = floodFrame(s)
+				_, _ = s.Read(make([]byte, 1)) // until the host resets the stream
+				s.Reset()
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	t.Logf("live heap %.1f MiB before the flood, at most %.1f MiB during it (%d strangers, %d frames of 16 MiB each)",
+		float64(base)/(1<<20), float64(peak)/(1<<20), attackers, tries)
+	if peak > base+floodBound {
+		t.Errorf("the live heap grew by %.1f MiB during the flood, more than the %d MiB bound",
+			float64(peak-base)/(1<<20), floodBound>>20)
+	}
+	for _, h := range hosts {
+		testwait.For(t, "stranger blocked", 5*time.Second, func() bool { return host.host.Blocked(h.ID()) })
+	}
+	if !strings.Contains(logs.String(), "not a member of this game") {
+		t.Errorf("no logged reason for cutting the strangers off; the host's log:\n%s", logs.String())
+	}
+	survivorsAgree(t, peers, limit, 0)
+}

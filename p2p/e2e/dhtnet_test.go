@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/p2p"
+)
+
+// A simulated public libp2p network: one process (this test binary run
+// again with dhtNetEnv set) in one namespace holds many DHT servers with
+// the relay service on, each on an address of its own on the "public"
+// switch, as the public network's servers are. It prints one JSON line per
+// node ({"ev":"node","i":…,"addr":…}), then {"ev":"ready"} once every node
+// knows the others; on SIGUSR1 it closes the nodes listed in the file
+// dhtKillEnv names and prints {"ev":"killed",…}.
+const (
+	dhtNetEnv  = "HFLAN_DHTNET"      // the nodes' IPs, comma-separated
+	dhtKillEnv = "HFLAN_DHTNET_KILL" // a file of node indexes to close on SIGUSR1
+	dhtPort    = 4001
+)
+
+// runDHTNet serves the simulated network when dhtNetEnv is set, and exits.
+func runDHTNet() {
+	ips := os.Getenv(dhtNetEnv)
+	if ips == "" {
+		return
+	}
+	err := serveDHTNet(strings.Split(ips, ","), os.Getenv(dhtKillEnv))
+	fmt.Fprintln(os.Stderr, "dhtnet:", err)
+	os.Exit(1)
+}
+
+func serveDHTNet(ips []string, kill string) error {
+	ctx := context.Background()
+	emit := json.NewEncoder(os.Stdout)
+	var nodes []*p2p.DHTNode
+	var boot []peer.AddrInfo
+	for i, ip := range ips {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			return err
+		}
+		// The nodes share a namespace, so they all dial from its first
+		// address: spare it the limits per address.
+		shared := netip.MustParsePrefix(ips[0] + "/32")
+		n, err := p2p.NewDHTNode(ctx, k, []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}, boot, shared)
+		if err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
+		}
+		nodes = append(nodes, n)
+		ai := n.Host.AddrInfo()
+		if len(boot) < 2 {
+			boot = append(boot, ai)
+		}
+		emit.Encode(map[string]any{"ev": "node", "i": i, "addr": fmt.Sprintf("%s/p2p/%s", ai.Addrs[0], ai.ID)})
+	}
+	if err := joinDHTNet(ctx, nodes, boot); err != nil {
+		return err
+	}
+	emit.Encode(map[string]any{"ev": "ready"})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1)
+	for range sig {
+		var closed []int
+		list, _ := os.ReadFile(kill)
+		for _, f := range strings.Fields(string(list)) {
+			var i int
+			if _, err := fmt.Sscan(f, &i); err == nil && i >= 0 && i < len(nodes) {
+				nodes[i].Close()
+				closed = append(closed, i)
+			}
+		}
+		emit.Encode(map[string]any{"ev": "killed", "nodes": closed})
+	}
+	return nil
+}
+
+// joinDHTNet connects every node to the bootstrap nodes and to the next
+// few nodes around a ring, so a lookup takes a few hops as on the real
+// network, and waits until each has the peers it met in its routing table
+// (60 s at most: CI shares two cores).
+func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo) error {
+	const ring = 5
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		wg.Go(func() {
+			peers := slices.Clone(boot)
+			for k := 1; k <= ring; k++ {
+				peers = append(peers, nodes[(i+k)%len(nodes)].Host.AddrInfo())
+			}
+			for _, b := range peers {
+				if b.ID != n.Host.ID() {
+					_ = n.Host.LibP2P().Connect(ctx, b)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for ctx.Err() == nil && slices.ContainsFunc(nodes, func(n *p2p.DHTNode) bool { return n.DHT.RoutingTable().Size() < ring }) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if ctx.Err() != nil {
+		var sizes []int
+		for _, n := range nodes {
+			sizes = append(sizes, n.DHT.RoutingTable().Size())
+		}
+		return fmt.Errorf("the nodes did not learn of each other within 60 s: routing table sizes %v", sizes)
+	}
+	return nil
+}
+
+// sigKill tells the simulated network to close the nodes dhtKillEnv lists.
+const sigKill = syscall.SIGUSR1

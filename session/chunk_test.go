@@ -1,0 +1,126 @@
+package session
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// chunkNodes are a sender and a receiver whose host is the sender.
+func chunkNodes(t *testing.T, chunk int) (from, to *Node) {
+	t.Helper()
+	mk := func(id PeerID) *Node {
+		n, err := NewNode(Config{Self: id, Rand: rand.New(rand.NewPCG(1, 2)), SnapshotChunk: chunk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	from, to = mk("host"), mk("joiner")
+	to.host = "host"
+	return from, to
+}
+
+// parts is what from sends for a snapshot of data.
+func parts(from *Node, data []byte) []Message {
+	from.out.msgs = nil
+	from.send(Message{Kind: MsgSnapshot, To: "joiner", Epoch: 16, Lobby: &Lobby{Name: "g"}, Turns: []Turn{{Epoch: 16, Number: 8}},
+		Snapshot: &Snapshot{Turn: 7, Data: data, Chain: 99, NextSeq: []uint64{1, 2}}})
+	return from.out.msgs
+}
+
+// A snapshot larger than a chunk travels in parts that the receiver puts
+// back together whole, and one part of one from anyone else, a part out of
+// order, or a part of another snapshot never makes a whole one.
+func TestSnapshotTravelsInParts(t *testing.T) {
+	data := make([]byte, 5<<20+123)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	from, to := chunkNodes(t, 1<<20)
+	ps := parts(from, data)
+	if len(ps) != 6 {
+		t.Fatalf("a snapshot of %d bytes went in %d parts, want 6", len(data), len(ps))
+	}
+	for i, p := range ps {
+		b, err := p.Marshal()
+		if err != nil || len(b) > 1<<20+1<<10 {
+			t.Fatalf("part %d: %d bytes, %v", i, len(b), err)
+		}
+		if (p.Lobby != nil) != (i == len(ps)-1) {
+			t.Errorf("part %d carries the lobby: %v", i, p.Lobby != nil)
+		}
+	}
+	for i, p := range ps {
+		whole, ok := to.assemble(p)
+		if ok != (i == len(ps)-1) {
+			t.Fatalf("part %d: whole %v", i, ok)
+		}
+		if ok {
+			s := whole.Snapshot
+			if !bytes.Equal(s.Data, data) || s.Turn != 7 || s.Chain != 99 || s.Parts != 0 || whole.Lobby == nil || len(whole.Turns) != 1 {
+				t.Errorf("put back together: turn %d chain %d parts %d lobby %v turns %d, data equal %v",
+					s.Turn, s.Chain, s.Parts, whole.Lobby != nil, len(whole.Turns), bytes.Equal(s.Data, data))
+			}
+		}
+	}
+	if len(to.snaps) != 0 {
+		t.Errorf("%d snapshots still kept after the whole one", len(to.snaps))
+	}
+
+	for _, tc := range []struct {
+		name string
+		mess func([]Message) []Message
+	}{
+		{"from a stranger", func(ps []Message) []Message {
+			for i := range ps {
+				ps[i].From = "stranger"
+			}
+			return ps
+		}},
+		{"the first part missing", func(ps []Message) []Message { return ps[1:] }},
+		{"a part twice", func(ps []Message) []Message { return append(ps[:3:3], ps[2:]...) }},
+		{"a part of another snapshot", func(ps []Message) []Message {
+			other := *ps[2].Snapshot
+			other.Turn = 8
+			ps[2].Snapshot = &other
+			return ps
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			from, to := chunkNodes(t, 1<<20)
+			ps := tc.mess(parts(from, data))
+			for _, p := range ps {
+				if p.From == "" {
+					p.From = "host"
+				}
+				if _, ok := to.assemble(p); ok {
+					t.Fatal("a whole snapshot came of it")
+				}
+			}
+		})
+	}
+}
+
+// A small snapshot goes whole; a tiny chunk is raised so that no snapshot
+// takes more than maxSnapshotParts parts.
+func TestSnapshotPartsAreBounded(t *testing.T) {
+	from, _ := chunkNodes(t, 1<<20)
+	if ps := parts(from, make([]byte, 1000)); len(ps) != 1 || ps[0].Snapshot.Parts != 0 {
+		t.Errorf("a 1000-byte snapshot went in %d parts", len(ps))
+	}
+	from, to := chunkNodes(t, 8)
+	data := bytes.Repeat([]byte{5}, 1<<20)
+	ps := parts(from, data)
+	if len(ps) != maxSnapshotParts {
+		t.Errorf("1 MiB in chunks of 8 went in %d parts, want %d", len(ps), maxSnapshotParts)
+	}
+	var whole Message
+	for _, p := range ps {
+		p.From = "host"
+		whole, _ = to.assemble(p)
+	}
+	if whole.Snapshot == nil || !bytes.Equal(whole.Snapshot.Data, data) {
+		t.Error("the parts did not make the snapshot")
+	}
+}
