@@ -186,6 +186,9 @@ type RelayOptions struct {
 	Every time.Duration
 	// NoDirectory: do not list the directory (a headless peer browses nothing).
 	NoDirectory bool
+	// OnCode, when set, is told the short code of a lobby this client
+	// hosts, once it hosts it (friends on the same relay join with it).
+	OnCode func(p2p.Code)
 }
 
 // UseRelay makes opt's client use a relay until ctx ends: it holds the
@@ -216,8 +219,30 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		}
 		stop := p2p.RegisterLobby(ctx, h, p, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
+		code, stopCode := p2p.RegisterCode(ctx, h, p, rc.Relay(), log)
+		context.AfterFunc(ctx, stopCode)
+		if ro.OnCode != nil {
+			go func() {
+				if awaitHosting(ctx, p) {
+					ro.OnCode(code)
+				}
+			}()
+		}
 	}
 	opt.Invite = func() string { return inviteCode(rc, h, log) }
+	// A short code is looked up in the relay's rendezvous; a long one holds
+	// its addresses.
+	long := opt.ResolveCode
+	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
+		if !p2p.IsShortCode(code) && long != nil {
+			return long(ctx, code)
+		}
+		c, err := p2p.ParseCode(code)
+		if err != nil {
+			return p2p.AddrInfo{}, err
+		}
+		return p2p.RelayCodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
+	}
 }
 
 // inviteCode is the code of this host on the relay once it holds a
