@@ -26,7 +26,9 @@ func (g *gameScreen) drawHUD() {
 	g.drawNotices()
 	switch g.overlay() {
 	case overMenu:
-		g.drawMenu()
+		if !g.a.options.open { // the options opened from the menu cover it, text and all
+			g.drawMenu()
+		}
 	case overReplayEnd:
 		g.drawReplayEnd()
 	case overEnd:
