@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/client"
 	"hostfall/render/ui"
 )
 
@@ -65,6 +66,24 @@ func TestNoticesClearOfChat(t *testing.T) {
 		}
 		if found != 2 {
 			t.Fatalf("%v: %d notices drawn, want 2", size, found)
+		}
+	}
+}
+
+// The network panel says a network game with nobody else in it is solo
+// (play-test: it said "LAN / relay").
+func TestNetMode(t *testing.T) {
+	me := client.Peer{Name: "Ann", Self: true, Host: true}
+	for _, tt := range []struct {
+		st   client.NetStatus
+		want string
+	}{
+		{client.NetStatus{}, "offline game (no network)"},
+		{client.NetStatus{Online: true, Peers: []client.Peer{me}}, "solo: no other players"},
+		{client.NetStatus{Online: true, Peers: []client.Peer{me, {Name: "Bo"}}}, "LAN / relay"},
+	} {
+		if got := netMode(&tt.st); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.st, got, tt.want)
 		}
 	}
 }
