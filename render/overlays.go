@@ -113,6 +113,24 @@ func (a *App) drawBanners() {
 // browser has no session to show).
 func (a *App) netPanelShown() bool { return a.showNet && a.screen != scrBrowser }
 
+// netMode is the network panel's first line: how this game is played.
+func netMode(st *client.NetStatus) string {
+	others := 0
+	for _, p := range st.Peers {
+		if !p.Self {
+			others++
+		}
+	}
+	switch {
+	case !st.Online:
+		return "offline game (no network)"
+	case others == 0:
+		return "solo: no other players"
+	default:
+		return "LAN / relay"
+	}
+}
+
 func (a *App) bannerCenter() float64 {
 	if a.netPanelShown() {
 		return ui.NewLayout(a.w, a.h).NetPanel.Min.X / 2
@@ -138,11 +156,7 @@ func (a *App) drawNetPanel() {
 		small.text(v, x+96, y, alignLeft, colText)
 		y += 18
 	}
-	if !st.Online {
-		kv("mode", "offline game (no network)")
-	} else {
-		kv("mode", "LAN / relay")
-	}
+	kv("mode", netMode(st))
 	kv("host", st.Host)
 	kv("epoch", fmt.Sprintf("%d", st.Epoch))
 	kv("turn", fmt.Sprintf("%d", st.Turn))
