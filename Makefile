@@ -31,7 +31,9 @@ server-all:
 play: build
 	$(BIN) play $(ARGS)
 
-test: deps
+# test also installs what only tests need (node and the JS rendezvous point).
+test:
+	@scripts/deps.sh --test
 	@scripts/test.sh
 
 bench: deps

@@ -197,4 +197,3 @@ func countPx(img *image.RGBA, r image.Rectangle, pred func(color.RGBA) bool) int
 	}
 	return n
 }
-

@@ -97,3 +97,30 @@ func TestSetVolumes(t *testing.T) {
 		t.Errorf("volumes %+v", v)
 	}
 }
+
+// The window's sound opens behind the window: the music and volumes asked
+// for before it is ready apply once it is, and later ones at once.
+func TestLateSound(t *testing.T) {
+	l := openSound(settings.Volumes{Master: 100, Effects: 100, Voices: 100, Music: 100})
+	l.Music("music.menu")
+	l.setVolumes(settings.Volumes{Master: 80, Effects: 100, Voices: 100, Music: 0})
+	<-l.done
+	defer l.close()
+	if l.srv == nil {
+		t.Fatal("no sound server (the silent sink stands in for a missing speaker)")
+	}
+	_, names, err := sound.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.srv.Music(); len(got) != 1 || got[0] != names.ForName("music.menu") {
+		t.Fatalf("playing %v, want music.menu", got)
+	}
+	if l.srv.CategoryVolume(sound.Music) != 0 || float32(l.srv.Volume()) != 0.8 {
+		t.Fatalf("music volume %v, master %v: want 0 and 0.8", l.srv.CategoryVolume(sound.Music), l.srv.Volume())
+	}
+	l.Music("music.game", "ambience.wind")
+	if got := l.srv.Music(); len(got) != 2 {
+		t.Fatalf("playing %v after the game's music, want 2 tracks", got)
+	}
+}

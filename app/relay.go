@@ -18,7 +18,7 @@ type Relay struct {
 	Identity string        // identity key file; "" means relay.key in the user's config dir
 	Listen   []string      // multiaddrs; none means TCP and QUIC on every interface
 	Allow    []peer.ID     // only they may use it; none means everyone
-	TTL      time.Duration // a directory entry not refreshed within this goes
+	TTL      time.Duration // the longest registration the directory (a rendezvous point) grants
 	JSON     bool          // status lines as JSON on stdout
 }
 

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"hostfall/client"
 	"hostfall/client/network"
@@ -32,16 +33,89 @@ func OpenWindow(ctx context.Context, c client.Client, w Window) error {
 	o := render.Options{MaxFPS: w.FPS}
 	windowSettings(&o, w)
 	if !w.Mute {
-		if srv, cuer, err := sound.OpenSpeaker(slog.Default()); err != nil {
-			slog.Warn("playing without sound", "err", err)
-		} else {
-			defer srv.Close()
-			o.Sound = cuer
-			setVolumes(srv, o.Settings.Volume)
-			o.OnSettings = func(s settings.Settings) { setVolumes(srv, s.Volume) }
-		}
+		snd := openSound(o.Settings.Volume)
+		defer snd.close()
+		o.Sound = snd
+		o.OnSettings = func(s settings.Settings) { snd.setVolumes(s.Volume) }
 	}
 	return render.Open(ctx, c, o)
+}
+
+// lateSound is the window's sound while the speaker opens and the music is
+// composed (a few tenths of a second of a busy core): on a goroutine, so
+// the window opens meanwhile. Cues before then are dropped; the music and
+// the volumes last asked for apply once it is ready.
+type lateSound struct {
+	mu    sync.Mutex // guards the fields below; held while forwarding, so a late open cannot reorder calls
+	srv   *sound.Server
+	cuer  *sound.Cuer
+	music []string
+	vol   settings.Volumes
+	done  chan struct{} // closed when the opening ended, with or without a speaker
+}
+
+func openSound(v settings.Volumes) *lateSound {
+	l := &lateSound{vol: v, done: make(chan struct{})}
+	go l.open()
+	return l
+}
+
+func (l *lateSound) open() {
+	defer close(l.done)
+	srv, cuer, err := sound.OpenSpeaker(slog.Default())
+	if err != nil {
+		slog.Warn("playing without sound", "err", err)
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.srv, l.cuer = srv, cuer
+	setVolumes(srv, l.vol)
+	if l.music != nil {
+		cuer.Music(l.music...)
+	}
+}
+
+func (l *lateSound) Cue(name string, origin uint64, selection, at bool, x, y float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cuer != nil {
+		l.cuer.Cue(name, origin, selection, at, x, y)
+	}
+}
+
+func (l *lateSound) SetViewPoint(x, y float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cuer != nil {
+		l.cuer.SetViewPoint(x, y)
+	}
+}
+
+func (l *lateSound) Music(names ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.music = append([]string{}, names...)
+	if l.cuer != nil {
+		l.cuer.Music(names...)
+	}
+}
+
+func (l *lateSound) setVolumes(v settings.Volumes) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.vol = v
+	if l.srv != nil {
+		setVolumes(l.srv, v)
+	}
+}
+
+// close waits for the opening to end, then stops the server.
+func (l *lateSound) close() {
+	<-l.done
+	if l.srv != nil {
+		l.srv.Close()
+	}
 }
 
 // Browse opens the window on the lobby browser: the LAN's games to join (a

@@ -8,6 +8,11 @@
 # NAME.N.wav is sample N of the group NAME; a unit's NAME.selected and
 # NAME.annoyed groups make its NAME.select two-groups sound (see sound/doc.go).
 #
+# The music and ambience are not made here: sound/compose writes them from a
+# seed when the game starts (40 + 60 + 20 s would add ~5 MB of WAV to the
+# binary for what a few hundred lines of Go compose in ~0.1 s a track);
+# `hostfall sounds --wav FILE music.menu` renders one to listen to.
+#
 # espeak-ng and sox are needed only here, not to build or test the game; they
 # are installed with apt-get when missing.
 set -euo pipefail

@@ -53,8 +53,9 @@ func addrList(s string) ([]p2p.AddrInfo, error) {
 	return out, nil
 }
 
-// InviteResolver reads an --invite code. A short one is found on the
-// internet, so it turns internet play on. With a long one (HF1-…), unless
+// InviteResolver reads an --invite code. A short one is found in the
+// rendezvous of --relay when given, else on the internet, so it turns
+// internet play on. With a long one (HF1-…), unless
 // --relay names another relay, this peer also holds a reservation on the
 // code's relay, so the other players can reach it too.
 func (p *Peer) InviteResolver(code string) (p2p.Resolver, error) {
@@ -63,8 +64,12 @@ func (p *Peer) InviteResolver(code string) (p2p.Resolver, error) {
 		if err != nil {
 			return nil, Usagef("--invite: %v", err)
 		}
-		if p.Relay != "" {
-			return nil, Usagef("a short code is found on the internet, not through --relay: drop --relay, or ask the host for the long HF1-… code")
+		if p.Relay != "" { // a game hosted through this relay of one's own: its rendezvous has the code
+			relay, err := p2p.ParseAddr(p.Relay)
+			if err != nil {
+				return nil, Usagef("--relay: %v", err)
+			}
+			return p2p.RelayCodeResolver{Relay: relay, Code: c}, nil
 		}
 		if p.Internet == nil {
 			p.Internet = &p2p.InternetConfig{}

@@ -42,8 +42,9 @@ func TestAddInternet(t *testing.T) {
 	}
 }
 
-// A short code turns internet play on and refuses --relay; a long one
-// takes its relay; a mistyped short code is a usage error.
+// A short code turns internet play on, or with --relay is looked up in
+// that relay's rendezvous; a long one takes its relay; a mistyped short
+// code is a usage error.
 func TestInviteResolver(t *testing.T) {
 	code := p2p.CodeFor("host", []byte("salt")).String()
 	var p Peer
@@ -56,8 +57,10 @@ func TestInviteResolver(t *testing.T) {
 	}
 	p = Peer{}
 	p.Relay = testBoot
-	if _, err := p.InviteResolver(code); !errors.Is(err, ErrUsage) {
-		t.Errorf("short code with --relay: %v", err)
+	if r, err := p.InviteResolver(code); err != nil || p.Internet != nil {
+		t.Errorf("short code with --relay: %v, internet %v", err, p.Internet)
+	} else if rr, ok := r.(p2p.RelayCodeResolver); !ok || rr.Code.String() != code {
+		t.Errorf("short code with --relay resolved by %T %+v", r, r)
 	}
 	p = Peer{}
 	bad := []byte(code)

@@ -4,309 +4,297 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-msgio/pbio"
 	ma "github.com/multiformats/go-multiaddr"
-	manet "github.com/multiformats/go-multiaddr/net"
 
-	"hostfall/p2p/internal/dirpb"
+	"hostfall/p2p/rendezvous"
 	"hostfall/session"
 )
 
-// DirectoryProtocol is the session directory a Hostfall relay runs (seed
-// 002's master server): hosts register their session and register again as
-// a heartbeat; players list; an entry not refreshed within the TTL goes.
-const DirectoryProtocol = "/hostfall/directory/1"
-
-// Directory limits.
+// The session directory of a relay is a libp2p rendezvous point (package
+// rendezvous, /rendezvous/1.0.0), so any implementation of the spec can
+// serve it. A host registers under GamesNamespace with its signed peer
+// record, which says who it is and where to dial it, and nothing more: the
+// spec has no room for what the game is. So a browser asks each host it
+// discovers for its listing over ListingProtocol: the same DNS-SD TXT
+// strings the host announces on the LAN, fresh from the host itself, and a
+// host that no longer answers is not listed even while its registration
+// lasts.
 const (
-	dirMaxRequest   = 4 << 10
-	dirMaxResponse  = 1 << 20
-	dirMaxEntries   = 1024
-	dirMaxPerAddr   = 16 // sessions registered from one IP address: a LAN party behind one NAT fits, fresh peer IDs from one machine do not fill the directory
-	dirListMax      = 256
-	dirMinRegister  = 500 * time.Millisecond // the fastest a host may heartbeat
-	dirStreamLimit  = 10 * time.Second
-	DefaultDirTTL   = 30 * time.Second
-	dirHeartbeatDiv = 3 // hosts register again every TTL/3
+	GamesNamespace  = "hostfall/games/1"
+	ListingProtocol = "/hostfall/listing/1"
 )
 
-// ErrDirectory wraps every refusal of a directory.
+// Directory bounds.
+const (
+	// DefaultDirTTL is the registration TTL hosts ask for, and the longest
+	// `hostfall relay` grants by default; hosts register again at a third
+	// of what they are granted.
+	DefaultDirTTL    = 2 * time.Minute
+	dirHeartbeatDiv  = 3
+	dirListMax       = 256             // hosts one listing asks about
+	listingMaxBytes  = 2 * maxTXTBytes // a listing answer (TXT wire format)
+	listingLimit     = 3 * time.Second // one host's answer
+	listingParallel  = 8               // hosts asked at once
+	listingFreshness = 5 * time.Second
+)
+
+// ErrDirectory wraps every failure of a directory call.
 var ErrDirectory = errors.New("session directory")
 
-// DirectoryOptions set up a Directory.
-type DirectoryOptions struct {
-	TTL time.Duration // default DefaultDirTTL
-	// Allow, when set, says who may register (anyone may list).
-	Allow  func(peer.ID) bool
-	Logger *slog.Logger
+func dirErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrDirectory, err)
 }
 
-// Directory serves DirectoryProtocol on a libp2p host.
-type Directory struct {
-	h   host.Host
-	opt DirectoryOptions
-	log *slog.Logger
-	now func() time.Time
-
-	mu      sync.Mutex
-	entries map[peer.ID]*dirEntry
+// DirectoryRegister registers h under GamesNamespace with the rendezvous
+// point relay and returns the TTL granted.
+func DirectoryRegister(ctx context.Context, h *Host, relay peer.AddrInfo) (time.Duration, error) {
+	ttl, err := rendezvous.Register(ctx, h.h, relay, GamesNamespace, DefaultDirTTL, nil)
+	return ttl, dirErr(err)
 }
 
-type dirEntry struct {
-	ann         Announcement
-	txt         []string
-	addr        string // the registering connection's IP address
-	first, last time.Time
-}
-
-// NewDirectory starts serving the directory on h.
-func NewDirectory(h host.Host, opt DirectoryOptions) *Directory {
-	if opt.TTL <= 0 {
-		opt.TTL = DefaultDirTTL
-	}
-	d := &Directory{h: h, opt: opt, log: orDefault(opt.Logger), now: time.Now, entries: map[peer.ID]*dirEntry{}}
-	h.SetStreamHandler(DirectoryProtocol, d.handle)
-	return d
-}
-
-// Close stops serving.
-func (d *Directory) Close() { d.h.RemoveStreamHandler(DirectoryProtocol) }
-
-// Sessions lists the live entries, sorted by name then host.
-func (d *Directory) Sessions() []Announcement {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.expire()
-	out := make([]Announcement, 0, len(d.entries))
-	for _, e := range d.entries {
-		out = append(out, e.ann)
-	}
-	slices.SortFunc(out, func(a, b Announcement) int {
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(string(a.Host), string(b.Host))
-	})
-	return out
-}
-
-func (d *Directory) handle(s network.Stream) {
-	_ = s.SetDeadline(time.Now().Add(dirStreamLimit))
-	from := s.Conn().RemotePeer()
-	var req dirpb.Request
-	if err := pbio.NewDelimitedReader(s, dirMaxRequest).ReadMsg(&req); err != nil {
-		d.log.Debug("directory: bad request", "peer", from, "err", err)
-		s.Reset()
-		return
-	}
-	resp := d.serve(from, remoteIP(s.Conn().RemoteMultiaddr()), &req)
-	if err := pbio.NewDelimitedWriter(s).WriteMsg(resp); err != nil {
-		s.Reset()
-		return
-	}
-	_ = s.Close()
-}
-
-// remoteIP is the IP address of a connection's far end ("" when it has none).
-func remoteIP(a ma.Multiaddr) string {
-	ip, err := manet.ToIP(a)
-	if err != nil {
-		return ""
-	}
-	return ip.String()
-}
-
-// serve answers one request from peer from at address addr.
-func (d *Directory) serve(from peer.ID, addr string, req *dirpb.Request) *dirpb.Response {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	now := d.now()
-	d.expire()
-	switch k := req.Kind.(type) {
-	case *dirpb.Request_Register:
-		return d.register(from, addr, k.Register.GetTxt(), now)
-	case *dirpb.Request_Unregister:
-		delete(d.entries, from)
-		return &dirpb.Response{}
-	case *dirpb.Request_List:
-		return d.list(now)
-	}
-	return refusal(dirpb.Status_BAD_REQUEST, "The request is of no kind this directory knows.")
-}
-
-func (d *Directory) register(from peer.ID, addr string, txt []string, now time.Time) *dirpb.Response {
-	if d.opt.Allow != nil && !d.opt.Allow(from) {
-		return refusal(dirpb.Status_REFUSED, "This relay's directory only lists sessions of the peers it allows.")
-	}
-	a, err := DecodeTXT(txt)
-	if err != nil {
-		return refusal(dirpb.Status_BAD_REQUEST, fmt.Sprintf("The session could not be read: %v.", err))
-	}
-	if a.Host != from {
-		return refusal(dirpb.Status_REFUSED, "A peer can only register its own session.")
-	}
-	e := d.entries[from]
-	switch {
-	case e == nil && len(d.entries) >= dirMaxEntries:
-		return refusal(dirpb.Status_FULL, "The directory is full; try again later.")
-	case e == nil && d.fromAddr(addr) >= dirMaxPerAddr:
-		return refusal(dirpb.Status_FULL, fmt.Sprintf("Your address already has %d sessions in this directory; end one first.", dirMaxPerAddr))
-	case e != nil && now.Sub(e.last) < dirMinRegister:
-		return refusal(dirpb.Status_REFUSED, "Registered too often; wait a moment.")
-	case e == nil:
-		e = &dirEntry{first: now, addr: addr}
-		d.entries[from] = e
-		d.log.Debug("directory: session registered", "host", from, "name", a.Name)
-	}
-	e.ann, e.txt, e.last = a, a.TXT(), now
-	return &dirpb.Response{TtlSeconds: uint32(d.opt.TTL / time.Second)}
-}
-
-func (d *Directory) list(now time.Time) *dirpb.Response {
-	resp := &dirpb.Response{}
-	for _, e := range d.entries {
-		if len(resp.Entries) == dirListMax {
-			break
-		}
-		resp.Entries = append(resp.Entries, &dirpb.Entry{Txt: e.txt, AgeSeconds: uint32(now.Sub(e.first) / time.Second)})
-	}
-	return resp
-}
-
-// fromAddr counts the entries registered from addr (mu held).
-func (d *Directory) fromAddr(addr string) int {
-	n := 0
-	for _, e := range d.entries {
-		if e.addr == addr {
-			n++
-		}
-	}
-	return n
-}
-
-// expire drops entries not refreshed within the TTL (mu held).
-func (d *Directory) expire() {
-	now := d.now()
-	for id, e := range d.entries {
-		if now.Sub(e.last) > d.opt.TTL {
-			delete(d.entries, id)
-		}
-	}
-}
-
-func refusal(st dirpb.Status, text string) *dirpb.Response {
-	return &dirpb.Response{Status: st, Text: text}
-}
-
-// dirCall sends one request to the directory of relay and returns the
-// response; a refusal is an error that says why.
-func dirCall(ctx context.Context, h host.Host, relay peer.AddrInfo, req *dirpb.Request) (*dirpb.Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, dirStreamLimit)
-	defer cancel()
-	if len(relay.Addrs) > 0 {
-		if err := h.Connect(ctx, relay); err != nil {
-			return nil, fmt.Errorf("%w: cannot reach the relay %s: %v", ErrDirectory, relay.ID, err)
-		}
-	}
-	s, err := h.NewStream(ctx, relay.ID, DirectoryProtocol)
-	if err != nil {
-		return nil, fmt.Errorf("%w: the relay %s does not answer: %v", ErrDirectory, relay.ID, err)
-	}
-	defer s.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = s.SetDeadline(dl)
-	}
-	if err := pbio.NewDelimitedWriter(s).WriteMsg(req); err != nil {
-		s.Reset()
-		return nil, fmt.Errorf("%w: %v", ErrDirectory, err)
-	}
-	var resp dirpb.Response
-	if err := pbio.NewDelimitedReader(s, dirMaxResponse).ReadMsg(&resp); err != nil {
-		s.Reset()
-		return nil, fmt.Errorf("%w: no answer: %v", ErrDirectory, err)
-	}
-	if resp.Status != dirpb.Status_OK {
-		return nil, fmt.Errorf("%w refused (%v): %s", ErrDirectory, resp.Status, resp.Text)
-	}
-	return &resp, nil
-}
-
-// DirectoryRegister registers (or refreshes) a with the relay's directory
-// and returns how soon it must be registered again.
-func DirectoryRegister(ctx context.Context, h *Host, relay peer.AddrInfo, a Announcement) (time.Duration, error) {
-	resp, err := dirCall(ctx, h.h, relay, &dirpb.Request{Kind: &dirpb.Request_Register{Register: &dirpb.Register{Txt: a.TXT()}}})
-	if err != nil {
-		return 0, err
-	}
-	return time.Duration(resp.TtlSeconds) * time.Second, nil
-}
-
-// DirectoryUnregister removes this peer's session from the directory.
+// DirectoryUnregister removes h's registration.
 func DirectoryUnregister(ctx context.Context, h *Host, relay peer.AddrInfo) error {
-	_, err := dirCall(ctx, h.h, relay, &dirpb.Request{Kind: &dirpb.Request_Unregister{Unregister: &dirpb.Unregister{}}})
-	return err
+	return dirErr(rendezvous.Unregister(ctx, h.h, relay, GamesNamespace))
 }
 
-// DirectoryEntry is one session a relay's directory lists.
+// DirectoryEntry is one session a relay's directory lists: the host's
+// listing, with the addresses of its signed peer record.
 type DirectoryEntry struct {
 	Announcement
-	Age time.Duration
 }
 
-// DirectoryList lists the sessions registered with the relay's directory.
-// Entries that cannot be read are skipped.
+// DirectoryList lists the sessions registered with the relay's directory:
+// every host registered is asked for its listing, and those that do not
+// answer in time, or answer with what cannot be read, are left out.
 func DirectoryList(ctx context.Context, h *Host, relay peer.AddrInfo) ([]DirectoryEntry, error) {
-	resp, err := dirCall(ctx, h.h, relay, &dirpb.Request{Kind: &dirpb.Request_List{List: &dirpb.List{}}})
-	if err != nil {
-		return nil, err
-	}
-	return directoryEntries(resp), nil
+	return (&DirectoryLister{Host: h, Relay: relay}).List(ctx)
 }
 
-// directoryEntries reads a listing's entries, skipping those that cannot be
-// read, sorted by name then host.
-func directoryEntries(resp *dirpb.Response) []DirectoryEntry {
-	var out []DirectoryEntry
-	for _, e := range resp.Entries {
-		a, err := DecodeTXT(e.Txt)
-		if err != nil {
-			continue
-		}
-		out = append(out, DirectoryEntry{Announcement: a, Age: time.Duration(e.AgeSeconds) * time.Second})
+// DirectoryLister lists a relay's directory again and again, asking a host
+// for its listing at most every listingFreshness.
+type DirectoryLister struct {
+	Host  *Host
+	Relay peer.AddrInfo
+
+	mu    sync.Mutex
+	cache map[peer.ID]cachedListing
+}
+
+type cachedListing struct {
+	a    Announcement
+	ok   bool
+	when time.Time
+}
+
+// List discovers the registered hosts and asks each (the cached answer when
+// fresh) for its listing; sorted by name then host.
+func (l *DirectoryLister) List(ctx context.Context) ([]DirectoryEntry, error) {
+	regs, err := rendezvous.Discover(ctx, l.Host.h, l.Relay, GamesNamespace, dirListMax)
+	if err != nil {
+		return nil, dirErr(err)
 	}
+	regs = slices.DeleteFunc(regs, func(r rendezvous.Registration) bool { return r.Peer.ID == l.Host.ID() })
+	l.mu.Lock()
+	if l.cache == nil {
+		l.cache = map[peer.ID]cachedListing{}
+	}
+	l.mu.Unlock()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, listingParallel)
+	for _, r := range regs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			l.refresh(ctx, r.Peer)
+		})
+	}
+	wg.Wait()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []DirectoryEntry
+	live := map[peer.ID]bool{}
+	for _, r := range regs {
+		live[r.Peer.ID] = true
+		if c := l.cache[r.Peer.ID]; c.ok {
+			a := c.a
+			a.Addrs = viaRelay(l.Relay, r.Peer.Addrs)
+			out = append(out, DirectoryEntry{Announcement: a})
+		}
+	}
+	maps.DeleteFunc(l.cache, func(id peer.ID, _ cachedListing) bool { return !live[id] }) // no longer registered
 	slices.SortFunc(out, func(a, b DirectoryEntry) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}
 		return strings.Compare(string(a.Host), string(b.Host))
 	})
+	return out, nil
+}
+
+// refresh asks host for its listing unless the cached one is fresh.
+func (l *DirectoryLister) refresh(ctx context.Context, host peer.AddrInfo) {
+	l.mu.Lock()
+	c, had := l.cache[host.ID]
+	l.mu.Unlock()
+	if had && time.Since(c.when) < listingFreshness {
+		return
+	}
+	a, err := AskListing(ctx, l.Host, peer.AddrInfo{ID: host.ID, Addrs: viaRelay(l.Relay, host.Addrs)})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case err == nil:
+		l.cache[host.ID] = cachedListing{a: a, ok: true, when: time.Now()}
+	case had && c.ok && time.Since(c.when) < 3*listingFreshness:
+		// one missed answer does not drop a game from the list
+	default:
+		l.cache[host.ID] = cachedListing{when: time.Now()}
+	}
+}
+
+// viaRelay is addrs with the circuit through relay first: a host behind a
+// NAT that registered before its reservation lacks it in its record.
+func viaRelay(relay peer.AddrInfo, addrs []ma.Multiaddr) []ma.Multiaddr {
+	var out []ma.Multiaddr
+	if len(relay.Addrs) > 0 {
+		out = append(out, relay.Addrs[0].Encapsulate(ma.StringCast("/p2p/"+relay.ID.String()+"/p2p-circuit")))
+	}
+	for _, a := range addrs {
+		if !slices.ContainsFunc(out, a.Equal) {
+			out = append(out, a)
+		}
+	}
 	return out
 }
 
+// AskListing asks the host at ai what it hosts. A connection opened only
+// for the question is closed after it: held open through a relay, it would
+// take one of the relay's circuits to that host for nothing.
+func AskListing(ctx context.Context, h *Host, ai peer.AddrInfo) (Announcement, error) {
+	ctx, cancel := context.WithTimeout(ctx, listingLimit)
+	defer cancel()
+	if h.h.Network().Connectedness(ai.ID) != network.Connected {
+		defer closeUnlessPlaying(h, ai.ID)
+	}
+	if err := h.h.Connect(ctx, ai); err != nil {
+		return Announcement{}, fmt.Errorf("%w: cannot reach the host %s: %v", ErrDirectory, ai.ID, err)
+	}
+	s, err := h.h.NewStream(network.WithAllowLimitedConn(ctx, "listing"), ai.ID, ListingProtocol)
+	if err != nil {
+		return Announcement{}, fmt.Errorf("%w: the host %s does not answer: %v", ErrDirectory, ai.ID, err)
+	}
+	defer s.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = s.SetDeadline(dl)
+	}
+	_ = s.CloseWrite()
+	b, err := io.ReadAll(io.LimitReader(s, listingMaxBytes+1))
+	if err != nil {
+		s.Reset()
+		return Announcement{}, fmt.Errorf("%w: no listing from %s: %v", ErrDirectory, ai.ID, err)
+	}
+	a, err := decodeListing(b, ai.ID)
+	if err != nil {
+		return Announcement{}, fmt.Errorf("%w: the listing of %s: %v", ErrDirectory, ai.ID, err)
+	}
+	return a, nil
+}
+
+// closeUnlessPlaying closes the connections to p that carry no session
+// stream: a join begun while the question was asked keeps its connection.
+func closeUnlessPlaying(h *Host, p peer.ID) {
+	for _, c := range h.h.Network().ConnsToPeer(p) {
+		if !slices.ContainsFunc(c.GetStreams(), func(s network.Stream) bool { return s.Protocol() == ProtocolID }) {
+			_ = c.Close()
+		}
+	}
+}
+
+// decodeListing reads a listing answer of host: TXT strings in DNS wire
+// format (RFC 1035 §3.3.14: each a length byte, then that many bytes).
+func decodeListing(b []byte, host peer.ID) (Announcement, error) {
+	if len(b) > listingMaxBytes {
+		return Announcement{}, fmt.Errorf("over %d bytes", listingMaxBytes)
+	}
+	var txt []string
+	for len(b) > 0 {
+		n := int(b[0])
+		if 1+n > len(b) {
+			return Announcement{}, errors.New("a TXT string runs past the end")
+		}
+		txt = append(txt, string(b[1:1+n]))
+		b = b[1+n:]
+	}
+	a, err := DecodeTXT(txt)
+	if err != nil {
+		return a, err
+	}
+	if a.Host != host {
+		return Announcement{}, fmt.Errorf("it describes another host, %s", a.Host)
+	}
+	if a.State == AnnLooking {
+		return Announcement{}, errors.New("the peer hosts nothing")
+	}
+	return a, nil
+}
+
+// encodeListing writes TXT strings in DNS wire format (strings are at most
+// 255 bytes: Announcement.TXT keeps them so).
+func encodeListing(txt []string) []byte {
+	var b []byte
+	for _, s := range txt {
+		s = s[:min(len(s), maxTXTString)]
+		b = append(append(b, byte(len(s))), s...)
+	}
+	return b
+}
+
+// serveListing answers ListingProtocol on h with p's lobby while p hosts
+// it; the returned stop ends that.
+func serveListing(h *Host, p Hosting) (stop func()) {
+	h.h.SetStreamHandler(ListingProtocol, func(s network.Stream) {
+		defer s.Close()
+		_ = s.SetDeadline(time.Now().Add(listingLimit))
+		l, ok := p.Hosting()
+		if !ok {
+			s.Reset()
+			return
+		}
+		a := LobbyAnnouncement(h, &l, false)
+		_, _ = s.Write(encodeListing(a.TXT()))
+	})
+	return func() { h.h.RemoveStreamHandler(ListingProtocol) }
+}
+
 // RegisterLobby keeps p's session in the relay's directory while p hosts it
-// (from the start or after a migration), registering again every TTL/3,
-// and unregisters when p stops hosting or stop is called.
+// (from the start or after a migration): it answers listing questions and
+// registers again at a third of the TTL granted, or at once when its
+// addresses change; it unregisters when p stops hosting or stop is called.
 func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (stop func()) {
 	log = orDefault(log)
+	stopListing := serveListing(h, p)
 	registered := false
 	var next time.Time
 	var last []string
-	register := func(ctx context.Context, l session.Lobby) {
-		a := LobbyAnnouncement(h, &l, false)
-		txt := a.TXT()
-		if time.Now().Before(next) && slices.Equal(txt, last) {
+	register := func(ctx context.Context, _ session.Lobby) {
+		addrs := addrSet(h.h.Addrs())
+		if time.Now().Before(next) && slices.Equal(addrs, last) {
 			return
 		}
-		ttl, err := DirectoryRegister(ctx, h, relay, a)
+		ttl, err := DirectoryRegister(ctx, h, relay)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("the session is not in the relay's directory", "err", err)
@@ -315,7 +303,7 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 			if !registered {
 				log.Debug("directory: session registered", "relay", relay.ID)
 			}
-			registered, last = true, txt
+			registered, last = true, addrs
 			next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))
 		}
 	}
@@ -327,7 +315,21 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 			registered = false
 		}
 	}
-	return whileHosting(ctx, p, announceEvery*5, register, unregister)
+	stopHosting := whileHosting(ctx, p, announceEvery*5, register, unregister)
+	return func() {
+		stopHosting()
+		stopListing()
+	}
+}
+
+// addrSet is addrs as sorted strings: the host lists them in no set order.
+func addrSet(addrs []ma.Multiaddr) []string {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		out[i] = a.String()
+	}
+	slices.Sort(out)
+	return out
 }
 
 // DirectoryResolver finds a session by name in a relay's directory (join
@@ -340,12 +342,13 @@ type DirectoryResolver struct {
 // Resolve lists the directory (again every second until ctx ends) and
 // returns the host of the session with that name.
 func (r DirectoryResolver) Resolve(ctx context.Context, h *Host) (peer.AddrInfo, error) {
+	lister := &DirectoryLister{Host: h, Relay: r.Relay}
 	for {
-		list, err := DirectoryList(ctx, h, r.Relay)
+		list, err := lister.List(ctx)
 		if err == nil {
 			seen := make([]Seen, len(list))
 			for i, e := range list {
-				seen[i] = Seen{Announcement: e.Announcement, First: time.Now().Add(-e.Age)}
+				seen[i] = Seen{Announcement: e.Announcement, First: time.Now()}
 			}
 			if s, ok := pickSession(seen, r.Name); ok {
 				return s.AddrInfo(), nil

@@ -1,124 +1,175 @@
 package p2p
 
 import (
-	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-msgio/pbio"
 
-	"hostfall/p2p/internal/dirpb"
+	"hostfall/session"
 )
 
-// bareDirectory is a Directory with no host: serve is called directly.
-func bareDirectory() *Directory {
-	return &Directory{opt: DirectoryOptions{TTL: DefaultDirTTL}, log: testLog(), now: time.Now, entries: map[peer.ID]*dirEntry{}}
+// fakeHosting is a Hosting whose lobby a test sets.
+type fakeHosting struct {
+	mu      sync.Mutex
+	lobby   session.Lobby
+	hosting bool
+}
+
+func newFakeHosting(h *Host, name string, players int) *fakeHosting {
+	f := &fakeHosting{hosting: true}
+	f.set(h, name, players)
+	return f
+}
+
+func (f *fakeHosting) set(h *Host, name string, players int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l := session.Lobby{Name: name, MaxPlayers: 4, GameVersion: "v", State: session.StateLobby}
+	l.Slots = append(l.Slots, session.Slot{Kind: session.SlotHuman, Peer: session.PeerID(h.ID().String()), Name: "Ann"})
+	for range players - 1 {
+		l.Slots = append(l.Slots, session.Slot{Kind: session.SlotBot})
+	}
+	f.lobby = l
+}
+
+func (f *fakeHosting) stop() {
+	f.mu.Lock()
+	f.hosting = false
+	f.mu.Unlock()
+}
+
+func (f *fakeHosting) Hosting() (session.Lobby, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lobby.Clone(), f.hosting
+}
+
+func TestListingWire(t *testing.T) {
+	a := testAnnouncement(t)
+	got, err := decodeListing(encodeListing(a.TXT()), a.Host)
+	if err != nil || got.Name != a.Name || got.Players != a.Players || len(got.Addrs) != 2 {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	looking := a
+	looking.State = AnnLooking
+	other := freshPeer(t)
+	cases := []struct {
+		name string
+		b    []byte
+		host peer.ID
+	}{
+		{"another host", encodeListing(a.TXT()), other},
+		{"looking", encodeListing(looking.TXT()), a.Host},
+		{"cut short", encodeListing(a.TXT())[:20], a.Host},
+		{"not ours", encodeListing([]string{"hello=1"}), a.Host},
+		{"too long", make([]byte, listingMaxBytes+1), a.Host},
+		{"empty", nil, a.Host},
+	}
+	for _, c := range cases {
+		if _, err := decodeListing(c.b, c.host); err == nil {
+			t.Errorf("%s: read", c.name)
+		}
+	}
+}
+
+// Any bytes as a listing: an error or an announcement of that host, never
+// a panic.
+func FuzzListing(f *testing.F) {
+	a := testAnnouncement(f)
+	f.Add(encodeListing(a.TXT()))
+	f.Add([]byte{5, 'a', '=', '1'})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := decodeListing(b, a.Host)
+		if err == nil && (got.Host != a.Host || got.State == AnnLooking) {
+			t.Fatalf("read %+v", got)
+		}
+	})
 }
 
 func freshPeer(t testing.TB) peer.ID {
 	t.Helper()
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := peer.IDFromPrivateKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return newTestKeyID(t)
 }
 
-func registerAs(d *Directory, id peer.ID, addr string, a Announcement) *dirpb.Response {
-	a.Host = id
-	return d.serve(id, addr, &dirpb.Request{Kind: &dirpb.Request_Register{Register: &dirpb.Register{Txt: a.TXT()}}})
+// listed waits until lister lists want (names, sorted), within 15 s.
+func listed(t *testing.T, lister *DirectoryLister, want ...string) []DirectoryEntry {
+	t.Helper()
+	var got []DirectoryEntry
+	var err error
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		got, err = lister.List(t.Context())
+		names := make([]string, len(got))
+		for i, e := range got {
+			names[i] = e.Name
+		}
+		if err == nil && slices.Equal(names, want) {
+			return got
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("listed %+v, %v; want %v", got, err, want)
+	return nil
 }
 
-// Fresh peer IDs from one address cannot fill the directory: after
-// dirMaxPerAddr sessions that address is refused, another is not, and a
-// registered host still refreshes its own entry.
-func TestDirectoryBoundsEachAddress(t *testing.T) {
-	d := bareDirectory()
-	a := testAnnouncement(t)
-	var first peer.ID
-	for i := range dirMaxPerAddr {
-		id := freshPeer(t)
-		if i == 0 {
-			first = id
-		}
-		if r := registerAs(d, id, "198.51.100.7", a); r.Status != dirpb.Status_OK {
-			t.Fatalf("session %d from one address refused: %v %s", i, r.Status, r.Text)
-		}
+// The directory served by rendezvous point rp (ours, or another's): Ann and
+// Bo register their lobbies; a player lists both with what each hosts (from
+// the hosts) and resolves one by name; a host that stops hosting leaves.
+func directoryScenario(t *testing.T, rp peer.AddrInfo) {
+	ann, bo, player := newTestHost(t), newTestHost(t), newTestHost(t)
+	annLobby, boLobby := newFakeHosting(ann, "alpha", 1), newFakeHosting(bo, "bravo", 3)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	stopAnn := RegisterLobby(ctx, ann, annLobby, rp, testLog())
+	defer stopAnn()
+	stopBo := RegisterLobby(ctx, bo, boLobby, rp, testLog())
+	defer stopBo()
+
+	lister := &DirectoryLister{Host: player, Relay: rp}
+	got := listed(t, lister, "alpha", "bravo")
+	if got[0].Host != ann.ID() || got[0].Players != 1 || got[1].Host != bo.ID() || got[1].Players != 3 || got[0].HostName != "Ann" {
+		t.Fatalf("listed %+v", got)
 	}
-	if r := registerAs(d, freshPeer(t), "198.51.100.7", a); r.Status != dirpb.Status_FULL {
-		t.Fatalf("session %d from one address: %v, want FULL", dirMaxPerAddr+1, r.Status)
+	if !slices.ContainsFunc(got[0].Addrs, ann.LibP2P().Addrs()[0].Equal) {
+		t.Fatalf("Ann's addresses %v lack those of her record %v", got[0].Addrs, ann.LibP2P().Addrs())
 	}
-	if r := registerAs(d, freshPeer(t), "203.0.113.9", a); r.Status != dirpb.Status_OK {
-		t.Fatalf("another address refused: %v %s", r.Status, r.Text)
+	ai, err := DirectoryResolver{Relay: rp, Name: "BRAVO"}.Resolve(ctx, player)
+	if err != nil || ai.ID != bo.ID() {
+		t.Fatalf("resolve bravo: %v, %v", ai, err)
 	}
-	d.now = func() time.Time { return time.Now().Add(time.Second) } // past dirMinRegister
-	if r := registerAs(d, first, "198.51.100.7", a); r.Status != dirpb.Status_OK {
-		t.Fatalf("a registered host's heartbeat refused: %v %s", r.Status, r.Text)
+	if player.LibP2P().Network().Connectedness(ann.ID()) == network.Connected {
+		t.Error("the connection opened to ask Ann for her listing is still open")
 	}
+	boLobby.stop()
+	listed(t, lister, "alpha")
 }
 
-// Any bytes as a request: a clear refusal or an answer, never a panic, and
-// the directory stays within its bounds.
-func FuzzDirectoryRequest(f *testing.F) {
-	a := testAnnouncement(f)
-	for _, req := range []*dirpb.Request{
-		{Kind: &dirpb.Request_Register{Register: &dirpb.Register{Txt: a.TXT()}}},
-		{Kind: &dirpb.Request_List{List: &dirpb.List{}}},
-		{Kind: &dirpb.Request_Unregister{Unregister: &dirpb.Unregister{}}},
-		{},
-	} {
-		var b bytes.Buffer
-		if err := pbio.NewDelimitedWriter(&b).WriteMsg(req); err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b.Bytes())
-	}
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
-	d := bareDirectory()
-	id := freshPeer(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var req dirpb.Request
-		if err := pbio.NewDelimitedReader(bytes.NewReader(data), dirMaxRequest).ReadMsg(&req); err != nil {
-			return
-		}
-		if resp := d.serve(id, "192.0.2.1", &req); resp == nil {
-			t.Fatal("no answer")
-		}
-		if n := len(d.entries); n > 1 {
-			t.Fatalf("one peer holds %d entries", n)
-		}
-	})
+// Our own rendezvous point, run by a relay.
+func TestDirectory(t *testing.T) {
+	relay, _ := newTestRelay(t, RelayOptions{})
+	directoryScenario(t, relay.AddrInfo())
 }
 
-// Any bytes as a listing: entries that cannot be read are skipped, never a
-// panic.
-func FuzzDirectoryResponse(f *testing.F) {
-	a := testAnnouncement(f)
-	for _, resp := range []*dirpb.Response{
-		{Entries: []*dirpb.Entry{{Txt: a.TXT(), AgeSeconds: 3}, {Txt: []string{"junk"}}}},
-		{Status: dirpb.Status_FULL, Text: "full"},
-	} {
-		var b bytes.Buffer
-		if err := pbio.NewDelimitedWriter(&b).WriteMsg(resp); err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b.Bytes())
+func TestRelayAllowList(t *testing.T) {
+	allowed := newTestHost(t)
+	relay, _ := newTestRelay(t, RelayOptions{Allow: []peer.ID{allowed.ID()}})
+	stranger := newTestHost(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	ri := relay.AddrInfo()
+	if _, err := DirectoryRegister(ctx, stranger, ri); !errors.Is(err, ErrDirectory) {
+		t.Fatalf("a peer not on the allow-list registered: %v", err)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var resp dirpb.Response
-		if err := pbio.NewDelimitedReader(bytes.NewReader(data), dirMaxResponse).ReadMsg(&resp); err != nil {
-			return
-		}
-		for _, e := range directoryEntries(&resp) {
-			if e.Host == "" {
-				t.Fatalf("an entry without a host was read: %+v", e)
-			}
-		}
-	})
+	if ttl, err := DirectoryRegister(ctx, allowed, ri); err != nil || ttl != DefaultDirTTL {
+		t.Fatalf("the allowed peer: ttl %v, %v", ttl, err)
+	}
+	if _, err := reserve(ctx, stranger, ri); err == nil {
+		t.Fatal("a peer not on the allow-list got a reservation")
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
+
+	"hostfall/p2p/rendezvous"
 )
 
 // RelayOptions set up a relay service.
@@ -20,8 +22,9 @@ type RelayOptions struct {
 	// who plays (password, refusals), and a stranger cannot use the relay
 	// to reach anyone else.
 	Allow []peer.ID
-	// DirectoryTTL: a session not registered again within it leaves the
-	// directory (default DefaultDirTTL).
+	// DirectoryTTL is the longest registration the directory (a rendezvous
+	// point) grants (default DefaultDirTTL): a host that stops renewing
+	// leaves within it.
 	DirectoryTTL time.Duration
 	Logger       *slog.Logger
 }
@@ -33,10 +36,10 @@ func RelayHostOptions() []libp2p.Option {
 }
 
 // RelayService is a circuit relay v2 fit for whole games, with the session
-// directory beside it.
+// directory, a rendezvous point, beside it.
 type RelayService struct {
 	relay *relay.Relay
-	Dir   *Directory
+	Dir   *rendezvous.Server
 }
 
 // StartRelay runs the relay and the directory on h (built with
@@ -63,11 +66,15 @@ func StartRelay(h *Host, opt RelayOptions) (*RelayService, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start the relay service: %w", err)
 	}
-	dopt := DirectoryOptions{TTL: opt.DirectoryTTL, Logger: opt.Logger}
+	ttl := opt.DirectoryTTL
+	if ttl <= 0 {
+		ttl = DefaultDirTTL
+	}
+	dopt := rendezvous.ServerOptions{MaxTTL: ttl, Logger: opt.Logger}
 	if acl != nil {
 		dopt.Allow = acl.allowed
 	}
-	return &RelayService{relay: r, Dir: NewDirectory(h.LibP2P(), dopt)}, nil
+	return &RelayService{relay: r, Dir: rendezvous.NewServer(h.LibP2P(), dopt)}, nil
 }
 
 // Close stops the relay and the directory.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"errors"
 	"io"
 	"os"
 	"testing"
@@ -14,10 +13,9 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/internal/testwait"
-	"hostfall/p2p/internal/dirpb"
+	"hostfall/p2p/rendezvous"
 	"hostfall/session"
 )
 
@@ -138,98 +136,17 @@ func TestRelayCarriesAGame(t *testing.T) {
 	}
 }
 
-func TestRelayAllowList(t *testing.T) {
-	allowedKey, _, _ := crypto.GenerateEd25519Key(nil)
-	allowedID, _ := peer.IDFromPrivateKey(allowedKey)
-	relay, _ := newTestRelay(t, RelayOptions{Allow: []peer.ID{allowedID}})
-	stranger := newTestHost(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	ri := relay.AddrInfo()
-	if err := stranger.LibP2P().Connect(ctx, ri); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := client.Reserve(ctx, stranger.LibP2P(), ri); err == nil {
-		t.Fatal("a peer not on the allow-list got a reservation")
-	}
-	a := Announcement{Protocol: 1, State: AnnLobby, Host: stranger.ID(), Name: "x"}
-	if _, err := DirectoryRegister(ctx, stranger, ri, a); !errors.Is(err, ErrDirectory) {
-		t.Fatalf("a peer not on the allow-list registered: %v", err)
-	}
-}
-
-func TestDirectory(t *testing.T) {
-	relay, rs := newTestRelay(t, RelayOptions{DirectoryTTL: 10 * time.Second})
-	now := time.Now()
-	rs.Dir.mu.Lock()
-	rs.Dir.now = func() time.Time { return now }
-	rs.Dir.mu.Unlock()
-	setNow := func(d time.Duration) {
-		rs.Dir.mu.Lock()
-		now = now.Add(d)
-		rs.Dir.mu.Unlock()
-	}
-	ri := relay.AddrInfo()
-	hostA, player := newTestHost(t), newTestHost(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	a := Announcement{Protocol: 1, GameVersion: "v", Name: "alpha", Players: 1, MaxPlayers: 4, State: AnnLobby,
-		Host: hostA.ID(), Addrs: []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.1/tcp/4001/p2p/" + relay.ID().String() + "/p2p-circuit")}}
-	ttl, err := DirectoryRegister(ctx, hostA, ri, a)
-	if err != nil || ttl != 10*time.Second {
-		t.Fatalf("register: ttl %v, %v", ttl, err)
-	}
-	if _, err := DirectoryRegister(ctx, hostA, ri, a); !errors.Is(err, ErrDirectory) {
-		t.Fatalf("a heartbeat at once was accepted: %v", err)
-	}
-	forged := a
-	forged.Host = player.ID()
-	if _, err := DirectoryRegister(ctx, hostA, ri, forged); !errors.Is(err, ErrDirectory) {
-		t.Fatalf("a session registered for another peer: %v", err)
-	}
-	list, err := DirectoryList(ctx, player, ri)
-	if err != nil || len(list) != 1 || list[0].Name != "alpha" || list[0].Host != hostA.ID() || len(list[0].Addrs) != 1 {
-		t.Fatalf("list %+v, %v", list, err)
-	}
-	ai, err := DirectoryResolver{Relay: ri, Name: "ALPHA"}.Resolve(ctx, player)
-	if err != nil || ai.ID != hostA.ID() {
-		t.Fatalf("resolve: %v, %v", ai, err)
-	}
-	setNow(8 * time.Second) // a heartbeat within the TTL keeps it
-	a.Players = 2
-	if _, err := DirectoryRegister(ctx, hostA, ri, a); err != nil {
-		t.Fatal(err)
-	}
-	setNow(8 * time.Second)
-	if got := rs.Dir.Sessions(); len(got) != 1 || got[0].Players != 2 {
-		t.Fatalf("after a heartbeat: %+v", got)
-	}
-	setNow(3 * time.Second) // 11 s since the last heartbeat: gone
-	if got := rs.Dir.Sessions(); len(got) != 0 {
-		t.Fatalf("an expired session is listed: %+v", got)
-	}
-	if _, err := DirectoryRegister(ctx, hostA, ri, a); err != nil {
-		t.Fatal(err)
-	}
-	if err := DirectoryUnregister(ctx, hostA, ri); err != nil {
-		t.Fatal(err)
-	}
-	if list, err := DirectoryList(ctx, player, ri); err != nil || len(list) != 0 {
-		t.Fatalf("after unregistering: %+v, %v", list, err)
-	}
-}
-
-// A request of no known kind, and junk, get refusals or a reset stream,
-// never a crash.
+// Junk sent to the relay's rendezvous point gets a reset stream, never a
+// crash, and the point answers the next peer.
 func TestDirectoryJunk(t *testing.T) {
 	relay, _ := newTestRelay(t, RelayOptions{})
 	c := newTestHost(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	if _, err := dirCall(ctx, c.LibP2P(), relay.AddrInfo(), &dirpb.Request{}); !errors.Is(err, ErrDirectory) {
-		t.Fatalf("empty request: %v", err)
+	if err := c.LibP2P().Connect(ctx, relay.AddrInfo()); err != nil {
+		t.Fatal(err)
 	}
-	s, err := c.LibP2P().NewStream(ctx, relay.ID(), DirectoryProtocol)
+	s, err := c.LibP2P().NewStream(ctx, relay.ID(), rendezvous.ProtocolID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,6 +157,27 @@ func TestDirectoryJunk(t *testing.T) {
 	if _, err := DirectoryList(ctx, c, relay.AddrInfo()); err != nil {
 		t.Fatalf("the directory stopped answering after junk: %v", err)
 	}
+}
+
+// reserve asks relay for a reservation for h.
+func reserve(ctx context.Context, h *Host, relay peer.AddrInfo) (*client.Reservation, error) {
+	if err := h.LibP2P().Connect(ctx, relay); err != nil {
+		return nil, err
+	}
+	return client.Reserve(ctx, h.LibP2P(), relay)
+}
+
+func newTestKeyID(t testing.TB) peer.ID {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // sessionPath says whether the session stream from h to p runs over the

@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 	"golang.org/x/time/rate"
 
 	"hostfall/session"
@@ -904,4 +905,13 @@ func (t *transport) linkUp(p peer.ID) bool {
 	defer t.mu.Unlock()
 	l := t.links[p]
 	return l != nil && l.up.Load()
+}
+
+// remoteIP is the IP address of a connection's far end ("" when it has none).
+func remoteIP(a ma.Multiaddr) string {
+	ip, err := manet.ToIP(a)
+	if err != nil {
+		return ""
+	}
+	return ip.String()
 }

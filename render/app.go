@@ -25,6 +25,9 @@ type Sounds interface {
 	Cue(name string, origin uint64, selection, at bool, x, y float64)
 	// SetViewPoint puts the listener at the camera's centre (tiles).
 	SetViewPoint(x, y float64)
+	// Music loops the named tracks from now on, crossfading from the
+	// ones before (music.go names them per screen).
+	Music(names ...string)
 }
 
 // Options configure the window.
@@ -104,7 +107,8 @@ type App struct {
 	tip      cardTip
 	// colorAsked: this lobby was asked for the preferred colour.
 	colorAsked  bool
-	nameAtStart string // the browser's name when the window opened
+	nameAtStart string   // the browser's name when the window opened
+	music       []string // the tracks last asked of Options.Sound
 }
 
 // NewApp prepares the screens for drawing on t (the window, w×h pixels).
@@ -159,6 +163,7 @@ func (a *App) update(in ui.Input) {
 		a.showNet = !a.showNet
 	}
 	a.pick()
+	a.playMusic()
 	a.readRejoin()
 	a.settingsUpdate(&in)
 	switch a.screen {

@@ -26,7 +26,9 @@ func (g *gameScreen) drawHUD() {
 	g.drawNotices()
 	switch g.overlay() {
 	case overMenu:
-		g.drawMenu()
+		if !g.a.options.open { // the options opened from the menu cover it, text and all
+			g.drawMenu()
+		}
 	case overReplayEnd:
 		g.drawReplayEnd()
 	case overEnd:
@@ -422,7 +424,9 @@ func (g *gameScreen) drawChat() {
 func (g *gameScreen) drawNotices() {
 	a := g.a
 	t := a.text[fontBold]
-	y := g.ui.Layout.Panel.Min.Y - 30
+	// Above the chat's corner: its input and its lines (a long "Replay
+	// saved to …" among them) reach the middle of the window.
+	y := g.ui.Layout.Chat.Min.Y - 26
 	for i := len(g.notices) - 1; i >= 0; i-- {
 		n := g.notices[i]
 		age := a.now.Sub(n.at)

@@ -3,6 +3,9 @@ package render
 import (
 	"testing"
 	"time"
+
+	"hostfall/client"
+	"hostfall/render/ui"
 )
 
 // A notice said again while it shows counts instead of stacking a line per
@@ -30,5 +33,57 @@ func TestAddNotice(t *testing.T) {
 	ns = addNotice(ns, notice{text: "x", at: t0.Add(20 * time.Second)})
 	if len(ns) != 4 || ns[3].text != "x" {
 		t.Fatalf("a fifth line: %+v, want the newest four", ns)
+	}
+}
+
+// The game's notices stay clear of the chat: its open input line and its
+// lines, a long system line among them (play-test: the input covered "We
+// are under attack!", "Replay saved to …" ran over other notices).
+func TestNoticesClearOfChat(t *testing.T) {
+	for _, size := range shotSizes {
+		h := newSizedHarness(t, gameClient(t), size.w, size.h)
+		h.frame(nil)
+		a := h.a
+		a.addChat(chatLine{text: "Replay saved to /home/ann/.local/share/hostfall/replays/2025-06-01-skirmish-with-a-long-name.hfreplay.", sys: true, at: a.now})
+		h.frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
+		g := a.game
+		g.notices = addNotice(g.notices, notice{text: "We are under attack!", err: true, at: a.now})
+		g.notices = addNotice(g.notices, notice{text: "Not enough gold.", err: true, at: a.now})
+		h.frame(nil)
+		if !g.ui.ChatOpen {
+			t.Fatal("Enter did not open the chat")
+		}
+		chat := g.ui.Layout.Chat
+		var found int
+		for _, b := range a.text[fontBold].boxes {
+			if b.s != "We are under attack!" && b.s != "Not enough gold." {
+				continue
+			}
+			found++
+			if b.r.Intersects(chat) {
+				t.Errorf("%v: notice %q at %v overlaps the chat at %v", size, b.s, b.r, chat)
+			}
+		}
+		if found != 2 {
+			t.Fatalf("%v: %d notices drawn, want 2", size, found)
+		}
+	}
+}
+
+// The network panel says a network game with nobody else in it is solo
+// (play-test: it said "LAN / relay").
+func TestNetMode(t *testing.T) {
+	me := client.Peer{Name: "Ann", Self: true, Host: true}
+	for _, tt := range []struct {
+		st   client.NetStatus
+		want string
+	}{
+		{client.NetStatus{}, "offline game (no network)"},
+		{client.NetStatus{Online: true, Peers: []client.Peer{me}}, "solo: no other players"},
+		{client.NetStatus{Online: true, Peers: []client.Peer{me, {Name: "Bo"}}}, "LAN / relay"},
+	} {
+		if got := netMode(&tt.st); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.st, got, tt.want)
+		}
 	}
 }

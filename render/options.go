@@ -298,6 +298,10 @@ func colorName(c int) string {
 // beside the title.
 func optionsButton(w float64) ui.Rect { return ui.XYWH(w-32-120, 22, 120, 34) }
 
+// quitButton is the browser's Quit, left of Options: the window's own way
+// out besides closing it.
+func quitButton(w float64) ui.Rect { return ui.XYWH(w-32-120-10-100, 22, 100, 34) }
+
 // openOptions shows the options over the screen, starting from the
 // settings in effect (and the name the browser's field holds).
 func (a *App) openOptions() {
@@ -374,6 +378,7 @@ type displayMode struct {
 // drawOptionsButton draws the browser's Options button.
 func (a *App) drawOptionsButton() {
 	a.drawButton(a.hud, a.text[fontBold], optionsButton(a.w), "Options", true)
+	a.drawButton(a.hud, a.text[fontBold], quitButton(a.w), "Quit", true)
 }
 
 // drawOptions draws the options over everything (the modal layer).

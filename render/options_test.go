@@ -310,6 +310,9 @@ func TestOptionsFromTheGameMenu(t *testing.T) {
 	h.click(h.a.options.lay.vol[2].minus.Center())
 	h.frame(nil)
 	h.shot("options-game")
+	if p := modalProblems(h.a); len(p) > 0 {
+		t.Fatalf("the menu shows through the options: %q", p)
+	}
 	h.key(ui.KeyEscape)
 	if h.a.options.open || !g.ui.MenuOpen || h.a.settings.Volume.Voices != 100 {
 		t.Fatalf("after Back: options open %v, menu open %v, voices %d", h.a.options.open, g.ui.MenuOpen, h.a.settings.Volume.Voices)

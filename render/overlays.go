@@ -113,6 +113,28 @@ func (a *App) drawBanners() {
 // browser has no session to show).
 func (a *App) netPanelShown() bool { return a.showNet && a.screen != scrBrowser }
 
+// netMode is the network panel's first line: how this game is played.
+func netMode(st *client.NetStatus) string {
+	others := 0
+	for _, p := range st.Peers {
+		if !p.Self {
+			others++
+		}
+	}
+	switch {
+	case !st.Online:
+		return "offline game (no network)"
+	case st.Internet.On:
+		return "internet (public libp2p network)"
+	case st.Internet.Failed:
+		return "LAN (the internet failed)"
+	case others == 0:
+		return "solo: no other players"
+	default:
+		return "LAN / relay"
+	}
+}
+
 func (a *App) bannerCenter() float64 {
 	if a.netPanelShown() {
 		return ui.NewLayout(a.w, a.h).NetPanel.Min.X / 2
@@ -142,15 +164,8 @@ func (a *App) drawNetPanel() {
 		small.text(v, x+96, y, alignLeft, colText)
 		y += 18
 	}
-	switch {
-	case !st.Online:
-		kv("mode", "offline game (no network)")
-	case inet:
-		mode := "internet (public libp2p network)"
-		if !st.Internet.On {
-			mode = "LAN (the internet failed)"
-		}
-		kv("mode", mode)
+	kv("mode", netMode(st))
+	if inet {
 		kv("invite code", orDash(st.Invite))
 		c := colText
 		if st.Internet.Failed {
@@ -159,8 +174,6 @@ func (a *App) drawNetPanel() {
 		small.text("internet", x, y, alignLeft, colDim)
 		small.text(small.fit(orDash(st.Internet.Text), l.Max.X-x-108), x+96, y, alignLeft, c)
 		y += 18
-	default:
-		kv("mode", "LAN / relay")
 	}
 	kv("host", st.Host)
 	kv("epoch", fmt.Sprintf("%d", st.Epoch))

@@ -38,6 +38,9 @@ func (a *App) settingsUpdate(in *ui.Input) {
 		a.click()
 		a.openOptions()
 		*in = ui.Input{Now: in.Now, DT: in.DT, Mouse: ui.V(-1, -1)}
+	case a.screen == scrBrowser && a.browser.askPass == nil && pressed(in, quitButton(a.w)):
+		a.click()
+		a.quit = true
 	case a.screen == scrGame && a.game.ui != nil && a.game.ui.MenuOpen:
 	case a.screen == scrGame:
 		a.howToUpdate(in)

@@ -49,8 +49,10 @@ func (g *gameScreen) initReplay(w *game.World) {
 	r.ctl.Paused = r.st.Paused
 	r.ctl.SetSpeedFactor(r.st.Speed)
 	g.ui.Spectator = true
-	if follow >= 0 && follow < len(w.Starts()) {
-		g.ui.Cam.LookAt(ui.WorldPos(w.Starts()[follow]))
+	// Open on a base, not the map's (often empty) centre: the followed
+	// player's, or the first player's when watching everyone.
+	if starts := w.Starts(); len(starts) > 0 {
+		g.ui.Cam.LookAt(ui.WorldPos(starts[max(follow, 0)%len(starts)]))
 	}
 }
 
@@ -76,13 +78,13 @@ func (g *gameScreen) replayInput(in *ui.Input) {
 }
 
 // replayCamera follows the army of the followed player, unless the viewer
-// moved the camera this frame (zooming does not count).
+// moved the camera this frame (a pan, or a zoom toward the pointer).
 func (g *gameScreen) replayCamera(before ui.Camera, in *ui.Input) {
 	if g.rp == nil {
 		return
 	}
 	cam := &g.ui.Cam
-	if cam.Center != before.Center && cam.Zoom == before.Zoom {
+	if cam.Center != before.Center { // a pan, or the wheel zooming toward the pointer: the player steers now (C follows again)
 		g.rp.ctl.Track = false
 	}
 	g.rp.ctl.Steer(cam, g.sc, in.DT)

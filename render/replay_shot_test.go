@@ -216,3 +216,33 @@ func TestReplayPlaysInTheWindow(t *testing.T) {
 	}
 	win.Update()
 }
+
+// The replay opens on a base when it shows everyone (play-test: on the
+// empty map centre), and the wheel zooms toward the pointer even while the
+// camera follows an army: the point under the pointer stays under it.
+func TestReplayCamera(t *testing.T) {
+	h, _ := replayHarness(t, -1, nil)
+	h.frame(nil)
+	g := h.a.game
+	var start ui.Vec
+	h.a.cl.View(func(w *game.World, _ time.Time) { start = ui.WorldPos(w.Starts()[0]) })
+	if d := g.ui.Cam.Center.Sub(start).Len(); d > 12 {
+		t.Fatalf("everyone's replay opened at %v, %.1f tiles from player 1's base at %v", g.ui.Cam.Center, d, start)
+	}
+
+	h, _ = replayHarness(t, 1, nil)
+	h.frame(nil)
+	for range 30 {
+		h.frame(nil)
+	}
+	g = h.a.game
+	p := g.ui.Layout.Map.Min.Add(ui.V(120, 100))
+	under := g.ui.Cam.ToWorld(p)
+	h.frame(func(in *ui.Input) { in.Mouse, in.Scroll = p, 2 })
+	for range 30 {
+		h.frame(func(in *ui.Input) { in.Mouse = p })
+	}
+	if d := g.ui.Cam.ToWorld(p).Sub(under).Len(); d > 0.5 {
+		t.Fatalf("after the wheel, %v is under the pointer, %.2f tiles from %v", g.ui.Cam.ToWorld(p), d, under)
+	}
+}

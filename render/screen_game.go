@@ -73,6 +73,7 @@ type gameScreen struct {
 	turnLen  time.Duration
 	detail   *game.UnitInfo // the one selected unit or building
 	rallies  []rally
+	sites    []site // the player's buildings a worker is on its way to put up
 	placeOK  bool
 	end      endState
 	endSeen  bool
@@ -170,6 +171,7 @@ func (g *gameScreen) update(in *ui.Input) {
 		res = g.ui.Update(in, g.sc, w)
 		g.replayCamera(cam, in)
 		g.readSelection(w)
+		g.readSites(w)
 	})
 	if g.loaded = loaded; !loaded {
 		return
@@ -543,6 +545,7 @@ func (g *gameScreen) drawWorldTop() {
 			l.sprite(ui.XYWH(p.X-s/2, p.Y-s/2, s, s), sprMarker, c.Mul(pixel.Alpha(1-age/0.6)))
 		}
 	}
+	g.drawSites(l)
 	if g.ui.Mode == ui.ModePlace {
 		k := g.ui.Place
 		x0, y0 := ui.PlaceOrigin(k, cam.ToWorld(g.a.in.Mouse))

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"sync"
 	"testing"
 
@@ -10,9 +11,10 @@ import (
 
 // recorder is a Sounds that keeps the cues it is given.
 type recorder struct {
-	mu   sync.Mutex
-	reqs []played
-	view [2]float64
+	mu    sync.Mutex
+	reqs  []played
+	view  [2]float64
+	music [][]string
 }
 
 // played is one cue, as the window names it.
@@ -34,6 +36,20 @@ func (r *recorder) SetViewPoint(x, y float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.view = [2]float64{x, y}
+}
+
+func (r *recorder) Music(names ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.music = append(r.music, names)
+}
+
+func (r *recorder) takeMusic() [][]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.music
+	r.music = nil
+	return out
 }
 
 func (r *recorder) take() []played {
@@ -99,4 +115,27 @@ func TestGameSounds(t *testing.T) {
 		t.Fatalf("listener at %v, want the camera's centre %v", rec.view, start)
 	}
 	win.Update()
+}
+
+// Each screen asks once for its music: the game track and the ambience in
+// play, the menu track back in the browser; nothing per frame.
+func TestScreenMusic(t *testing.T) {
+	rec := &recorder{}
+	c := gameClient(t)
+	a, err := NewApp(testWindow(t), 1024, 768, c, Options{Sound: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, a: a, now: t0}
+	h.frame(nil)
+	h.frame(nil)
+	if got := rec.takeMusic(); len(got) != 1 || !slices.Equal(got[0], []string{"music.game", "ambience.wind"}) {
+		t.Fatalf("in play the window asked for %v, want [[music.game ambience.wind]] once", got)
+	}
+	c.Leave()
+	h.frame(nil)
+	h.frame(nil)
+	if got := rec.takeMusic(); len(got) != 1 || !slices.Equal(got[0], []string{"music.menu"}) {
+		t.Fatalf("back in the browser the window asked for %v, want [[music.menu]] once", got)
+	}
 }

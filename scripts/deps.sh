@@ -2,7 +2,11 @@
 # Installs what building and testing Hostfall needs, and only what is missing.
 # Debian packages come from apt-get (through sudo when not root); Go modules from
 # the module proxy. Safe to run again: a machine that has everything is left alone.
+# With --test (make test) also what only tests need: node and the JS rendezvous
+# point's packages, from the npm registry.
 set -euo pipefail
+for_tests=0
+[ "${1:-}" = --test ] && for_tests=1
 
 # Each package, and why we need it.
 packages=(
@@ -17,6 +21,15 @@ packages=(
   avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace
   qemu-user                           # qemu-i386: the GOARCH=386 tests where the kernel has no 32-bit support; qemu-aarch64: the arm64 server build (deploy tests)
 )
+if [ "$for_tests" = 1 ]; then
+  packages+=(python3 make g++) # node-gyp: better-sqlite3, the store of the JS rendezvous point, builds from source
+  # node, npm and node's headers run the third-party rendezvous point the directory
+  # is tested against (tools/rendezvous-js). Only when missing: a node from NodeSource
+  # ships all three and conflicts with Debian's packages of them.
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+  [ -e /usr/include/node/node_api.h ] || packages+=(libnode-dev)
+fi
 
 need_go="1.26"
 
@@ -73,6 +86,29 @@ install_modules() {
     die "go mod download failed. The module proxy must be reachable (go env GOPROXY); go.sum is committed, so a download that fails checking a module against the checksum database can be retried with GOSUMDB=off."
 }
 
+# The JS rendezvous point's packages, at the versions package-lock.json pins.
+# better-sqlite3's prebuilt binaries come from GitHub, which is not always
+# reachable: it is built from source, against the installed node's headers.
+install_js() {
+  local dir=tools/rendezvous-js
+  if [ -e "$dir/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ] &&
+    [ -e "$dir/node_modules/@canvas-js/libp2p-rendezvous/package.json" ]; then
+    return 0
+  fi
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  if [ "$major" -lt 20 ]; then
+    echo "deps: node $(node --version) is older than the node 20 the JS rendezvous point was tested with; its test may fail. Node 20 or newer: https://nodejs.org/ or NodeSource's packages." >&2
+  fi
+  echo "deps: installing the JS rendezvous point's packages (npm ci in $dir; better-sqlite3 builds from source, a few minutes)"
+  (cd "$dir" && npm_config_nodedir=/usr npm_config_build_from_source=true npm ci --no-audit --no-fund) ||
+    die "npm ci in $dir failed. It needs the npm registry, python3, make and g++ and node's headers in /usr/include/node; run it by hand there to see why."
+}
+
+cd "$(dirname "$0")/.."
 check_go
 install_packages
 install_modules
+if [ "$for_tests" = 1 ]; then
+  install_js
+fi

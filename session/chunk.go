@@ -49,25 +49,28 @@ func (n *Node) snapSource(p PeerID) bool {
 	return p != "" && (p == n.host || p == n.snapFrom || p == n.joinHost)
 }
 
-// assemble takes one part of a snapshot. It returns the whole message once
-// the last part is in, and false until then (or for a part it does not
-// keep).
+// assemble takes one part of a snapshot, in any order (a link may reorder
+// messages; a sender that sends the snapshot again fills the parts that
+// were lost). It returns the whole message once every part is in, and
+// false until then (or for a part it does not keep).
 func (n *Node) assemble(m Message) (Message, bool) {
 	s := m.Snapshot
 	if !n.snapSource(m.From) {
 		return Message{}, false
 	}
 	a := n.snaps[m.From]
-	if a == nil || s.Part == 0 || !sameSnapshot(a.first, m) {
-		if s.Part != 0 {
-			return Message{}, false // the start of this one was missed: the sender repeats it whole
-		}
+	if a == nil || !sameSnapshot(a.first, m) {
 		a = &snapAssembly{from: m.From, first: m, data: make([][]byte, s.Parts)}
 		a.first.Snapshot = &Snapshot{Turn: s.Turn, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, Parts: s.Parts}
+		a.first.Lobby, a.first.Turns = nil, nil
 		n.dropAssemblies(m.From)
 		n.snaps[m.From] = a
 	}
-	if a.data[s.Part] != nil || a.size+len(s.Data) > MaxMessageSize {
+	if old := a.data[s.Part]; old != nil {
+		a.size -= len(old) // sent again: the same part
+		a.got--
+	}
+	if a.size+len(s.Data) > MaxMessageSize {
 		delete(n.snaps, m.From)
 		return Message{}, false
 	}

@@ -30,8 +30,9 @@ func parts(from *Node, data []byte) []Message {
 }
 
 // A snapshot larger than a chunk travels in parts that the receiver puts
-// back together whole, and one part of one from anyone else, a part out of
-// order, or a part of another snapshot never makes a whole one.
+// back together whole, in any order; parts from anyone else, a snapshot
+// with a part missing, or one mixed with a part of another never make a
+// whole one.
 func TestSnapshotTravelsInParts(t *testing.T) {
 	data := make([]byte, 5<<20+123)
 	for i := range data {
@@ -67,6 +68,16 @@ func TestSnapshotTravelsInParts(t *testing.T) {
 	if len(to.snaps) != 0 {
 		t.Errorf("%d snapshots still kept after the whole one", len(to.snaps))
 	}
+	// Out of order, and the lost part sent again later.
+	shuffled := []Message{ps[3], ps[5], ps[0], ps[1], ps[3], ps[4]}
+	for _, p := range shuffled {
+		if _, ok := to.assemble(p); ok {
+			t.Fatal("whole with a part missing")
+		}
+	}
+	if whole, ok := to.assemble(ps[2]); !ok || !bytes.Equal(whole.Snapshot.Data, data) || whole.Lobby == nil {
+		t.Errorf("out of order: whole %v", ok)
+	}
 
 	for _, tc := range []struct {
 		name string
@@ -79,7 +90,7 @@ func TestSnapshotTravelsInParts(t *testing.T) {
 			return ps
 		}},
 		{"the first part missing", func(ps []Message) []Message { return ps[1:] }},
-		{"a part twice", func(ps []Message) []Message { return append(ps[:3:3], ps[2:]...) }},
+		{"a part twice, another missing", func(ps []Message) []Message { return append(ps[:3:3], ps[2:5]...) }},
 		{"a part of another snapshot", func(ps []Message) []Message {
 			other := *ps[2].Snapshot
 			other.Turn = 8

@@ -23,11 +23,15 @@ const (
 )
 
 // Embedded makes a bank at DefaultRate holding the game's embedded sounds and
-// returns it with their names.
+// the music and ambience package compose writes, and returns it with their
+// names.
 func Embedded() (*Bank, Names, error) {
 	b := NewBank(DefaultRate)
 	names, err := RegisterAssets(b, assets.Sounds)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := registerMusic(b, names); err != nil {
 		return nil, nil, err
 	}
 	return b, names, nil

@@ -7,6 +7,7 @@ type Player interface {
 	Play(Request)
 	PlayAt(r Request, x, y float64)
 	SetViewPoint(x, y float64)
+	SetMusic(ids ...ID)
 }
 
 // Cuer turns cues named in plain values — what the window asks for — into
@@ -37,6 +38,19 @@ func (c *Cuer) Cue(name string, origin uint64, selection, at bool, x, y float64)
 	}
 	r.Power, r.IsVolume = 1, true
 	c.p.Play(r)
+}
+
+// Music plays the named looping tracks (music.menu, music.game,
+// ambience.wind) instead of what played, crossfading; unknown names are
+// left out.
+func (c *Cuer) Music(names ...string) {
+	ids := make([]ID, 0, len(names))
+	for _, n := range names {
+		if id := c.names.ForName(n); id != 0 {
+			ids = append(ids, id)
+		}
+	}
+	c.p.SetMusic(ids...)
 }
 
 // SetViewPoint moves the listener (the camera's centre, in map units).

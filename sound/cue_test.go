@@ -1,6 +1,9 @@
 package sound
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // playCall is one call a Cuer made of its Player.
 type playCall struct {
@@ -13,11 +16,13 @@ type playCall struct {
 type playLog struct {
 	calls []playCall
 	view  [2]float64
+	music [][]ID
 }
 
 func (p *playLog) Play(r Request)                 { p.calls = append(p.calls, playCall{req: r}) }
 func (p *playLog) PlayAt(r Request, x, y float64) { p.calls = append(p.calls, playCall{r, true, x, y}) }
 func (p *playLog) SetViewPoint(x, y float64)      { p.view = [2]float64{x, y} }
+func (p *playLog) SetMusic(ids ...ID)             { p.music = append(p.music, ids) }
 
 // A cue becomes the request the window used to build itself: the name's id,
 // its origin and selection; placed cues with PlayAt at their point, the
@@ -62,3 +67,15 @@ func TestCuer(t *testing.T) {
 
 // The server is a Player.
 var _ Player = (*Server)(nil)
+
+// Music names become ids; unknown ones are left out, and no names at all
+// still reach the player (everything fades out).
+func TestCuerMusic(t *testing.T) {
+	p := &playLog{}
+	c := NewCuer(p, Names{"music.game": 4, "ambience.wind": 5})
+	c.Music("music.game", "no.such", "ambience.wind")
+	c.Music()
+	if len(p.music) != 2 || !slices.Equal(p.music[0], []ID{4, 5}) || len(p.music[1]) != 0 {
+		t.Fatalf("SetMusic calls %v, want [[4 5] []]", p.music)
+	}
+}

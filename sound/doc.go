@@ -11,6 +11,7 @@
 //	srv.Play(sound.Request{Sound: names.ForName("ui.click"), Power: 1, IsVolume: true})
 //	srv.SetVolume(0.5)
 //	srv.SetCategoryVolume(sound.Voices, 0.8)
+//	srv.SetMusic(names.ForName("music.menu"))        // loops; crossfades on change
 //
 // A window names its cues in plain values; NewCuer(srv, names) turns each
 // into the request above (Cue(name, origin, selection, at, x, y): PlayAt when
@@ -73,6 +74,16 @@
 //	ui.host_changed         chime and "The host has changed."
 //	ui.victory              fanfare and "Victory!"
 //	ui.defeat               falling fanfare and "You have been defeated."
+//	music.menu              looping calm track (browser, lobby), 40 s
+//	music.game              looping in-game track, 60 s
+//	ambience.wind           looping wind and birds under music.game, 20 s
+//
+// The three looping tracks are not files: package compose writes them from
+// a seed when Embedded runs (about 0.25 s of a core at 44.1 kHz, spread over
+// the cores; 21 MB of memory as float32, nothing added to the binary).
+// SetMusic plays them: it crossfades from the tracks playing to the ones
+// named over MusicFade, loops them seamlessly and mixes them at the music
+// category's volume.
 //
 // Origins: use the unit's id for its voice. Give its weapon sounds no origin (or
 // another one) if they should not wait for its voice to end.

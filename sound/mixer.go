@@ -42,6 +42,7 @@ type mixer struct {
 	acc     []float32
 	gain    float32                // global volume at the end of the last chunk
 	catGain [NumCategories]float32 // category volumes at the end of the last chunk
+	loops   []loop                 // music and ambience (music.go)
 	observe func(Event)
 	stats   *counters
 }
@@ -244,6 +245,7 @@ func (m *mixer) mixChunk(out [][2]float64, global float32, cats [NumCategories]f
 			m.end(i, m.frame+uint64(len(src)), false)
 		}
 	}
+	m.mixLoops(acc, from, cats)
 	m.writeOut(out, acc, global)
 	m.frame += uint64(len(out))
 }

@@ -49,6 +49,10 @@ func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
 	su.OnInvite = func(code, relay string) {
 		ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
 	}
+	su.OnRelayCode = func(code, relay string) {
+		ps.Line.Emit("relay_code", "friends on the same relay join with: hostfall join --headless --relay "+relay+" --invite "+code,
+			KV("code", code), KV("relay", relay))
+	}
 	if trace {
 		o.PeerOptions = ps.trace
 	}

@@ -105,6 +105,7 @@ type Peer struct {
 	hostTurn     uint64                      // the newest turn heard of from the host
 	tamper       func(*session.Message) bool // tests: rewrite or swallow outgoing messages
 	admit        admission                   // who may send large frames
+	gens         genKeeper                   // when the generation file is written
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
@@ -150,6 +151,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	p.drive(node)
 	p.t = p2p.NewTransport(h, opt.Limits, log)
 	p.t.Admit(p.admit.admitted)
+	p.gens = genKeeper{path: opt.GenerationFile, log: log, saved: cfg.Generation}
 	p.admit.members(nil)
 	p.publishStatus()
 	return p, nil
@@ -431,6 +433,7 @@ func (p *Peer) Run(ctx context.Context) error {
 		return errors.New("p2p: Run called twice")
 	}
 	defer close(p.done)
+	defer func() { p.gens.flush(time.Now()) }()
 	defer p.t.Close(300 * time.Millisecond)
 	defer p.closeReplay()
 	ticker := time.NewTicker(p.tick)
@@ -546,6 +549,17 @@ func (p *Peer) ready() {
 	p.publishStatus()
 }
 
+// claims reports whether this Ready claims a new epoch for this peer: a
+// claim goes out, or it hosts an epoch of the newest generation.
+func claims(rd *session.Ready) bool {
+	for _, m := range rd.Messages {
+		if m.Kind == session.MsgClaim {
+			return true
+		}
+	}
+	return rd.Status.IsHost && session.EpochGeneration(rd.Status.Epoch) >= rd.Status.Generation
+}
+
 // recoverable reports whether err is a fault of this side's game, or a
 // repair snapshot that does not restore (a bad source), that a snapshot from
 // the host mends.
@@ -555,9 +569,7 @@ func recoverable(err error) bool {
 
 // handled does the loop's side of one Ready: send, then tell.
 func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
-	if rd.Status.Generation > p.st.Generation {
-		saveGeneration(p.opt.GenerationFile, rd.Status.Generation, p.log)
-	}
+	p.gens.note(rd.Status.Generation, claims(rd), time.Now())
 	p.st = rd.Status
 	for i := range rd.Messages {
 		m := &rd.Messages[i]

@@ -58,14 +58,17 @@ func (m Merged) Resolve(id string) (p2p.AddrInfo, error) {
 // DefaultDirectoryEvery is how often a RelayDirectory lists the directory.
 const DefaultDirectoryEvery = 3 * time.Second
 
-// RelayDirectory is the Browser over a relay's session directory. It lists
+// RelayDirectory is the Browser over a relay's session directory (a
+// rendezvous point; each host found there is asked what it hosts). It lists
 // the directory on a goroutine of its own (Start) and Sessions returns the
-// last list, so the window never waits for the relay. A listing's ID is its
-// host's peer ID, as on the LAN; the host is dialled through the relay's
-// circuit as well as at the addresses it registered.
+// last list, so the window never waits for the relay or the hosts. A
+// listing's ID is its host's peer ID, as on the LAN; the host is dialled
+// through the relay's circuit as well as at the addresses of its signed
+// peer record.
 type RelayDirectory struct {
 	h           *p2p.Host
 	relay       p2p.AddrInfo
+	lister      *p2p.DirectoryLister
 	gameVersion string
 	every       time.Duration
 	log         *slog.Logger
@@ -84,7 +87,8 @@ func NewRelayDirectory(h *p2p.Host, relay p2p.AddrInfo, gameVersion string, ever
 	if log == nil {
 		log = slog.Default()
 	}
-	return &RelayDirectory{h: h, relay: relay, gameVersion: gameVersion, every: every, log: log}
+	return &RelayDirectory{h: h, relay: relay, lister: &p2p.DirectoryLister{Host: h, Relay: relay},
+		gameVersion: gameVersion, every: every, log: log}
 }
 
 // Start lists the directory now and then every period until ctx ends.
@@ -109,12 +113,12 @@ func (d *RelayDirectory) Start(ctx context.Context) {
 	}()
 }
 
-// Refresh lists the directory once (within a few seconds at most); on an
-// error the last list stays.
+// Refresh lists the directory once (within 15 s at most: hosts that do not
+// answer are given 3 s each, 8 at a time); on an error the last list stays.
 func (d *RelayDirectory) Refresh(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, min(d.every+2*time.Second, 10*time.Second))
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	list, err := p2p.DirectoryList(ctx, d.h, d.relay)
+	list, err := d.lister.List(ctx)
 	if err != nil {
 		return err
 	}
@@ -182,6 +186,9 @@ type RelayOptions struct {
 	Every time.Duration
 	// NoDirectory: do not list the directory (a headless peer browses nothing).
 	NoDirectory bool
+	// OnCode, when set, is told the short code of a lobby this client
+	// hosts, once it hosts it (friends on the same relay join with it).
+	OnCode func(p2p.Code)
 }
 
 // UseRelay makes opt's client use a relay until ctx ends: it holds the
@@ -212,8 +219,30 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		}
 		stop := p2p.RegisterLobby(ctx, h, p, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
+		code, stopCode := p2p.RegisterCode(ctx, h, p, rc.Relay(), log)
+		context.AfterFunc(ctx, stopCode)
+		if ro.OnCode != nil {
+			go func() {
+				if awaitHosting(ctx, p) {
+					ro.OnCode(code)
+				}
+			}()
+		}
 	}
 	opt.Invite = func() string { return inviteCode(rc, h, log) }
+	// A short code is looked up in the relay's rendezvous; a long one holds
+	// its addresses.
+	long := opt.ResolveCode
+	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
+		if !p2p.IsShortCode(code) && long != nil {
+			return long(ctx, code)
+		}
+		c, err := p2p.ParseCode(code)
+		if err != nil {
+			return p2p.AddrInfo{}, err
+		}
+		return p2p.RelayCodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
+	}
 }
 
 // inviteCode is the code of this host on the relay once it holds a

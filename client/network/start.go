@@ -45,9 +45,12 @@ type Setup struct {
 	// relay reservation (with Internet: once the short code is published);
 	// OnPath how each peer is reached (relayed, direct); OnProgress the
 	// steps of internet play.
-	OnInvite   func(code, relay string)
-	OnPath     func(peer.ID, p2p.PathKind)
-	OnProgress func(p2p.Progress)
+	OnInvite func(code, relay string)
+	// OnRelayCode is told the short code of a lobby hosted through a relay
+	// of one's own: friends who use the same relay join with it.
+	OnRelayCode func(code, relay string)
+	OnPath      func(peer.ID, p2p.PathKind)
+	OnProgress  func(p2p.Progress)
 }
 
 // ErrBadRelay wraps a relay address that does not parse: a command line to
@@ -172,7 +175,11 @@ func (su Setup) useRelay(ctx context.Context, rc *p2p.RelayClient, opt *Options)
 	if su.OnPath != nil {
 		rc.OnPath(su.OnPath)
 	}
-	UseRelay(ctx, opt, RelayOptions{Relay: rc, NoDirectory: !su.Browse})
+	ro := RelayOptions{Relay: rc, NoDirectory: !su.Browse}
+	if su.OnRelayCode != nil {
+		ro.OnCode = func(c p2p.Code) { su.OnRelayCode(c.String(), rc.RelayAddr().String()) }
+	}
+	UseRelay(ctx, opt, ro)
 	if su.OnInvite == nil {
 		return
 	}

@@ -427,6 +427,10 @@ func (g *Game) mouse(in *Input, sc *Scene, w World) {
 	}
 	switch {
 	case g.Mini.Contains(m):
+		if in.Pressed[MouseLeft] && g.Mode == ModeAttack {
+			g.attackMove(in, nil, g.Mini.ToWorld(m)) // A, then the minimap: attack-move there
+			return
+		}
 		if in.Pressed[MouseLeft] {
 			g.miniDrag = in.Down[MouseLeft] && !in.Released[MouseLeft]
 			g.Cam.LookAt(g.Mini.ToWorld(m))
@@ -462,17 +466,23 @@ func (g *Game) mapMouse(in *Input, sc *Scene, w World) {
 	case ModePlace:
 		g.place(in, w, p)
 	case ModeAttack:
-		tx, ty := tileOf(p)
-		g.order(AttackMove(g.Me, g.sel, sc.Pick(p), tx, ty), p, true)
-		if !in.Shift() {
-			g.Mode = ModeSelect
-		}
+		g.attackMove(in, sc.Pick(p), p)
 	default:
 		if in.Released[MouseLeft] {
 			g.click(in, sc, p) // pressed and released within one frame
 			return
 		}
 		g.Dragging, g.DragFrom = true, in.Mouse
+	}
+}
+
+// attackMove orders the selection to attack-move to map point p (or attack
+// target), then leaves targeting unless Shift queues more.
+func (g *Game) attackMove(in *Input, target *Unit, p Vec) {
+	tx, ty := tileOf(p)
+	g.order(AttackMove(g.Me, g.sel, target, tx, ty), p, true)
+	if !in.Shift() {
+		g.Mode = ModeSelect
 	}
 }
 

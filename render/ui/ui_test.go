@@ -155,6 +155,27 @@ func TestMinimapClickMovesCamera(t *testing.T) {
 	}
 }
 
+// A, then a click on the minimap attack-moves the selection there; the
+// camera stays where it was (play-test: it used to jump instead).
+func TestAttackMoveOnMinimap(t *testing.T) {
+	f := newFixture(t)
+	bs := f.screen(t, f.own(game.Base)[0].ID)
+	f.drag(bs.Add(V(-100, -100)), bs.Add(V(100, 100)))
+	cam := f.g.Cam.Center
+	f.key(KeyA)
+	target := V(30, 40)
+	r := f.press(f.g.Mini.ToScreen(target))
+	if len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdAttackMove || len(r.Commands[0].Units) != 4 {
+		t.Fatalf("A then a minimap click gave %+v, want one attack-move of the 4 workers", r.Commands)
+	}
+	if c := r.Commands[0]; c.X != 30 || c.Y != 40 {
+		t.Fatalf("attack-move to (%d, %d), want (30, 40)", c.X, c.Y)
+	}
+	if f.g.Cam.Center != cam || f.g.Mode != ModeSelect {
+		t.Fatalf("camera %v (was %v), mode %v: want it unmoved and targeting over", f.g.Cam.Center, cam, f.g.Mode)
+	}
+}
+
 func TestBoxSelection(t *testing.T) {
 	f := newFixture(t)
 	workers := f.own(game.Worker)

@@ -1,0 +1,135 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"hostfall/p2p/rendezvous"
+	"hostfall/session"
+)
+
+// A game hosted through a relay of one's own gets a short code too: the
+// host registers in the relay's rendezvous under the code's namespace, and
+// answers CodeProtocol with the salt its code was made from. A joiner given
+// the relay and the code discovers the registrations under that namespace
+// and takes the one whose peer ID and salt make the code (CodeFor), as a
+// joiner through the DHT does: another registrant under the same namespace
+// cannot pass for the host.
+
+// CodeProtocol answers the salt of the host's short code.
+const CodeProtocol = "/hostfall/code/1"
+
+const codeSaltLen = 16
+
+func codeNamespace(c Code) string { return "hostfall/code/1/" + string(c) }
+
+// RegisterCode keeps a short code for p's session in the relay's
+// rendezvous while p hosts it. The code is the same for the life of the
+// call (a host change within the game gets the new host its own code).
+func RegisterCode(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (Code, func()) {
+	log = orDefault(log)
+	salt := make([]byte, codeSaltLen)
+	_, _ = rand.Read(salt)
+	code := CodeFor(h.ID(), salt)
+	h.h.SetStreamHandler(CodeProtocol, func(s network.Stream) {
+		defer s.Close()
+		_ = s.SetDeadline(time.Now().Add(listingLimit))
+		if _, ok := p.Hosting(); !ok {
+			s.Reset()
+			return
+		}
+		_, _ = s.Write(salt)
+	})
+	var next time.Time
+	registered := false
+	register := func(ctx context.Context, _ session.Lobby) {
+		if time.Now().Before(next) {
+			return
+		}
+		ttl, err := rendezvous.Register(ctx, h.h, relay, codeNamespace(code), DefaultDirTTL, nil)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("the game's short code is not on the relay", "code", code, "err", err)
+			next = time.Now().Add(5 * time.Second)
+		case err == nil:
+			registered = true
+			next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))
+		}
+	}
+	unregister := func() {
+		if registered {
+			uctx, ucancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = rendezvous.Unregister(uctx, h.h, relay, codeNamespace(code))
+			ucancel()
+			registered, next = false, time.Time{}
+		}
+	}
+	stop := whileHosting(ctx, p, announceEvery*5, register, unregister)
+	return code, func() {
+		stop()
+		h.h.RemoveStreamHandler(CodeProtocol)
+	}
+}
+
+// RelayCodeResolver finds the host of a short code in a relay's rendezvous.
+type RelayCodeResolver struct {
+	Relay peer.AddrInfo
+	Code  Code
+}
+
+// Resolve discovers the code's registrations and returns the first whose
+// host proves the code is its own. With none it answers ErrNoGame.
+func (r RelayCodeResolver) Resolve(ctx context.Context, h *Host) (peer.AddrInfo, error) {
+	regs, err := rendezvous.Discover(ctx, h.h, r.Relay, codeNamespace(r.Code), 8)
+	if err != nil {
+		return peer.AddrInfo{}, fmt.Errorf("finding %s on the relay: %w", r.Code, dirErr(err))
+	}
+	var why []error
+	for _, reg := range regs {
+		ai := peer.AddrInfo{ID: reg.Peer.ID, Addrs: viaRelay(r.Relay, reg.Peer.Addrs)}
+		salt, err := askSalt(ctx, h, ai)
+		if err == nil && CodeFor(ai.ID, salt) == r.Code {
+			return ai, nil
+		}
+		if err == nil {
+			err = fmt.Errorf("%s registered under %s, but the code is not its own", ai.ID, r.Code)
+		}
+		why = append(why, err)
+	}
+	if len(why) > 0 {
+		return peer.AddrInfo{}, fmt.Errorf("%w %s on the relay: %w", ErrNoGame, r.Code, errors.Join(why...))
+	}
+	return peer.AddrInfo{}, fmt.Errorf("%w %s on the relay (check the code, and that your friend hosts through the same relay)", ErrNoGame, r.Code)
+}
+
+// askSalt asks the host at ai for the salt of its short code.
+func askSalt(ctx context.Context, h *Host, ai peer.AddrInfo) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, listingLimit)
+	defer cancel()
+	if err := h.h.Connect(ctx, ai); err != nil {
+		return nil, fmt.Errorf("cannot reach %s: %w", ai.ID, err)
+	}
+	s, err := h.h.NewStream(network.WithAllowLimitedConn(ctx, "code"), ai.ID, CodeProtocol)
+	if err != nil {
+		return nil, fmt.Errorf("%s does not answer for its code: %w", ai.ID, err)
+	}
+	defer s.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = s.SetDeadline(dl)
+	}
+	_ = s.CloseWrite()
+	salt, err := io.ReadAll(io.LimitReader(s, codeSaltLen+1))
+	if err != nil || len(salt) != codeSaltLen {
+		s.Reset()
+		return nil, fmt.Errorf("%s answered no salt for its code (%d bytes, %v)", ai.ID, len(salt), err)
+	}
+	return salt, nil
+}
