@@ -53,7 +53,11 @@ func TestSnapshotTravelsInParts(t *testing.T) {
 		}
 	}
 	for i, p := range ps {
+		to.now = 100 + i
 		whole, ok := to.assemble(p)
+		if to.snapAskedAt != to.now {
+			t.Errorf("part %d at tick %d: the wait for the snapshot was not renewed (%d)", i, to.now, to.snapAskedAt)
+		}
 		if ok != (i == len(ps)-1) {
 			t.Fatalf("part %d: whole %v", i, ok)
 		}
