@@ -93,8 +93,12 @@ func (rc *RelayClient) RelayAddr() ma.Multiaddr {
 // an address of ours that others observe, from 4 observers to 1: behind NAT
 // the relay and a player or two may be all the observers there are, and
 // hole punching needs that public address. Call it before the first host
-// starts (it is a plain variable that hosts read).
-func TrustOneObserver() { observedaddrs.ActivationThresh = 1 }
+// starts: it is a plain variable that running hosts read, so only the first
+// call writes it (a test process calls it once before any host, and the
+// later calls of each peer it starts are no writes at all).
+func TrustOneObserver() { trustOnce.Do(func() { observedaddrs.ActivationThresh = 1 }) }
+
+var trustOnce sync.Once
 
 // HostOptions returns what NewHost needs for a peer behind NAT: the relay
 // circuit among its addresses once reserved, and hole punching. See also

@@ -21,6 +21,9 @@ import (
 const testVersion = "network-test"
 
 func init() {
+	// Before any host starts: Start lowers it for relay and internet peers,
+	// and a write while other tests' hosts run would race with their reads.
+	p2p.TrustOneObserver()
 	if os.Getenv("HOSTFALL_TEST_LOG") == "" {
 		// go-libp2p logs an error when a closing host's listener stops; quiet.
 		p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
