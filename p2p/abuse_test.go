@@ -8,38 +8,16 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/internal/logbuf"
 	"hostfall/internal/testwait"
 	"hostfall/session"
 )
-
-// logBuffer collects a peer's log lines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func (l *logBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelWarn}))
-}
 
 // rawStream opens a session stream from a host that is not a Peer.
 func rawStream(t *testing.T, from, to *Host) network.Stream {
@@ -84,9 +62,9 @@ func sessionFrame(t *testing.T, m session.Message) []byte {
 // crashes, a repeat offender is blocked, and a well-formed message after
 // all that still arrives.
 func TestBadFrames(t *testing.T) {
-	logs := &logBuffer{}
+	logs := &logbuf.Buffer{}
 	victim := newTestHost(t)
-	tr := NewTransport(victim, Limits{}, logs.logger())
+	tr := NewTransport(victim, Limits{}, logs.Logger(slog.LevelWarn))
 	t.Cleanup(func() { tr.Close(0) })
 	truncated := append(helloFrame(), binary.AppendUvarint(nil, 100)...)
 	truncated = append(truncated, byte(frameSession), 1, 2, 3)
@@ -214,10 +192,10 @@ func TestProofsAreBudgetedPerAddress(t *testing.T) {
 // before its body is read, while an admitted member's large frame (a
 // snapshot) arrives whole.
 func TestStrangersOnlyKnock(t *testing.T) {
-	logs := &logBuffer{}
+	logs := &logbuf.Buffer{}
 	victim := newTestHost(t)
 	member := newTestHost(t)
-	tr := NewTransport(victim, Limits{}, logs.logger())
+	tr := NewTransport(victim, Limits{}, logs.Logger(slog.LevelWarn))
 	t.Cleanup(func() { tr.Close(0) })
 	tr.Admit(func(p peer.ID) bool { return p == member.ID() })
 	snapshot := session.Message{Kind: session.MsgSnapshot, Snapshot: &session.Snapshot{Turn: 9, Data: bytes.Repeat([]byte{7}, 1<<20)}}

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-
 	"hostfall/client/network"
+	"hostfall/internal/dhtlab"
 	"hostfall/p2p"
 	"hostfall/render/ui"
 	"hostfall/session"
@@ -25,7 +24,7 @@ import (
 func TestNetInternetWindows(t *testing.T) {
 	testWindow(t) // skip early without a display
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
-	boot := loopbackDHT(t, 8)
+	boot := dhtlab.Loopback(t, 8)
 	ann := askedClient(t, "ann", boot[:2])
 	bo := askedClient(t, "bo", boot[5:6])
 	ha := newHarness(t, ann)
@@ -80,29 +79,4 @@ func askedClient(t *testing.T, name string, boot []p2p.AddrInfo) *network.Client
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-// loopbackDHT runs n DHT servers on loopback, each knowing the first: the
-// public network of a test.
-func loopbackDHT(t *testing.T, n int) []p2p.AddrInfo {
-	t.Helper()
-	var boot []p2p.AddrInfo
-	for range n {
-		k, _, err := crypto.GenerateEd25519Key(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)])
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { node.Close() })
-		if len(boot) > 0 {
-			if err := node.Host.LibP2P().Connect(t.Context(), boot[0]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		boot = append(boot, node.Host.AddrInfo())
-	}
-	return boot
 }

@@ -8,38 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-
 	"hostfall/client"
+	"hostfall/internal/dhtlab"
 	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/session"
 )
-
-// loopbackDHT runs n DHT servers on loopback, each knowing the first, and
-// returns their addresses: a public network of its own for a test.
-func loopbackDHT(t *testing.T, n int) []p2p.AddrInfo {
-	t.Helper()
-	var boot []p2p.AddrInfo
-	for range n {
-		k, _, err := crypto.GenerateEd25519Key(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)])
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { node.Close() })
-		if len(boot) > 0 {
-			if err := node.Host.LibP2P().Connect(t.Context(), boot[0]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		boot = append(boot, node.Host.AddrInfo())
-	}
-	return boot
-}
 
 // startWithSetup is Start as the commands call it, on loopback, with inet (nil:
 // a LAN peer).
@@ -82,7 +56,7 @@ func TestStartLANOnly(t *testing.T) {
 // joins her lobby with it.
 func TestStartInternetShortCode(t *testing.T) {
 	t.Parallel()
-	boot := loopbackDHT(t, 8)
+	boot := dhtlab.Loopback(t, 8)
 	inet := &p2p.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}
 	ann := startWithSetup(t, "ann", inet)
 	if err := ann.Create(client.CreateOptions{Name: "Internet night", PlayerName: "Ann", MaxPlayers: 2, MapSize: 64}); err != nil {
@@ -109,7 +83,7 @@ func TestStartInternetShortCode(t *testing.T) {
 // Internet gets a short code that another window's client joins by.
 func TestInternetWhenAsked(t *testing.T) {
 	t.Parallel()
-	boot := loopbackDHT(t, 8)
+	boot := dhtlab.Loopback(t, 8)
 	ann := startWith(t, "ann", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}})
 	bo := startWith(t, "bo", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot[5:6]}})
 	for _, c := range []*Client{ann, bo} {
@@ -170,7 +144,7 @@ func TestInternetWhenAsked(t *testing.T) {
 // a client with a relay of its own refuses an internet game in a sentence.
 func TestInternetNotAsked(t *testing.T) {
 	t.Parallel()
-	c := startWith(t, "lan", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: loopbackDHT(t, 1)}}) // never the public list
+	c := startWith(t, "lan", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)}}) // never the public list
 	if err := c.Create(client.CreateOptions{Name: "LAN only", PlayerName: "Cy", MaxPlayers: 2, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +185,7 @@ func TestProgressText(t *testing.T) {
 // The screens' sentences for how the game is carried: relayed, then
 // direct; a joiner that got in says how it reached the host.
 func TestInternetPathText(t *testing.T) {
-	ip := &inetPlay{in: p2p.NewInternet(p2p.InternetConfig{Bootstrap: loopbackDHT(t, 1)})}
+	ip := &inetPlay{in: p2p.NewInternet(p2p.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)})}
 	for _, tt := range []struct {
 		do   func()
 		want string

@@ -14,28 +14,11 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"hostfall/internal/logbuf"
 	"hostfall/internal/testwait"
 	"hostfall/p2p"
 	"hostfall/session"
 )
-
-// syncBuffer collects a peer's log lines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *syncBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // liveHeap is the heap the last GC found live, after a fresh GC.
 func liveHeap() uint64 {
@@ -77,10 +60,10 @@ func TestStrangerFloodCostsLittle(t *testing.T) {
 		floodBound = 24 << 20
 		limit      = 400
 	)
-	logs := &syncBuffer{}
+	logs := &logbuf.Buffer{}
 	peers := newGame(t, gameOpts{players: 3, turnLimit: limit, tweak: func(i int, o *PeerOptions) {
 		if i == 0 {
-			o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			o.Logger = logs.Logger(slog.LevelWarn)
 		}
 	}})
 	host := peers[0]
