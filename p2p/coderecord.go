@@ -137,12 +137,22 @@ func metaBytes(rec *ipns.Record, key string) ([]byte, error) {
 	return v.AsBytes()
 }
 
+// noRecord is a lookup that found no record of the code: no game with
+// that code, as far as this lookup could tell.
+type noRecord struct{ code Code }
+
+func (e noRecord) Error() string {
+	return fmt.Sprintf("%v (%s): check the code with the host, and that the game is still open", ErrNoGame, e.code)
+}
+
+func (e noRecord) Unwrap() error { return ErrNoGame }
+
 // lookupCode finds code's record in the DHT and opens it.
 func lookupCode(ctx context.Context, kad *dht.IpfsDHT, code Code) (peer.AddrInfo, error) {
 	b, err := kad.GetValue(ctx, codeRoutingKey(code))
 	switch {
 	case errors.Is(err, routing.ErrNotFound) || (err != nil && ctx.Err() != nil):
-		return peer.AddrInfo{}, fmt.Errorf("%w (%s): check the code with the host, and that the game is still open", ErrNoGame, code)
+		return peer.AddrInfo{}, noRecord{code}
 	case err != nil:
 		return peer.AddrInfo{}, fmt.Errorf("looking up %s: %w", code, err)
 	}

@@ -246,6 +246,13 @@ func (in *Internet) AwaitHolePunch(ctx context.Context) bool {
 	return waitHolePunch(wctx, in.h.LibP2P())
 }
 
+// A code nobody publishes is looked up again every lookupAgain for
+// unknownAfter before Find answers ErrNoGame.
+const (
+	unknownAfter = 5 * time.Second
+	lookupAgain  = 500 * time.Millisecond
+)
+
 // Find resolves a code to its host within FindTimeout: its peer ID and
 // the addresses it signed (circuits through its relays first).
 func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) {
@@ -257,6 +264,17 @@ func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) 
 	ctx, cancel := context.WithTimeout(ctx, FindTimeout)
 	defer cancel()
 	ai, err := lookupCode(ctx, kad, code)
+	// A lookup that finds nothing is not the last word while the routing
+	// table fills (a client's table is empty until identify finishes, and a
+	// bootstrap peer may just have gone): it is asked again for
+	// unknownAfter before the code counts as unknown.
+	for start := time.Now(); errors.As(err, new(noRecord)) && time.Since(start) < unknownAfter && ctx.Err() == nil; {
+		select {
+		case <-ctx.Done():
+		case <-time.After(lookupAgain):
+			ai, err = lookupCode(ctx, kad, code)
+		}
+	}
 	if err != nil {
 		return ai, err
 	}
