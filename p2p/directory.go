@@ -65,11 +65,6 @@ func DirectoryRegister(ctx context.Context, h *Host, relay peer.AddrInfo) (time.
 	return ttl, dirErr(err)
 }
 
-// DirectoryUnregister removes h's registration.
-func DirectoryUnregister(ctx context.Context, h *Host, relay peer.AddrInfo) error {
-	return dirErr(rendezvous.Unregister(ctx, h.h, relay, GamesNamespace))
-}
-
 // DirectoryEntry is one session a relay's directory lists: the host's
 // listing, with the addresses of its signed peer record.
 type DirectoryEntry struct {
@@ -280,12 +275,21 @@ func serveListing(h *Host, p Hosting) (stop func()) {
 }
 
 // RegisterLobby keeps p's session in the relay's directory while p hosts it
-// (from the start or after a migration): it answers listing questions and
-// registers again at a third of the TTL granted, or at once when its
-// addresses change; it unregisters when p stops hosting or stop is called.
+// (from the start or after a migration), and answers listing questions.
 func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (stop func()) {
-	log = orDefault(log)
 	stopListing := serveListing(h, p)
+	stopRegistering := keepRegistered(ctx, h, p, relay, GamesNamespace, "the session", orDefault(log))
+	return func() {
+		stopRegistering()
+		stopListing()
+	}
+}
+
+// keepRegistered keeps h registered under ns at the relay's rendezvous
+// point while p hosts: again at a third of the TTL granted, or at once when
+// its addresses change (the record carries them); it unregisters when p
+// stops hosting or stop is called. what names the registration in the log.
+func keepRegistered(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, ns, what string, log *slog.Logger) (stop func()) {
 	registered := false
 	var next time.Time
 	var last []string
@@ -294,14 +298,14 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 		if time.Now().Before(next) && slices.Equal(addrs, last) {
 			return
 		}
-		ttl, err := DirectoryRegister(ctx, h, relay)
+		ttl, err := rendezvous.Register(ctx, h.h, relay, ns, DefaultDirTTL, nil)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			log.Warn("the session is not in the relay's directory", "err", err)
+			log.Warn(what+" is not on the relay's rendezvous point", "ns", ns, "err", dirErr(err))
 			next = time.Now().Add(5 * time.Second)
 		case err == nil:
 			if !registered {
-				log.Debug("directory: session registered", "relay", relay.ID)
+				log.Debug("directory: registered", "ns", ns, "relay", relay.ID)
 			}
 			registered, last = true, addrs
 			next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))
@@ -310,16 +314,12 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 	unregister := func() {
 		if registered {
 			uctx, ucancel := context.WithTimeout(context.Background(), 2*time.Second)
-			_ = DirectoryUnregister(uctx, h, relay)
+			_ = rendezvous.Unregister(uctx, h.h, relay, ns)
 			ucancel()
-			registered = false
+			registered, next = false, time.Time{} // hosting again registers at once
 		}
 	}
-	stopHosting := whileHosting(ctx, p, announceEvery*5, register, unregister)
-	return func() {
-		stopHosting()
-		stopListing()
-	}
+	return whileHosting(ctx, p, announceEvery*5, register, unregister)
 }
 
 // addrSet is addrs as sorted strings: the host lists them in no set order.

@@ -13,7 +13,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/p2p/rendezvous"
-	"hostfall/session"
 )
 
 // A game hosted through a relay of one's own gets a short code too: the
@@ -32,7 +31,7 @@ const codeSaltLen = 16
 func codeNamespace(c Code) string { return "hostfall/code/1/" + string(c) }
 
 // RegisterCode keeps a short code for p's session in the relay's
-// rendezvous while p hosts it. The code is the same for the life of the
+// rendezvous while p hosts it (keepRegistered). The code is the same for the life of the
 // call (a host change within the game gets the new host its own code).
 func RegisterCode(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (Code, func()) {
 	log = orDefault(log)
@@ -48,31 +47,7 @@ func RegisterCode(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, 
 		}
 		_, _ = s.Write(salt)
 	})
-	var next time.Time
-	registered := false
-	register := func(ctx context.Context, _ session.Lobby) {
-		if time.Now().Before(next) {
-			return
-		}
-		ttl, err := rendezvous.Register(ctx, h.h, relay, codeNamespace(code), DefaultDirTTL, nil)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			log.Warn("the game's short code is not on the relay", "code", code, "err", err)
-			next = time.Now().Add(5 * time.Second)
-		case err == nil:
-			registered = true
-			next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))
-		}
-	}
-	unregister := func() {
-		if registered {
-			uctx, ucancel := context.WithTimeout(context.Background(), 2*time.Second)
-			_ = rendezvous.Unregister(uctx, h.h, relay, codeNamespace(code))
-			ucancel()
-			registered, next = false, time.Time{}
-		}
-	}
-	stop := whileHosting(ctx, p, announceEvery*5, register, unregister)
+	stop := keepRegistered(ctx, h, p, relay, codeNamespace(code), "the game's short code "+string(code), log)
 	return code, func() {
 		stop()
 		h.h.RemoveStreamHandler(CodeProtocol)
