@@ -1,6 +1,7 @@
 package network
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -42,8 +43,8 @@ func (a *admission) admitted(p peer.ID) bool {
 
 // sent notes a message this peer sends to p.
 func (a *admission) sent(p peer.ID, kind session.MsgKind) {
-	if !askingKinds[kind] || a.admitted(p) {
-		return
+	if !askingKinds[kind] || a.admitted(p) || slices.Contains(a.asked, p) {
+		return // already known: a departed player stays out without a new set per message
 	}
 	if len(a.asked) == maxAsked {
 		a.asked = a.asked[1:]
