@@ -18,8 +18,7 @@ const maxSnapshotParts = 64
 
 // snapAssembly is a snapshot whose parts are arriving from one peer.
 type snapAssembly struct {
-	from  PeerID
-	first Message // the first part's message, Data aside
+	first Message // the metadata of the part that came first (its Data, Lobby and Turns left out)
 	data  [][]byte
 	got   int
 	size  int
@@ -60,7 +59,7 @@ func (n *Node) assemble(m Message) (Message, bool) {
 	}
 	a := n.snaps[m.From]
 	if a == nil || !sameSnapshot(a.first, m) {
-		a = &snapAssembly{from: m.From, first: m, data: make([][]byte, s.Parts)}
+		a = &snapAssembly{first: m, data: make([][]byte, s.Parts)}
 		a.first.Snapshot = &Snapshot{Turn: s.Turn, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, Parts: s.Parts}
 		a.first.Lobby, a.first.Turns = nil, nil
 		n.dropAssemblies(m.From)

@@ -67,7 +67,7 @@ func (h *hostState) checkCommands(n *Node, pi *peerInfo, cmds []Command) {
 	}
 }
 
-// checkHashes counts an ack whose hash reports are of turns far past any
+// checkReports counts an ack whose hash reports are of turns far past any
 // this host has sequenced.
 func (h *hostState) checkReports(n *Node, pi *peerInfo, reports []HashReport) {
 	for _, hr := range reports {
