@@ -569,7 +569,9 @@ func recoverable(err error) bool {
 
 // handled does the loop's side of one Ready: send, then tell.
 func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
-	p.gens.note(rd.Status.Generation, claims(rd), time.Now())
+	if rd.Status.Generation > p.gens.saved { // rare: look for a claim only then
+		p.gens.note(rd.Status.Generation, claims(rd), time.Now())
+	}
 	p.st = rd.Status
 	for i := range rd.Messages {
 		m := &rd.Messages[i]
