@@ -200,3 +200,25 @@ func TestRepairTakesOnlyTheNamedSource(t *testing.T) {
 	n.Run(400)
 	noViolations(t, n)
 }
+
+// A member that stops (its client goes quiet) and poses as the host of a side
+// of its own, far ahead, makes the sides equal in a game of two: the lead
+// it claims is its word alone (no player of its side says so), so the
+// host keeps the game.
+func TestMemberPosingAsAHostFarAheadDoesNotUnseatTheHost(t *testing.T) {
+	n := gameOf(t, 21, 2, simConfig())
+	n.Run(40)
+	host, bad := n.Peers[0], inSlot(t, n, 1)
+	n.Pause(bad.ID, 0)
+	gen := session.EpochGeneration(host.Status.Epoch)
+	for i := range 600 {
+		if i%10 == 0 {
+			n.Inject(bad.ID, host.ID, session.Message{Kind: session.MsgPing, Epoch: epochOf(gen+1, 1), Count: 1, Slot: 1,
+				Turn: host.Last() + 500})
+		}
+		n.Tick()
+		if !host.Status.IsHost || host.Status.Epoch != epochOf(gen, 0) {
+			t.Fatalf("tick %d: the host gave its game up to a member's word: %+v", i, host.Status)
+		}
+	}
+}

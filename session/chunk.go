@@ -76,10 +76,10 @@ func (n *Node) assemble(m Message) (Message, bool) {
 	a.data[s.Part] = s.Data
 	a.size += len(s.Data)
 	a.got++
-	// A rejoining node asks again for a snapshot that does not come within
-	// seekTicks (follower.go); a part is progress, so a big snapshot on a
-	// slow link is not asked for again while it arrives.
-	n.snapAskedAt = n.now
+	// A joining node asks again for a snapshot that does not come
+	// (snapshotLost); a part is progress, so a big snapshot on a slow link
+	// is not asked for again while it arrives.
+	n.snapAskedAt, n.snapHeard = n.now, 0
 	if s.Part == s.Parts-1 {
 		a.first.Lobby, a.first.Turns = m.Lobby, m.Turns
 	}

@@ -145,9 +145,10 @@
 //     that still follows this host cannot be a rival at all. A junior host
 //     checks a merge order the same way and answers one the rule does not
 //     support with a merge order of its own, which makes the senior
-//     reconsider. (Left to trust: with equal sides, a rival's word that it
-//     is more than 40 turns ahead; so in a game of two, the other player
-//     can win a tie that way.)
+//     reconsider. With equal sides, a lead counts only as far as a player
+//     of the leading side, other than its host, acknowledged it (rivalTurn,
+//     sideTurn): in a game of two, the other player cannot win a tie by
+//     saying it is ahead.
 //   - A repair snapshot is taken only from the majority peer the host
 //     named, and only if it continues the repaired peer's history; the
 //     next hash vote checks the state, and a snapshot that does not
@@ -172,13 +173,24 @@
 // restarted with the player's identity; a host's pings also point the way). The host admits it back into its own slot with a
 // snapshot plus the turns since, and marks it back once it has caught up.
 // A seeker that finds nobody for DropTicks+1 s runs for host itself.
+// A seeker takes a Welcome or a refusal only from a host something vouches
+// for (seektrust.go): the one it was sent to, one another player named
+// when asked, or the first player of the list it has not found silent (the
+// one an election would pick). A member that answers for a game of its own
+// is ignored, and its pings no longer draw the seeker's questions.
+// A joiner welcomed into a game under way (late join or rejoin) asks again
+// when 20 messages of its host have come since the Welcome without the
+// snapshot: on the one ordered stream they would have waited behind it, so
+// a slow snapshot is never asked for twice, and a lost one is.
 //
 // When the network splits, both sides play on. Every host keeps pinging the
 // players it misses, so the two hosts meet when the network heals, and the
 // players of the other side answer whose side they are on. The senior
 // host (lowest slot; on a tie, the newer epoch) alone decides, so they
 // never both win: the side with more players goes on; with equal sides the
-// one more than 40 turns (2 s) ahead; else the senior. It decides FailTicks
+// one more than 40 turns (2 s) ahead, as a player of that side other than
+// its host says (a host's own word counts for nothing: a member posing as
+// a host far ahead would take the game); else the senior. It decides FailTicks
 // after it first heard the rival, so each side counts only players heard
 // since (a host that was stopped cannot count its side from the messages
 // that waited for it), and its decision is final unless the junior, which

@@ -39,6 +39,11 @@ type followInfo struct {
 	loaded bool
 }
 
+// follows reports whether p follows this candidate's claim.
+func (el *election) follows(p PeerID) bool {
+	return slices.ContainsFunc(el.followers, func(f followInfo) bool { return f.id == p })
+}
+
 func (n *Node) rosterIndex(p PeerID) int { return slices.Index(n.roster(), p) }
 
 // suspectHost starts (or continues) a migration away from the current host.
@@ -50,7 +55,8 @@ func (n *Node) suspectHost() {
 		// Welcomed back but still without the snapshot: the history this
 		// node holds is one the game discarded, and no claim may rest on
 		// it. It looks for the game again, as it did before the welcome.
-		n.seek(n.nextSeekTarget(n.host))
+		n.seekVia(n.nextSeekTarget(n.host), n.host)
+		n.seeking.noAnswer(n.host)
 		return
 	}
 	n.hostLost = true
@@ -319,11 +325,13 @@ func (n *Node) onReject(m Message) {
 	el.answered = append(el.answered, m.From)
 	if len(m.Targets) == 1 && m.Targets[0] != n.self && m.Epoch != n.epoch && m.Epoch != n.lineageEpoch() &&
 		epochGen(m.Epoch) > epochGen(n.lineageEpoch()) && !slices.Contains(el.failedHosts, m.Targets[0]) &&
-		n.owns(m.Targets[0], m.Epoch) && (m.Targets[0] != m.From || n.rosterIndex(m.From) < n.rosterIndex(n.self)) {
+		n.owns(m.Targets[0], m.Epoch) && n.rosterIndex(m.Targets[0]) >= 0 && n.rosterIndex(m.From) >= 0 &&
+		!el.follows(m.Targets[0]) && (m.Targets[0] != m.From || n.rosterIndex(m.From) < n.rosterIndex(n.self)) {
 		// The others went on with a newer host: go to that game rather
-		// than start a second one. (A host listed after this candidate
-		// does not send it away on its own word: the players that follow
-		// it say so for it.)
+		// than start a second one. Only players say so (spectators have
+		// no vote), and a host that follows this claim hosts no more. (A
+		// host listed after this candidate does not send it away on its
+		// own word: the players that follow it say so for it.)
 		n.candidateToGame(m.Targets[0])
 		return
 	}

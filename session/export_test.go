@@ -32,6 +32,7 @@ func (n *Node) Footprint() (total int, largest string) {
 	add("connLost", len(n.connLost))
 	add("snapTargets", len(n.snapTargets))
 	add("snapshots in parts", len(n.snaps))
+	add("seek's lists", len(n.seeking.named)+len(n.seeking.silent)+len(n.seeking.doubted))
 	if h := n.hs; h != nil {
 		add("open", len(h.open))
 		add("openDeps", len(h.openDeps))
@@ -69,3 +70,7 @@ func (n *Node) Footprint() (total int, largest string) {
 	}
 	return total, largest
 }
+
+// Seeking reports whether the node has lost its game and asks around for
+// it, and whom it asks now.
+func (n *Node) Seeking() (bool, PeerID) { return n.role == roleJoining && n.rejoin, n.joinHost }

@@ -46,6 +46,9 @@ func (n *Node) stepMember(m Message) {
 		return // an older (or unknown) epoch
 	}
 	n.heardHost()
+	if n.expectSnap {
+		n.snapHeard++
+	}
 	switch m.Kind {
 	case MsgBye:
 		n.suspectHost()
@@ -194,8 +197,8 @@ func (n *Node) followerTick() {
 			return
 		}
 	}
-	if n.rejoin && n.expectSnap && n.now-n.snapAskedAt >= seekTicks {
-		n.seek(n.host) // the snapshot was lost on the way: ask again
+	if n.snapshotLost() {
+		n.seek(n.host) // ask again: the host welcomes it anew, with a snapshot
 		return
 	}
 	if n.hostLost || n.awaitResume || n.rejoin {
@@ -225,4 +228,29 @@ func (n *Node) followerTick() {
 		}
 		n.send(Message{Kind: MsgCommands, To: n.host, Epoch: n.epoch, Commands: cs})
 	}
+}
+
+// snapLostAfter is how many messages from its host a joining node takes,
+// after its Welcome, as proof that the snapshot it waits for was lost. A
+// count, not a time: over a slow relay a snapshot of a megabyte takes
+// seconds, and the messages the host sent after it wait behind it (one
+// ordered stream), so only a lost one lets them by. The host sends a few
+// turns between the Welcome and the snapshot (it snapshots at a turn its
+// game has applied); 20 turns are a second of play.
+const snapLostAfter = 20
+
+// awaitSnapshot makes a joining node wait for the snapshot its Welcome
+// promised.
+func (n *Node) awaitSnapshot() {
+	n.expectSnap = true
+	n.snapAskedAt, n.snapHeard = n.now, 0
+}
+
+// snapshotLost reports whether a joining node — welcomed into a game under
+// way, or back into its own — waits in vain for its snapshot: the host
+// goes on talking, and the snapshot does not come. (A repair's snapshot
+// is the host's to order again; a resumed game's waits for the loading.)
+func (n *Node) snapshotLost() bool {
+	joining := n.released == 0 || n.rejoin
+	return n.expectSnap && joining && !n.resumeWait && n.now-n.snapAskedAt >= seekTicks && n.snapHeard >= snapLostAfter
 }

@@ -143,6 +143,15 @@ func TestHostileMember(t *testing.T) {
 		}
 		crash := r.IntN(2) == 0
 		liar := r.IntN(2) == 0
+		// An honest player (not the host) stops for longer than the host
+		// waits, so that it comes back seeking its game, and the member
+		// courts it then; across the host's crash only when another honest
+		// player is left (else the member hosts by right, and a host
+		// decides what its players play).
+		stalled, stallAt, stallFor := inSlot(t, n, 1+r.IntN(players-2)).ID, 300, 350+r.IntN(100)
+		if players >= 4 && r.IntN(2) == 0 {
+			stallAt, stallFor = 700, 350+r.IntN(300)
+		}
 		if *hostileTrace {
 			traceNet(t, n)
 		}
@@ -150,15 +159,16 @@ func TestHostileMember(t *testing.T) {
 			if crash && tick == 800 {
 				n.Crash(pid(0))
 			}
+			if tick == stallAt {
+				n.Pause(stalled, stallFor)
+			}
+			if tick < 2000 {
+				courtSeekers(r, n, bad)
+			}
 			if tick < 2000 && tick%3 == 0 {
 				to := n.Peers[r.IntN(len(n.Peers))]
 				m := forge(r, n, bad)
-				// Known limit, not tested: a player that lost its game
-				// seeks it by asking each member, and trusts the one it
-				// asks to answer for the game; a hostile member can
-				// welcome it into a game of its own, or refuse it.
-				seeking := !to.Status.Joined && (m.Kind == session.MsgWelcome || m.Kind == session.MsgRefuse)
-				if to != bad && !seeking {
+				if to != bad {
 					if *hostileTrace {
 						t.Logf("t=%d forged %v to %s: epoch %d count %d slot %d turn %d targets %v", n.Now, m.Kind, to.ID, m.Epoch, m.Count, m.Slot, m.Turn, m.Targets)
 					}
@@ -209,11 +219,42 @@ func TestHostileMember(t *testing.T) {
 			return
 		}
 	}
+	t.Logf("courted %d seekers %d", courted, seekers)
 	t.Logf("%d schedules of a hostile member: the honest players played on; the largest session state besides the log held %d entries (%s)", *hostileSeeds, worst, worstAt)
 	if worst > footprintBound {
 		t.Errorf("an honest node's session state held %d entries besides its log, more than the %d bound (%s)", worst, footprintBound, worstAt)
 	}
 }
+
+// courtSeekers is the member's answer to a player that lost its game and
+// asks around for it: a ping that says "I host, and I miss you", so that
+// the seeker asks it, and with it a Welcome into a game of its own epoch
+// or a refusal.
+func courtSeekers(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) {
+	for _, p := range n.Peers {
+		seeking, asks := p.Node.Seeking()
+		if p == bad || !p.Live() || !seeking {
+			continue
+		}
+		gen := session.EpochGeneration(p.Status.Epoch)
+		epoch := epochOf(gen+1+uint64(r.IntN(3)), bad.Status.Slot)
+		seekers++
+		if asks != bad.ID {
+			n.Inject(bad.ID, p.ID, session.Message{Kind: session.MsgPing, Epoch: epoch, Count: 5, Slot: bad.Status.Slot})
+		}
+		m := session.Message{Kind: session.MsgWelcome, Epoch: epoch, Slot: p.Status.Slot, NextSeq: 1}
+		l := bad.Node.Lobby()
+		l.Revision += 1000
+		m.Lobby = &l
+		if r.IntN(3) == 0 {
+			m = session.Message{Kind: session.MsgRefuse, Refusal: &session.Refusal{Code: session.RefuseKicked, Text: "forged"}}
+		}
+		n.Inject(bad.ID, p.ID, m)
+		courted++
+	}
+}
+
+var courted, seekers int
 
 // traceNet logs each peer's changes of role and its events.
 func traceNet(t *testing.T, n *simnet.Net) {

@@ -61,7 +61,7 @@ func (n *Node) sendHello() {
 }
 
 func (n *Node) stepJoining(m Message) {
-	if n.rejoin && m.Kind == MsgPing && m.Count > 0 && n.rosterIndex(m.From) >= 0 &&
+	if n.rejoin && m.Kind == MsgPing && m.Count > 0 && n.rosterIndex(m.From) >= 0 && !slices.Contains(n.seeking.doubted, m.From) &&
 		(m.From != n.joinHost || n.now-n.joinedAt > n.cfg.HeartbeatTicks*2) {
 		// A host of this game pings the players it misses: ask it.
 		n.ask(m.From)
@@ -69,6 +69,13 @@ func (n *Node) stepJoining(m Message) {
 	}
 	if m.From != n.joinHost {
 		return
+	}
+	if n.rejoin {
+		n.seeking.heard(m.From)
+		if (m.Kind == MsgWelcome || m.Kind == MsgRefuse) && (!n.vouched(m.From) || m.Kind == MsgWelcome && !n.owns(m.From, m.Epoch)) {
+			n.seeking.doubt(m.From) // a member answering for a game of its own, perhaps: ask on
+			return
+		}
 	}
 	switch m.Kind {
 	case MsgChallenge:
@@ -88,6 +95,9 @@ func (n *Node) stepJoining(m Message) {
 		// A member, not the host: it names the host to ask. A process
 		// restarted mid-game asks whoever it can reach, as a seeking one does.
 		if len(m.Targets) == 1 && m.Targets[0] != "" && m.Targets[0] != n.self && m.Targets[0] != n.joinHost {
+			if n.rosterIndex(m.From) >= 0 {
+				n.name(m.Targets[0]) // a player vouches for its host
+			}
 			n.ask(m.Targets[0])
 		}
 	case MsgWelcome:
@@ -117,7 +127,9 @@ func (n *Node) stepJoining(m Message) {
 		case n.lobby.State == StateLoading && n.lobby.Resume > 0:
 			n.expectSnap, n.resumeWait = true, true // EvLoad comes with the saved state
 		case n.lobby.State >= StateLoading:
-			n.expectSnap = n.lobby.State == StatePlaying
+			if n.lobby.State == StatePlaying {
+				n.awaitSnapshot()
+			}
 			n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
 		}
 		n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})

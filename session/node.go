@@ -177,7 +177,9 @@ type Node struct {
 	snapFrom    PeerID // the majority peer the host named to repair this one
 	rejoin      bool   // seeking the game again (see seek); until the snapshot is in
 	seekSince   int
-	snapAskedAt int // tick a rejoining node was welcomed and began to wait for its snapshot
+	seeking     seekTrust // whose answers a seeking node takes (see vouched)
+	snapAskedAt int       // tick a joining node was welcomed and began to wait for its snapshot
+	snapHeard   int       // messages from its host since then (see snapshotLost)
 	hashQueue   []HashReport
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int

@@ -15,14 +15,21 @@ import "slices"
 const seekTicks = 100
 
 // seek leaves the role this node has and looks for the game again, starting
-// with target (or, when target is empty, the first player it knows).
-func (n *Node) seek(target PeerID) {
+// with target (or, when target is empty, the first player it knows). The
+// target is where the node was sent (its host, or the winner a merge
+// order or the election named), so its answer is taken.
+func (n *Node) seek(target PeerID) { n.seekVia(target, target) }
+
+// seekVia seeks starting with target, taking answers for the game from
+// trusted (see vouched) besides those the seeker's own rule names.
+func (n *Node) seekVia(target, trusted PeerID) {
 	if n.role == roleLeft || n.role == roleNone {
 		return
 	}
 	if target == "" || target == n.self {
 		target = n.nextSeekTarget("")
 	}
+	n.seeking = seekTrust{trusted: trusted}
 	n.keepOwnOpen()
 	n.el, n.deferred = nil, nil
 	n.hostLost, n.awaitResume = false, false
@@ -73,6 +80,7 @@ func (n *Node) seekTick() {
 		n.becomeCandidate()
 		return
 	}
+	n.seeking.noAnswer(n.joinHost)
 	if next := n.nextSeekTarget(n.joinHost); next != "" {
 		n.joinHost = next
 	}
@@ -117,8 +125,7 @@ func (n *Node) rejoinWelcome(m Message) {
 		n.rejoin = false
 		return
 	}
-	n.expectSnap = true
-	n.snapAskedAt = n.now
+	n.awaitSnapshot()
 	n.log, n.chains, n.arrived = nil, nil, nil
 	n.base, n.baseChain = n.released, 0
 	// Commands numbered below NextSeq reached this host already (a slot's
@@ -228,6 +235,7 @@ func (h *hostState) onSide(n *Node, pi *peerInfo, since int) bool {
 type sideNote struct {
 	epoch uint64
 	host  PeerID
+	turn  uint64 // the player's last turn, as it said
 	at    int
 }
 
@@ -239,7 +247,7 @@ func (h *hostState) sideReport(n *Node, m Message) {
 	if n.rosterIndex(m.From) < 0 || len(m.Targets) != 1 || m.Epoch == n.epoch {
 		return
 	}
-	h.sides[m.From] = sideNote{epoch: m.Epoch, host: m.Targets[0], at: n.now}
+	h.sides[m.From] = sideNote{epoch: m.Epoch, host: m.Targets[0], turn: m.Turn, at: n.now}
 }
 
 // rivalSide counts a rival host's side as this host can check it: the
@@ -283,9 +291,38 @@ func (h *hostState) rivalSide(n *Node, m Message, since int) (count, low int, ok
 	return count, low, true
 }
 
+// rivalTurn is how far a rival host's side has played as this host can
+// check it: the turn the rival says, but no further than a player of its
+// side (not the rival itself) said it holds, after tick since. A side of
+// the rival alone is taken to be at turn 0: with equal sides, a member that
+// stopped answering and posed as a host far ahead would otherwise take the
+// game over on its own word.
+func (h *hostState) rivalTurn(n *Node, m Message, since int) uint64 {
+	var seen uint64
+	for _, p := range n.roster() {
+		if s, ok := h.sides[p]; ok && p != m.From && s.epoch == m.Epoch && s.host == m.From && s.at > since {
+			seen = max(seen, s.turn)
+		}
+	}
+	return min(seen, m.Turn)
+}
+
+// sideTurn is how far this host's side has played as a rival can check
+// it (see rivalTurn): the newest turn a player of its side, other than
+// this host, acknowledged after tick since.
+func (h *hostState) sideTurn(n *Node, since int) uint64 {
+	var t uint64
+	for _, pi := range h.peers {
+		if pi.slot >= 0 && h.onSide(n, pi, since) {
+			t = max(t, min(pi.acked, n.last()))
+		}
+	}
+	return t
+}
+
 // seniorWins is the split rule as the senior host applies it: more
 // players win; with equal sides the junior wins only if it is more than
-// mergeLeadTurns ahead.
+// mergeLeadTurns ahead (by rivalTurn).
 func (n *Node) seniorWins(count, theirs int, theirTurn uint64) bool {
 	return count > theirs || count == theirs && theirTurn <= n.last()+mergeLeadTurns
 }
@@ -339,7 +376,7 @@ func (n *Node) rivalPing(m Message) bool {
 	since := max(n.sideSince(), h.rivalAt[m.Epoch])
 	count, _ = h.sideAfter(n, since)
 	theirs, _, _ := h.rivalSide(n, m, since)
-	if won || n.seniorWins(count, theirs, m.Turn) {
+	if won || n.seniorWins(count, theirs, h.rivalTurn(n, m, since)) {
 		if !won {
 			h.wonOver = append(h.wonOver, m.Epoch)
 		}
@@ -403,7 +440,7 @@ func (n *Node) mergeHolds(m Message) bool {
 		n.reconsider(m, count, theirs)
 		return false
 	}
-	if count > theirs || count == theirs && n.last() > m.Turn+mergeLeadTurns {
+	if count > theirs || count == theirs && h.sideTurn(n, n.sideSince()) > m.Turn+mergeLeadTurns {
 		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.last(),
 			Targets: []PeerID{n.self}})
 		return false
@@ -418,7 +455,7 @@ func (n *Node) mergeHolds(m Message) bool {
 func (n *Node) reconsider(m Message, count, theirs int) {
 	h := n.hs
 	i := slices.Index(h.wonOver, m.Epoch)
-	if i < 0 || n.seniorWins(count, theirs, m.Turn) {
+	if i < 0 || n.seniorWins(count, theirs, h.rivalTurn(n, m, n.sideSince())) {
 		return
 	}
 	h.wonOver = slices.Delete(h.wonOver, i, i+1)

@@ -112,6 +112,9 @@ type Net struct {
 	Msgs    int
 	// OnReady, if set, sees every Ready after it was handled.
 	OnReady func(p *Peer, rd session.Ready)
+	// Lose, if set, loses every message it reports true for, as if its
+	// link dropped that one message.
+	Lose func(from session.PeerID, m session.Message) bool
 }
 
 // New returns an empty network whose randomness all comes from seed.
@@ -198,6 +201,9 @@ func (n *Net) send(from *Peer, m session.Message) {
 	}
 	n.Bytes[from.ID] += len(data) + 1 + (len(data) >> 7) // plus a varint length prefix
 	n.Msgs++
+	if n.Lose != nil && n.Lose(from.ID, m) {
+		return
+	}
 	l := n.link(from.ID, m.To)
 	to := n.Peer(m.To)
 	if l.cut && l.queued && to != nil && to.Up {
