@@ -73,7 +73,7 @@ func (n *Node) stepJoining(m Message) {
 	if n.rejoin {
 		n.seeking.heard(m.From)
 		if (m.Kind == MsgWelcome || m.Kind == MsgRefuse) && (!n.vouched(m.From) || m.Kind == MsgWelcome && !n.owns(m.From, m.Epoch)) {
-			n.seeking.doubt(m.From) // a member answering for a game of its own, perhaps: ask on
+			n.unvouched(m.From) // a member answering for a game of its own, perhaps
 			return
 		}
 	}

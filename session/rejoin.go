@@ -81,7 +81,11 @@ func (n *Node) seekTick() {
 		return
 	}
 	n.seeking.noAnswer(n.joinHost)
-	if next := n.nextSeekTarget(n.joinHost); next != "" {
+	next := n.rightful() // the list in order: each player answers, or is found silent
+	if next == "" || next == n.joinHost {
+		next = n.nextSeekTarget(n.joinHost)
+	}
+	if next != "" {
 		n.joinHost = next
 	}
 	if n.joinHost != "" {

@@ -27,15 +27,34 @@ func (n *Node) vouched(p PeerID) bool {
 	if p == "" || p == n.self {
 		return false
 	}
-	if p == st.trusted || slices.Contains(st.named, p) {
-		return true
-	}
+	return p == st.trusted || slices.Contains(st.named, p) || p == n.rightful()
+}
+
+// rightful is the player the seeker's own rule names: the first one listed
+// (itself aside) that it has not found silent, or "" when all are.
+func (n *Node) rightful() PeerID {
 	for _, q := range n.otherPlayers() {
-		if !slices.Contains(st.silent, q) {
-			return q == p
+		if !slices.Contains(n.seeking.silent, q) {
+			return q
 		}
 	}
-	return false
+	return ""
+}
+
+// unvouched answers a Welcome or Refuse from p that nothing vouches for:
+// p is doubted, and the seeker asks the player its rule names, whose answer
+// (a Welcome, or its host's name) settles it; p's Welcome is taken once
+// the players listed before it are found silent. The first doubt of each
+// player restarts the wait before the seeker runs for host itself: it
+// heard from somebody, and checks.
+func (n *Node) unvouched(p PeerID) {
+	if !slices.Contains(n.seeking.doubted, p) {
+		n.seekSince = n.now
+	}
+	n.seeking.doubt(p)
+	if r := n.rightful(); r != "" && r != n.joinHost {
+		n.ask(r)
+	}
 }
 
 // heard notes that p, asked, answered: it is not silent.
