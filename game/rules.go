@@ -147,5 +147,7 @@ const ScoreTurn = 48000
 // game only under the same rules. Replays and saves of other rules are
 // refused rather than played into a desync. Bump it whenever a change
 // alters what a game's commands produce (testdata/determinism.golden moves).
-// Version 3: pause and resume, the game clock.
-const RulesVersion = 3
+// Version 3: pause and resume, the game clock. Version 4: the time a
+// player went out is game time (paused turns do not count), which the
+// state hash holds.
+const RulesVersion = 4

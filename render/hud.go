@@ -144,6 +144,18 @@ func (g *gameScreen) chooseEnd(c endChoice) {
 	}
 }
 
+// endResult is a player's result in the end screen's table: when it went
+// out by the game clock, or how its game ended.
+func endResult(info game.PlayerInfo, over bool) string {
+	switch {
+	case info.Out:
+		return "out at " + gameClock(info.OutTime)
+	case over:
+		return "won"
+	}
+	return "playing"
+}
+
 // drawEndButtons draws the end screen's buttons.
 func (g *gameScreen) drawEndButtons() {
 	for _, b := range g.ends {
@@ -151,8 +163,10 @@ func (g *gameScreen) drawEndButtons() {
 	}
 }
 
-func gameClock(turn int) string {
-	s := turn / 20
+// gameClock is ticks of game time (game.World.Time, which stands still
+// while the game is paused) as minutes and seconds, 20 ticks a second.
+func gameClock(ticks int) string {
+	s := ticks / 20
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
@@ -529,14 +543,7 @@ func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) {
 			c = colAccent
 		}
 		t.text(t.fit(name, 200), x0+22, y, alignLeft, c)
-		result := "playing"
-		switch {
-		case info.Out:
-			result = "out at " + gameClock(info.OutTurn)
-		case g.over:
-			result = "won"
-		}
-		vals := []string{result, fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
+		vals := []string{endResult(info, g.over), fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
 			fmt.Sprint(info.Trained), fmt.Sprint(info.Killed), fmt.Sprint(info.Lost)}
 		for i, v := range vals {
 			small.text(v, x0+cols[i+1].x, y+2, alignLeft, colText)
