@@ -123,6 +123,8 @@ func (g *gameScreen) replayAct(menu ui.MenuChoice) {
 	case ui.MenuRestart:
 		r.cl.Seek(0)
 		g.ui.MenuOpen, g.watching = false, false
+	case ui.MenuOptions: // over the menu, which keeps the replay paused
+		g.a.openOptions()
 	case ui.MenuQuit:
 		g.a.cl.Leave()
 		g.a.quit = true
