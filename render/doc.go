@@ -46,8 +46,11 @@
 // (Run applies App.display), Options.OnSettings (the wiring sets the sound
 // server's volumes). Save hands an edit to Options.SaveSettings; Back
 // applies the settings of when they opened. The how-to (howto.go) shows
-// over the first game when Options.HowTo says so, and on F1; the command
-// card's tool-tips are drawn there too.
+// over the first game when Options.HowTo says so, and on F1: modal and
+// pausing the game when nobody else plays; beside a game with other
+// people, translucent and taking neither the keyboard nor the map (the
+// first such game shows a hint to press F1 instead). The command card's
+// tool-tips are drawn there too.
 //
 // # Sounds
 //

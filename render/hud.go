@@ -444,7 +444,7 @@ func (g *gameScreen) drawNotices() {
 	for i := len(g.notices) - 1; i >= 0; i-- {
 		n := g.notices[i]
 		age := a.now.Sub(n.at)
-		if age > noticeTime {
+		if age > n.shownFor() {
 			continue
 		}
 		c := colText

@@ -172,13 +172,15 @@ func TestShotOptionsSizes(t *testing.T) {
 	}
 }
 
-// The how-to shows over the first game and takes the input until it is
+// The how-to shows over the first game (of one person against bots; see
+// howto_test.go for a game with others) and takes the input until it is
 // closed, which is saved; F1 shows it again. The pictures are kept
 // (howto-WxH.png) at the smallest and a large size.
 func TestHowTo(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{800, 600}, {1280, 800}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			h := newOptionsHarness(t, gameClient(t), sz.w, sz.h, true)
+			c, _ := soloClient(t)
+			h := newOptionsHarness(t, c, sz.w, sz.h, true)
 			h.frame(nil)
 			h.frame(nil)
 			if !h.a.howTo.shown {
