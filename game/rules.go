@@ -84,8 +84,9 @@ func Kinds() []Kind {
 	return []Kind{Worker, Soldier, Archer, Catapult, Base, Barracks, Tower, Workshop}
 }
 
-// armed reports whether k can attack (workers only defend themselves).
-func (k Kind) armed() bool { return stats[k].Damage > 0 && k != Worker }
+// Armed reports whether k can attack (workers only defend themselves):
+// the kinds the weapons upgrade makes stronger.
+func (k Kind) Armed() bool { return stats[k].Damage > 0 && k != Worker }
 
 // Mining numbers.
 const (

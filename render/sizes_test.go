@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"hostfall/client"
+	"hostfall/client/fake"
+	"hostfall/game"
+	"hostfall/game/ai"
+	"hostfall/render/ui"
+	"hostfall/session"
+)
+
+// The game's screens in windows of every size (shotSizes), with their text
+// checked for overlaps and for leaving the window; the browser, the lobby,
+// the options, the pause and the how-to have theirs beside their tests.
+
+// overProblems lists the strings of a's last frame, both text layers
+// apart, that overlap another of their layer or leave the window.
+func overProblems(a *App) []string {
+	return append(textProblems(a), modalProblems(a)...)
+}
+
+// The end screen's table of six players, one with a long name, fits every
+// window (the play-test found it cut at both sides at 800×600).
+func TestShotEndSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		name := fmt.Sprintf("victory-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			w, players, err := fake.Skirmish(11, 6, 600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			players[2].Name = "Cyrillus the Magnificent"
+			var out []game.Command
+			for p := 1; p < 6; p++ {
+				out = append(out, game.Command{Player: game.PlayerID(p), Kind: game.CmdSurrender})
+			}
+			w.Step(out)
+			if !w.Over() {
+				t.Fatal("the game did not end with the surrenders")
+			}
+			c := fake.New()
+			l := fake.Lobby("Six", 6)
+			l.State = session.StatePlaying
+			c.SetLobby(l, 0)
+			c.SetGame(w, t0, players, 0)
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			h.frame(nil)
+			h.frame(nil)
+			h.shot(name)
+			if h.a.game.end == endNone {
+				t.Fatal("no end screen")
+			}
+			if p := modalProblems(h.a); len(p) > 0 {
+				t.Errorf("end screen text problems:\n%s", strings.Join(p, "\n"))
+			}
+			for _, b := range h.a.game.ends {
+				if b.r.Min.X < 0 || b.r.Max.X > float64(sz.w) || b.r.Max.Y > float64(sz.h) {
+					t.Errorf("button %q at %v leaves the window", b.label, b.r)
+				}
+			}
+		})
+	}
+}
+
+// The battlefield with workers selected (the command card full) in every
+// window size: the top bar, the selection panel, the card and the
+// notices keep apart.
+func TestShotGameSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		name := fmt.Sprintf("game-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			c := gameClient(t)
+			c.PushWorld(game.Event{Kind: game.EvRejected, Player: 0, Reason: game.RejNoGold})
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			h.frame(nil)
+			g := h.a.game
+			var sel []game.UnitID
+			for _, u := range g.sc.Units {
+				if u.Own && u.Kind == game.Worker {
+					sel = append(sel, u.ID)
+				}
+			}
+			g.ui.Sel.Set(sel)
+			h.frame(nil)
+			h.frame(nil)
+			h.shot(name)
+			if p := overProblems(h.a); len(p) > 0 {
+				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+			}
+		})
+	}
+}
+
+// contentClient is a duel of hard bots at turn 6,300 on seed 7, when
+// player 0 has built towers and a workshop that researches an upgrade,
+// with weapons level 1 done.
+func contentClient(t *testing.T) *fake.Client {
+	t.Helper()
+	m, err := ai.NewMatch(game.FreeForAll(7, 2), []ai.Level{ai.Hard}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m.World.Turn() < 6300 && !m.World.Over() {
+		if _, err := m.Turn(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := fake.New()
+	l := fake.Lobby("Duel", 2)
+	l.State = session.StatePlaying
+	c.SetLobby(l, 0)
+	players := []client.Player{{Name: "Ann", Slot: 0, Color: 0}, {Name: "Bo", Slot: 1, Color: 1, Bot: true}}
+	c.SetGame(m.World, t0, players, 0)
+	return c
+}
+
+// The tower and the upgrades: the camera on player 0's towers and
+// workshop, the workshop selected (its card trains catapults and
+// researches weapons and armor; its panel shows the research under way).
+func TestShotTowerAndUpgrades(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{800, 600}, {1024, 768}} {
+		name := fmt.Sprintf("tower-upgrades-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			h := newSizedHarness(t, contentClient(t), sz.w, sz.h)
+			h.frame(nil)
+			g := h.a.game
+			var tower, shop *ui.Unit
+			for i := range g.sc.Units {
+				u := &g.sc.Units[i]
+				switch {
+				case u.Own && u.Kind == game.Tower && tower == nil:
+					tower = u
+				case u.Own && u.Kind == game.Workshop:
+					shop = u
+				}
+			}
+			if tower == nil || shop == nil {
+				t.Fatalf("tower %v, workshop %v: the fixture should have both", tower, shop)
+			}
+			mid := tower.Pos.Add(shop.Pos)
+			g.ui.Cam.LookAt(ui.V(mid.X/2, mid.Y/2))
+			g.ui.Sel.Set([]game.UnitID{shop.ID})
+			h.frame(nil)
+			h.frame(nil)
+			h.shot(name)
+			if p := overProblems(h.a); len(p) > 0 {
+				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+			}
+			drawn := drawnStrings(h.a)
+			for _, s := range []string{"Weapons", "Armor", "Researching armor level 1"} {
+				if !drawn[s] {
+					t.Errorf("the workshop shows no %q: %v", s, drawn)
+				}
+			}
+			if !drawn["200"] {
+				t.Errorf("the weapons button shows no cost of level 2 (200): %v", drawn)
+			}
+			g.ui.Sel.Set([]game.UnitID{tower.ID})
+			h.frame(nil)
+			// A tower: 12 damage, +1 for weapons level 1; its armor is a building's (3), no upgrade.
+			if want := "damage 13 · armor 3 · range 6.0"; !drawnStrings(h.a)["Guarding"] || !drawnStrings(h.a)[want] {
+				t.Errorf("the tower's panel: %v, want Guarding, %q", drawnStrings(h.a), want)
+			}
+			for _, u := range []*ui.Unit{tower, shop} {
+				p := g.ui.Cam.ToScreen(u.Pos)
+				if !g.ui.Layout.Map.Contains(p) {
+					t.Errorf("the %v at %v is not on the map view", u.Kind, p)
+				}
+			}
+		})
+	}
+}
