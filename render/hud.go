@@ -193,13 +193,30 @@ func (g *gameScreen) drawTopBar() {
 	} else {
 		bold.text("Watching", x, y, alignLeft, colAccent)
 	}
-	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
-	help := "Esc pause · F10 menu · F1 help · F3 network · Enter chat"
+	clock := gameClock(g.turn)
+	t.text(clock, a.w/2, y, alignCenter, colText)
+	helps := gameHelp
 	if g.rp != nil {
-		help = replayHelp
+		helps = replayHelp
 	}
-	a.text[fontSmall].text(help, a.w-12, y+1, alignRight, colDim)
+	// The longest reminder that keeps clear of the clock.
+	small, room := a.text[fontSmall], a.w/2-t.width(clock)/2-12-topBarGap
+	help := helps[len(helps)-1]
+	for _, h := range helps {
+		if small.width(h) <= room {
+			help = h
+			break
+		}
+	}
+	small.text(help, a.w-12, y+1, alignRight, colDim)
 }
+
+// gameHelp is the top bar's key reminder in a game, longest first: the
+// first that fits is drawn.
+var gameHelp = []string{"Esc pause · F10 menu · F1 help · F3 network · Enter chat", "Esc pause · F1 help · F3 network · Enter chat"}
+
+// topBarGap is the least room between the top bar's strings.
+const topBarGap = 24.0
 
 func (g *gameScreen) drawPanel() {
 	a := g.a

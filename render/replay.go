@@ -142,8 +142,8 @@ func (g *gameScreen) replayAct(menu ui.MenuChoice) {
 	r.st = r.cl.Replay()
 }
 
-// replayHelp is the top bar's key reminder in a replay.
-const replayHelp = "Space pause · + - speed · Tab or 0–8 follow · C camera · F10 menu"
+// replayHelp is the top bar's key reminder in a replay, longest first.
+var replayHelp = []string{"Space pause · + - speed · Tab or 0–8 follow · C camera · F10 menu", "Space pause · + - speed · Tab follow · F10 menu"}
 
 // drawReplay draws the controls where the command card is, the player list
 // and any problem.

@@ -1,16 +1,22 @@
 package render
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
+	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
 	"hostfall/client"
 	"hostfall/client/fake"
+	"hostfall/client/playback"
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/render/ui"
 	"hostfall/session"
+	"hostfall/session/replay"
 )
 
 // The game's screens in windows of every size (shotSizes), with their text
@@ -21,6 +27,31 @@ import (
 // apart, that overlap another of their layer or leave the window.
 func overProblems(a *App) []string {
 	return append(textProblems(a), modalProblems(a)...)
+}
+
+// topBarCrowding lists the top bar's strings that come closer than
+// topBarGap to the clock in its middle (the clock would read as part of
+// the keys' reminder).
+func topBarCrowding(a *App) []string {
+	var boxes []textBox
+	for _, t := range a.text {
+		for _, b := range t.boxes {
+			if b.r.Max.Y <= ui.TopBarH {
+				boxes = append(boxes, b)
+			}
+		}
+	}
+	slices.SortFunc(boxes, func(x, y textBox) int { return cmp.Compare(x.r.Min.X, y.r.Min.X) })
+	var out []string
+	for i := 1; i < len(boxes); i++ {
+		if mid := a.w / 2; !boxes[i].r.Contains(ui.V(mid, boxes[i].r.Center().Y)) && !boxes[i-1].r.Contains(ui.V(mid, boxes[i-1].r.Center().Y)) {
+			continue
+		}
+		if gap := boxes[i].r.Min.X - boxes[i-1].r.Max.X; gap < topBarGap-1 {
+			out = append(out, fmt.Sprintf("%q and %q only %.0f px apart", boxes[i-1].s, boxes[i].s, gap))
+		}
+	}
+	return out
 }
 
 // The end screen's table of six players, one with a long name, fits every
@@ -88,7 +119,7 @@ func TestShotGameSizes(t *testing.T) {
 			h.frame(nil)
 			h.frame(nil)
 			h.shot(name)
-			if p := overProblems(h.a); len(p) > 0 {
+			if p := append(overProblems(h.a), topBarCrowding(h.a)...); len(p) > 0 {
 				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
 			}
 		})
@@ -170,6 +201,96 @@ func TestShotTowerAndUpgrades(t *testing.T) {
 				if !g.ui.Layout.Map.Contains(p) {
 					t.Errorf("the %v at %v is not on the map view", u.Kind, p)
 				}
+			}
+		})
+	}
+}
+
+// The replay viewer in every window size: the controls where the command
+// card is, the list of players to follow, the top bar's keys.
+func TestShotReplaySizes(t *testing.T) {
+	data, err := fake.Replay(7, 4, 96, replayTurns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range shotSizes {
+		name := fmt.Sprintf("replay-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			r, err := replay.Read(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := playback.New(r, playback.Options{Paused: true, Follow: 3, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.Seek(float64(replayAt) / replayTurns)
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			h.frame(nil)
+			h.frame(nil)
+			h.shot(name)
+			if p := append(overProblems(h.a), topBarCrowding(h.a)...); len(p) > 0 {
+				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+			}
+			drawn := drawnStrings(h.a)
+			for _, s := range []string{"REPLAY", "Follow", "Bot 4", "Turn 900 / 1200 · 0:45 / 1:00"} {
+				if !drawn[s] {
+					t.Errorf("%q is not drawn whole", s)
+				}
+			}
+		})
+	}
+}
+
+// The menu of a paused network game in every window size.
+func TestShotMenuSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		name := fmt.Sprintf("paused-menu-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			c, _ := pausedClient(t)
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			h.frame(nil)
+			h.frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+			h.frame(nil)
+			g := h.a.game
+			if !g.ui.MenuOpen {
+				t.Fatal("Escape did not open the menu")
+			}
+			h.shot(name)
+			if p := modalProblems(h.a); len(p) > 0 {
+				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+			}
+			items := g.ui.Menu()
+			if last := g.ui.Layout.MenuButton(len(items) - 1); last.Max.Y > float64(sz.h) {
+				t.Errorf("the menu's last entry %v leaves the window", last)
+			}
+		})
+	}
+}
+
+// A relay lobby's long invite code at the smallest and a wide size: its
+// lines, the eight slots and the settings keep apart.
+func TestShotLobbyInviteSizes(t *testing.T) {
+	const code = "HF1-040MX-BQ1H0-3YMDB-CYY3C-FX69C-826C7-NBDX5-DCHXG-NH04G-35J33-98GZ8-80HZG-00010-TQ8A0-9YZPV-4BPJZ-WJSAK-Y18RY-B8G88-M4S2H-J7SV5-3XYV8-R7P9Z-FKQBZ-GC0FB-KCS58"
+	for _, sz := range []struct{ w, h int }{{800, 600}, {1280, 800}} {
+		name := fmt.Sprintf("lobby-invite-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			c := fake.New()
+			l := eightSlots()
+			c.SetLobby(l, 0)
+			c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Invite: code, Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}}})
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			h.frame(nil)
+			h.frame(nil)
+			img := h.shot(name)
+			ls := h.a.lobby
+			checkSlots(t, img, &ls.lay, l)
+			if p := textProblems(h.a); len(p) > 0 {
+				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+			}
+			if len(ls.v.invite) < 2 {
+				t.Errorf("the invite code in %d lines, want it wrapped", len(ls.v.invite))
 			}
 		})
 	}
