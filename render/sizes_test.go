@@ -295,3 +295,38 @@ func TestShotLobbyInviteSizes(t *testing.T) {
 		})
 	}
 }
+
+// The network notices (banners) and the network panel (F3) together in
+// every window size: the banners stay left of the panel and in the window.
+func TestShotMigrationSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		name := fmt.Sprintf("migration-%dx%d", sz.w, sz.h)
+		t.Run(name, func(t *testing.T) {
+			c := gameClient(t)
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			h.frame(nil)
+			c.Push(client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 140},
+				client.Event{Kind: client.EvWaiting, Name: "Cy", Seconds: 3},
+				client.Event{Kind: client.EvWaiting, Name: client.OtherPlayers, Seconds: 3},
+				client.Event{Kind: client.EvDesync, Turn: 880}, client.Event{Kind: client.EvDesyncRepaired, Turn: 880})
+			h.frame(func(in *ui.Input) { in.Press(ui.KeyF3) })
+			h.frame(nil)
+			h.shot(name)
+			if p := overProblems(h.a); len(p) > 0 {
+				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+			}
+			np := ui.NewLayout(float64(sz.w), float64(sz.h)).NetPanel
+			if n := len(h.a.banners.drawn); n != 4 {
+				t.Fatalf("%d banners drawn, want 4", n)
+			}
+			for i, r := range h.a.banners.drawn {
+				if r.Min.X < 0 || r.Max.X > np.Min.X {
+					t.Errorf("banner %d at %v leaves the window or runs into the network panel at %v", i, r, np)
+				}
+				if i > 0 && r.Min.Y < h.a.banners.drawn[i-1].Max.Y {
+					t.Errorf("banner %d at %v overlaps the one above", i, r)
+				}
+			}
+		})
+	}
+}
