@@ -177,7 +177,7 @@ func TestShotOptionsSizes(t *testing.T) {
 // closed, which is saved; F1 shows it again. The pictures are kept
 // (howto-WxH.png) at the smallest and a large size.
 func TestHowTo(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{800, 600}, {1280, 800}} {
+	for _, sz := range shotSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			c, _ := soloClient(t)
 			h := newOptionsHarness(t, c, sz.w, sz.h, true)

@@ -3,11 +3,13 @@ package render
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"hostfall/client"
 	"hostfall/client/fake"
@@ -328,5 +330,39 @@ func TestShotMigrationSizes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The browser's bar for the game to rejoin, a readable record and a
+// damaged one, in every window size: at 800×600 it said "You were pla…"
+// beside a Rejoin button of 200 px.
+func TestShotBrowserRejoinSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		for _, damaged := range []bool{false, true} {
+			name := fmt.Sprintf("browser-rejoin-%dx%d", sz.w, sz.h)
+			if damaged {
+				name = fmt.Sprintf("browser-rejoin-damaged-%dx%d", sz.w, sz.h)
+			}
+			t.Run(name, func(t *testing.T) {
+				c := fake.New()
+				c.SetSessions(append(twoSessions(), client.Listing{ID: "lan-9", Name: "Skirmish", Host: "Bo", Players: 3, Max: 4,
+					State: session.StatePlaying, Source: client.SourceLAN})...)
+				if damaged {
+					c.SetLastGame(nil, errors.New("the record of the last game is damaged (/data/lastgame/x.json: not a record); delete it"))
+				} else {
+					c.SetLastGame(&client.LastGame{Name: "Skirmish", Players: []string{"Bo", "Cy"}, Updated: t0.Add(-3 * time.Minute)}, nil)
+				}
+				h := newSizedHarness(t, c, sz.w, sz.h)
+				h.frame(nil)
+				h.frame(nil)
+				h.shot(name)
+				if p := textProblems(h.a); len(p) > 0 {
+					t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+				}
+				if drawn := drawnStrings(h.a); !damaged && !drawn["You were playing Skirmish."] {
+					t.Errorf("the bar does not say whole which game it rejoins: %v", drawn)
+				}
+			})
+		}
 	}
 }
