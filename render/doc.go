@@ -64,5 +64,8 @@
 // pixel needs the main OS thread: call Run inside opengl.Run (Open does).
 // Drawing batches everything of one kind into one draw call (a layer): the
 // terrain is a cached texture, units one quad each from a sprite atlas
-// drawn at start-up, off-screen units culled.
+// drawn at start-up, off-screen units culled. Layers are drawn in order
+// (App.flush): the map, the HUD, the screen's text, then what floats over
+// it (banners, the network panel) with its own text, then modal panels
+// with theirs, so nothing of a layer below shows through one above.
 package render

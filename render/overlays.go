@@ -92,7 +92,7 @@ func (b *banners) lines(now time.Time) []banner {
 // drawBanners draws the banners centred at the top of the window (left of
 // the network panel when it shows).
 func (a *App) drawBanners() {
-	t := a.text[fontBold]
+	t := a.floatTxt[fontBold]
 	y := ui.TopBarH + 12
 	room := a.bannerRoom()
 	lines := a.banners.lines(a.now)
@@ -106,9 +106,9 @@ func (a *App) drawBanners() {
 			w, text = room.W(), t.wrap(b.text, room.W()-48)
 		}
 		r := ui.XYWH(math.Round(room.Center().X-w/2), y, w, 34+float64(len(text)-1)*bannerLineH)
-		a.top.rect(r, rgba(12, 14, 20, 0.88))
-		a.top.rect(ui.XYWH(r.Min.X, r.Min.Y, 5, r.H()), b.color)
-		a.top.outline(r, 1, b.color.Mul(pixel.Alpha(0.6)))
+		a.float.rect(r, rgba(12, 14, 20, 0.88))
+		a.float.rect(ui.XYWH(r.Min.X, r.Min.Y, 5, r.H()), b.color)
+		a.float.outline(r, 1, b.color.Mul(pixel.Alpha(0.6)))
 		for i, s := range text {
 			t.inRect(s, ui.XYWH(r.Min.X+3, r.Min.Y+float64(i)*bannerLineH, w, 34), colText)
 		}
@@ -166,9 +166,10 @@ func (a *App) drawNetPanel() {
 		rows += 2
 	}
 	l.Max.Y = l.Min.Y + 44 + float64(rows)*18
-	a.top.rect(l, rgba(10, 12, 18, 0.9))
-	a.top.outline(l, 1, colBorder)
-	t, small := a.text[fontBold], a.text[fontSmall]
+	a.netRect = l
+	a.float.rect(l, rgba(10, 12, 18, 0.97))
+	a.float.outline(l, 1, colBorder)
+	t, small := a.floatTxt[fontBold], a.floatTxt[fontSmall]
 	x, y := l.Min.X+12, l.Min.Y+10
 	t.text("Network", x, y, alignLeft, colAccent)
 	small.text("F3 hides", l.Max.X-12, y+2, alignRight, colDim)

@@ -25,10 +25,14 @@ import (
 // checked for overlaps and for leaving the window; the browser, the lobby,
 // the options, the pause and the how-to have theirs beside their tests.
 
-// overProblems lists the strings of a's last frame, both text layers
+// overProblems lists the strings of a's last frame, each text layer
 // apart, that overlap another of their layer or leave the window.
 func overProblems(a *App) []string {
-	return append(textProblems(a), modalProblems(a)...)
+	var float []textBox
+	for _, t := range a.floatTxt {
+		float = append(float, t.boxes...)
+	}
+	return append(append(textProblems(a), modalProblems(a)...), boxProblems(float, a.w, a.h)...)
 }
 
 // topBarCrowding lists the top bar's strings that come closer than
@@ -364,5 +368,51 @@ func TestShotBrowserRejoinSizes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The network panel (F3) over a lobby at 800×600 hides the lobby's text
+// under it: that text showed through the panel, mixed with the panel's own
+// lines (the lobby's text layer was drawn over the panel).
+func TestNetPanelCoversTheScreen(t *testing.T) {
+	c := fake.New()
+	c.SetLobby(eightSlots(), 0)
+	c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Invite: "K7Q2-9XPM",
+		Internet: client.InternetStatus{Failed: true, Text: "Could not reach the public libp2p network"},
+		Peers:    []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}}})
+	h := newSizedHarness(t, c, 800, 600)
+	h.frame(nil)
+	h.frame(nil)
+	under := canvasImage(h.cv)
+	h.frame(func(in *ui.Input) { in.Press(ui.KeyF3) })
+	h.frame(nil)
+	img := h.shot("lobby-net-800x600")
+	np := h.a.netRect
+	if np.W() == 0 {
+		t.Fatal("F3 showed no network panel")
+	}
+	own := func(x, y int) bool {
+		for _, tl := range h.a.floatTxt {
+			for _, b := range tl.boxes {
+				if b.r.Inset(-2).Contains(ui.V(float64(x)+0.5, float64(y)+0.5)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	through := 0
+	for y := int(np.Min.Y) + 2; y < int(np.Max.Y)-2; y++ {
+		for x := int(np.Min.X) + 2; x < int(np.Max.X)-2; x++ {
+			if bright(under.RGBAAt(x, y)) && !own(x, y) && bright(img.RGBAAt(x, y)) {
+				through++
+			}
+		}
+	}
+	if through > 0 {
+		t.Errorf("%d pixels of the lobby's text show through the network panel at %v", through, np)
+	}
+	if p := overProblems(h.a); len(p) > 0 {
+		t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
 	}
 }
