@@ -397,6 +397,6 @@ func (w *World) eliminate(p PlayerID) {
 		}
 	}
 	pl.out = true
-	pl.outTurn = w.turn
+	pl.outTime = w.clock
 	w.emit(Event{Kind: EvPlayerOut, Player: p, Other: NoPlayer, Pos: w.starts[p]})
 }

@@ -209,7 +209,7 @@ func (w *World) damage(i, t int) int32 {
 	if stats[e.kind[t]].Building {
 		d += stats[k].Siege
 	}
-	if k.armed() {
+	if k.Armed() {
 		d += WeaponsBonus * int32(w.pl[e.owner[i]].up[UpWeapons])
 	}
 	return d

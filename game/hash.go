@@ -40,7 +40,7 @@ func (w *World) Hash() uint64 {
 	for p := range w.np {
 		pl := &w.pl[p]
 		h.word(uint64(pl.team) | b2u(pl.out)<<8 | uint64(uint32(pl.gold))<<32)
-		h.word(uint64(uint32(pl.outTurn)) | uint64(uint32(pl.lastAlert))<<32)
+		h.word(uint64(uint32(pl.outTime)) | uint64(uint32(pl.lastAlert))<<32)
 		h.word(uint64(uint32(pl.mined)) | uint64(uint32(pl.trained))<<32)
 		h.word(uint64(uint32(pl.killed)) | uint64(uint32(pl.lost))<<32)
 		h.word(uint64(uint32(pl.supplyUsed)) | uint64(uint32(pl.supplyRaw))<<32)

@@ -52,7 +52,7 @@ func (w *World) sight(i int) int { return int(stats[w.e.kind[i]].Sight) }
 // fighter reports whether unit i is an armed unit (not a worker, not a tower).
 func (w *World) fighter(i int) bool {
 	k := w.e.kind[i]
-	return k.armed() && !stats[k].Building
+	return k.Armed() && !stats[k].Building
 }
 
 // idle: fighters guard their spot, attacking what comes into sight and then

@@ -308,3 +308,52 @@ func TestRestoreRefusesABadPause(t *testing.T) {
 		}
 	}
 }
+
+// TestOutTimeIsGameTime: the time a player went out is game time, so the
+// turns of a pause and of its resume countdown do not count (the end
+// screen's "out at M:SS" would otherwise run ahead of the game clock).
+func TestOutTimeIsGameTime(t *testing.T) {
+	tests := []struct {
+		name     string
+		before   int  // turns played before the pause
+		paused   int  // turns paused before the resume
+		after    int  // turns played after the countdown
+		inPause  bool // the player surrenders while the game is paused
+		wantTime int
+	}{
+		{"no pause", 100, 0, 0, false, 100},
+		{"out after a pause", 100, 500, 40, false, 140},
+		{"out during a pause", 100, 500, 0, true, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := pauseWorld(t, false, false, false)
+			for range tt.before {
+				w.Step(nil)
+			}
+			if tt.paused > 0 || tt.inPause {
+				w.Step([]Command{{Player: 0, Kind: CmdPause}})
+				for range tt.paused {
+					w.Step(nil)
+				}
+			}
+			if !tt.inPause && tt.paused > 0 {
+				w.Step([]Command{{Player: 0, Kind: CmdResume}})
+				for w.Paused().Paused {
+					w.Step(nil)
+				}
+				for range tt.after - 1 {
+					w.Step(nil)
+				}
+			}
+			w.Step([]Command{{Player: 2, Kind: CmdSurrender}})
+			info := w.Player(2)
+			if !info.Out || info.OutTime != tt.wantTime {
+				t.Fatalf("out %v at game time %d, want %d (turn %d, game time now %d)", info.Out, info.OutTime, tt.wantTime, w.Turn(), w.Time())
+			}
+			if info.OutTime > w.Time() {
+				t.Fatalf("out at %d, after the game clock's %d", info.OutTime, w.Time())
+			}
+		})
+	}
+}

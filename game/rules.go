@@ -84,8 +84,9 @@ func Kinds() []Kind {
 	return []Kind{Worker, Soldier, Archer, Catapult, Base, Barracks, Tower, Workshop}
 }
 
-// armed reports whether k can attack (workers only defend themselves).
-func (k Kind) armed() bool { return stats[k].Damage > 0 && k != Worker }
+// Armed reports whether k can attack (workers only defend themselves):
+// the kinds the weapons upgrade makes stronger.
+func (k Kind) Armed() bool { return stats[k].Damage > 0 && k != Worker }
 
 // Mining numbers.
 const (
@@ -147,5 +148,7 @@ const ScoreTurn = 48000
 // game only under the same rules. Replays and saves of other rules are
 // refused rather than played into a desync. Bump it whenever a change
 // alters what a game's commands produce (testdata/determinism.golden moves).
-// Version 3: pause and resume, the game clock.
-const RulesVersion = 3
+// Version 3: pause and resume, the game clock. Version 4: the time a
+// player went out is game time (paused turns do not count), which the
+// state hash holds.
+const RulesVersion = 4

@@ -22,7 +22,10 @@ import (
 // SnapshotVersion is the version of the snapshot encoding. Version 2 added
 // upgrades and research (RulesVersion 2), version 3 the pause, the game
 // clock and bot slots (RulesVersion 3); a snapshot of an older version holds
-// a game of other rules and is refused.
+// a game of other rules and is refused. RulesVersion 4 keeps the encoding:
+// a player's out field, a turn before, is the game time now; the two differ
+// only for a player who went out after a pause, so a save of version 3
+// restores with that one figure of its end screen off.
 const SnapshotVersion = 3
 
 var snapshotMagic = [4]byte{'H', 'F', 's', 'n'}
@@ -58,7 +61,7 @@ func (w *World) AppendSnapshot(b []byte) []byte {
 		pl := &w.pl[p]
 		b = append(b, byte(b2u(pl.out)))
 		b = binary.AppendVarint(b, int64(pl.gold))
-		b = binary.AppendVarint(b, int64(pl.outTurn))
+		b = binary.AppendVarint(b, int64(pl.outTime))
 		b = binary.AppendVarint(b, int64(pl.lastAlert))
 		for _, v := range [4]int32{pl.mined, pl.trained, pl.killed, pl.lost} {
 			b = binary.AppendVarint(b, int64(v))
@@ -224,7 +227,7 @@ func decodeBody(d *decoder) (*World, error) {
 		pl := &w.pl[p]
 		pl.out = d.byte() != 0
 		pl.gold = d.int32()
-		pl.outTurn = d.int32()
+		pl.outTime = d.int32()
 		pl.lastAlert = d.int32()
 		pl.mined, pl.trained, pl.killed, pl.lost = d.int32(), d.int32(), d.int32(), d.int32()
 		for u := UpNone + 1; u < numUpgrades; u++ {

@@ -50,7 +50,7 @@ type PlayerInfo struct {
 	Supply    int32 // used, counting queued units
 	SupplyCap int32
 	Out       bool
-	OutTurn   int // the turn it went out, if Out
+	OutTime   int // the game time (World.Time, paused turns not counted) it went out at, if Out
 	Units     int
 	Buildings int
 	Mined     int32 // gold brought home
@@ -68,7 +68,7 @@ func (w *World) Player(p PlayerID) PlayerInfo {
 	}
 	pl := &w.pl[p]
 	return PlayerInfo{Team: pl.team, Gold: pl.gold, Supply: pl.supplyUsed, SupplyCap: pl.supplyCap(),
-		Out: pl.out, OutTurn: int(pl.outTurn), Units: int(pl.units), Buildings: int(pl.buildings),
+		Out: pl.out, OutTime: int(pl.outTime), Units: int(pl.units), Buildings: int(pl.buildings),
 		Mined: pl.mined, Trained: pl.trained, Killed: pl.killed, Lost: pl.lost,
 		Weapons: int(pl.up[UpWeapons]), Armor: int(pl.up[UpArmor])}
 }

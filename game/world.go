@@ -50,7 +50,7 @@ type player struct {
 	team      Team
 	gold      int32
 	out       bool
-	outTurn   int32 // turn the player went out
+	outTime   int32 // game time (World.Time) when the player went out
 	lastAlert int32 // turn of the last "under attack" event
 	mined     int32 // statistics for summaries
 	trained   int32

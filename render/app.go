@@ -75,12 +75,14 @@ type App struct {
 	in   ui.Input
 	quit bool
 
-	atlas   pixel.Picture
-	hud     *layer // panels, buttons, icons
-	top     *layer // over the HUD: minimap marks, banners
-	over    *layer // modal: menus, end screen
-	text    [numFonts]*textLayer
-	overTxt [numFonts]*textLayer
+	atlas    pixel.Picture
+	hud      *layer // panels, buttons, icons
+	top      *layer // over the HUD: minimap marks
+	float    *layer // over a screen's text: the banners and the network panel, which would show it through
+	over     *layer // modal: menus, end screen
+	text     [numFonts]*textLayer
+	floatTxt [numFonts]*textLayer
+	overTxt  [numFonts]*textLayer
 
 	screen  screenID
 	browser *browserScreen
@@ -95,6 +97,7 @@ type App struct {
 	rejoinBack bool
 	showNet    bool
 	net        client.NetStatus // what the network panel shows (read while it shows)
+	netRect    ui.Rect          // where the network panel went in the last frame (the layout tests look)
 	// clip puts text on the system clipboard (the window's; nil in tests
 	// that draw without one).
 	clip func(string)
@@ -126,9 +129,11 @@ func NewApp(t target, w, h float64, c Client, o Options) (*App, error) {
 	useFastShader(t)
 	a.hud = newLayer(t, a.atlas)
 	a.top = newLayer(t, a.atlas)
+	a.float = newLayer(t, a.atlas)
 	a.over = newLayer(t, a.atlas)
 	for i, at := range atlases {
 		a.text[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
+		a.floatTxt[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
 		a.overTxt[i] = &textLayer{layer: newLayer(t, at.Picture()), atlas: at}
 	}
 	a.browser = newBrowserScreen(a)
@@ -192,7 +197,7 @@ func (a *App) draw() {
 		l.begin(a.h)
 	}
 	for i := range a.text {
-		a.text[i].boxes, a.overTxt[i].boxes = a.text[i].boxes[:0], a.overTxt[i].boxes[:0]
+		a.text[i].boxes, a.floatTxt[i].boxes, a.overTxt[i].boxes = a.text[i].boxes[:0], a.floatTxt[i].boxes[:0], a.overTxt[i].boxes[:0]
 	}
 	switch a.screen {
 	case scrBrowser:
@@ -211,9 +216,9 @@ func (a *App) draw() {
 }
 
 func (a *App) allLayers() []*layer {
-	ls := []*layer{a.hud, a.top, a.over}
+	ls := []*layer{a.hud, a.top, a.float, a.over}
 	for i := range a.text {
-		ls = append(ls, a.text[i].layer, a.overTxt[i].layer)
+		ls = append(ls, a.text[i].layer, a.floatTxt[i].layer, a.overTxt[i].layer)
 	}
 	if a.game != nil {
 		ls = append(ls, a.game.layers()...)
@@ -222,7 +227,8 @@ func (a *App) allLayers() []*layer {
 }
 
 // flush draws the layers in order: map, HUD, minimap, marks over the HUD,
-// text, then anything modal and its text.
+// text, the banners and the network panel with theirs, then anything modal
+// and its text.
 func (a *App) flush() {
 	g := a.game
 	inGame := g != nil && a.screen == scrGame && g.tv != nil
@@ -235,6 +241,10 @@ func (a *App) flush() {
 	}
 	a.top.draw(a.t)
 	for _, t := range a.text {
+		t.draw(a.t)
+	}
+	a.float.draw(a.t)
+	for _, t := range a.floatTxt {
 		t.draw(a.t)
 	}
 	a.over.draw(a.t)

@@ -46,8 +46,11 @@
 // (Run applies App.display), Options.OnSettings (the wiring sets the sound
 // server's volumes). Save hands an edit to Options.SaveSettings; Back
 // applies the settings of when they opened. The how-to (howto.go) shows
-// over the first game when Options.HowTo says so, and on F1; the command
-// card's tool-tips are drawn there too.
+// over the first game when Options.HowTo says so, and on F1: modal and
+// pausing the game when nobody else plays; beside a game with other
+// people, translucent and taking neither the keyboard nor the map (the
+// first such game shows a hint to press F1 instead). The command card's
+// tool-tips are drawn there too.
 //
 // # Sounds
 //
@@ -61,5 +64,8 @@
 // pixel needs the main OS thread: call Run inside opengl.Run (Open does).
 // Drawing batches everything of one kind into one draw call (a layer): the
 // terrain is a cached texture, units one quad each from a sprite atlas
-// drawn at start-up, off-screen units culled.
+// drawn at start-up, off-screen units culled. Layers are drawn in order
+// (App.flush): the map, the HUD, the screen's text, then what floats over
+// it (banners, the network panel) with its own text, then modal panels
+// with theirs, so nothing of a layer below shows through one above.
 package render

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"hostfall/game"
@@ -13,38 +14,147 @@ import (
 // howTo is the short how-to over the first game: shown once, on a first
 // start (Options.HowTo), until the player closes it, which the settings
 // remember; F1 shows it again in any game.
+//
+// Alone against bots it is modal and pauses the game (a pause command, as
+// Escape's: the player may pause at will there), and closing it resumes
+// what it paused. With other people in the game it must stop nothing for
+// them and hide nothing from the player: the first game shows a hint
+// ("F1: how to play") instead of the how-to, and F1 shows it translucent,
+// without dimming the map; the game keeps the keyboard and the pointer
+// outside the panel, and it closes by itself when the player is attacked.
 type howTo struct {
-	pending bool // show it when the next game is up
+	pending bool // show it (or the hint) when the next game is up
 	shown   bool
+	modal   bool      // it takes the input and dims the map: a game of one person
+	paused  bool      // it paused the game: closing it resumes
+	resume  time.Time // closed before its pause landed: resume that pause when it does, until then
 	panel   ui.Rect
 	ok      ui.Rect
 	lines   []string // this frame's lines, wrapped
 }
 
+// howToHint is the first network game's hint in place of the how-to.
+const howToHint = "First game? F1: how to play (the game goes on)."
+
+// howToHintTime is how long the hint shows.
+const howToHintTime = 20 * time.Second
+
 // howToUpdate opens the how-to on the first game and on F1, closes it on
-// its button, Enter, Escape or F1; while it shows it takes the input.
+// its button, Escape or F1 (and Enter when modal); while it is modal it
+// takes the input.
 func (a *App) howToUpdate(in *ui.Input) {
 	h, g := &a.howTo, a.game
 	if g == nil || g.ui == nil || g.rp != nil {
 		return
 	}
-	if h.pending {
-		h.pending, h.shown = false, true
-	} else if in.Hit[ui.KeyF1] && !h.shown && !g.ui.ChatOpen {
-		h.shown = true
+	switch {
+	case h.pending && g.others:
+		h.pending = false
+		g.notices = addNotice(g.notices, notice{text: howToHint, at: a.now, hold: howToHintTime})
+	case h.pending:
+		h.pending = false
+		a.openHowTo()
+	case in.Hit[ui.KeyF1] && !h.shown && !g.ui.ChatOpen:
+		a.openHowTo()
 		*in = ui.Input{Now: in.Now, DT: in.DT, Mouse: in.Mouse}
 		return
 	}
 	if !h.shown {
+		a.resumeLate()
 		return
 	}
 	a.layHowTo()
+	if !h.modal {
+		a.howToAside(in)
+		return
+	}
 	if pressed(in, h.ok) || in.Hit[ui.KeyEnter] || in.Hit[ui.KeyEscape] || in.Hit[ui.KeyF1] {
 		a.click()
-		h.shown = false
-		a.howToSeen()
+		a.closeHowTo()
 	}
 	*in = ui.Input{Now: in.Now, DT: in.DT, Mouse: ui.V(-1, -1)}
+}
+
+// howToAside runs the how-to beside a game that goes on: F1, Escape or
+// its button close it, an attack on the player closes it, and the
+// pointer's buttons and wheel over the panel are its own.
+func (a *App) howToAside(in *ui.Input) {
+	h, g := &a.howTo, a.game
+	for _, ev := range g.wev {
+		if ev.Kind == game.EvUnderAttack && g.hasMe && ev.Player == g.me {
+			a.closeHowTo()
+			return
+		}
+	}
+	if pressed(in, h.ok) || in.Hit[ui.KeyEscape] || in.Hit[ui.KeyF1] {
+		a.click()
+		a.closeHowTo()
+		in.Hit[ui.KeyEscape], in.Hit[ui.KeyF1] = false, false
+	}
+	if h.panel.Contains(in.Mouse) {
+		in.Pressed, in.Released, in.Scroll = [ui.NumButtons]bool{}, [ui.NumButtons]bool{}, 0
+	}
+}
+
+// openHowTo shows the how-to: modal, and pausing the game, when nobody
+// else plays.
+func (a *App) openHowTo() {
+	h, g := &a.howTo, a.game
+	h.shown, h.modal, h.paused = true, !g.others, false
+	g.notices = slices.DeleteFunc(g.notices, func(n notice) bool { return n.text == howToHint })
+	if h.modal && g.ui.Pause.CanPause && (!g.pause.Paused || g.pause.Countdown > 0) {
+		h.paused = a.proposePause(game.CmdPause)
+	}
+}
+
+// closeHowTo closes the how-to, remembers it was seen and resumes the
+// pause it made (a modal how-to lets the player do nothing else, so a
+// pause by them is its own). A pause still on its way is resumed when it
+// lands, if it lands within a second.
+func (a *App) closeHowTo() {
+	h, g := &a.howTo, a.game
+	h.shown = false
+	a.howToSeen()
+	if !h.paused {
+		return
+	}
+	h.paused = false
+	if ownPause(g) {
+		a.proposePause(game.CmdResume)
+		return
+	}
+	h.resume = a.now.Add(time.Second)
+}
+
+// resumeLate resumes the how-to's pause that landed after it closed.
+func (a *App) resumeLate() {
+	h := &a.howTo
+	if h.resume.IsZero() {
+		return
+	}
+	if a.now.After(h.resume) {
+		h.resume = time.Time{}
+		return
+	}
+	if ownPause(a.game) {
+		h.resume = time.Time{}
+		a.proposePause(game.CmdResume)
+	}
+}
+
+// ownPause reports whether the player's pause holds the game, with no
+// countdown running.
+func ownPause(g *gameScreen) bool {
+	return g.hasMe && g.pause.Paused && g.pause.By == g.me && g.pause.Countdown == 0
+}
+
+// proposePause sends the player's pause or resume command.
+func (a *App) proposePause(k game.CommandKind) bool {
+	if err := a.cl.Propose(game.Command{Player: a.game.me, Kind: k}); err != nil {
+		a.log.Debug("the how-to's pause not sent", "kind", k, "err", err)
+		return false
+	}
+	return true
 }
 
 // howToSeen remembers that the player has seen the how-to.
@@ -75,36 +185,78 @@ func (a *App) howToText() []string {
 	}
 }
 
-// layHowTo lays the how-to out over the map, its lines wrapped to fit.
+// howToLook is how the how-to is drawn: modal in the middle of the window,
+// or aside, smaller, in the map's top left corner.
+type howToLook struct {
+	title, font fontID
+	titleTop    float64 // the title, from the panel's top
+	lineH       float64 // a line's height
+	textTop     float64 // the first line, from the panel's top
+	ok          string  // the button's label
+}
+
+var (
+	howToModal = howToLook{title: fontTitle, font: fontBody, titleTop: 14, lineH: 19, textTop: 60, ok: "Got it"}
+	howToAside = howToLook{title: fontBold, font: fontSmall, titleTop: 12, lineH: 15, textTop: 38, ok: "Close (F1)"}
+)
+
+func (h *howTo) look() howToLook {
+	if h.modal {
+		return howToModal
+	}
+	return howToAside
+}
+
+// layHowTo lays the how-to out, its lines wrapped to fit: modal, in the
+// middle over the map; aside, in the map's top left corner, narrow enough
+// to leave most of the map in view.
 func (a *App) layHowTo() {
 	h := &a.howTo
-	t := a.overTxt[fontBody]
+	lk := h.look()
 	w := math.Min(a.w-40, 640)
-	h.lines = h.lines[:0]
-	for _, p := range a.howToText() {
-		h.lines = append(h.lines, t.wrap("•  "+p, w-48)...)
-		h.lines = append(h.lines, "")
+	if !h.modal {
+		w = math.Round(math.Min(440, math.Max(320, a.w*0.4)))
 	}
-	height := 64 + float64(len(h.lines))*19 + 56
+	h.lines = h.lines[:0]
+	for i, p := range a.howToText() {
+		if i > 0 {
+			h.lines = append(h.lines, "")
+		}
+		h.lines = append(h.lines, a.overTxt[lk.font].wrap("•  "+p, w-48)...)
+	}
+	if !h.modal {
+		height := lk.textTop + float64(len(h.lines))*lk.lineH + 54
+		h.panel = ui.XYWH(8, ui.TopBarH+8, w, height)
+		h.ok = ui.XYWH(h.panel.Min.X+24, h.panel.Max.Y-42, 130, 32)
+		return
+	}
+	height := lk.textTop + float64(len(h.lines))*lk.lineH + 79
 	top := math.Max(50, math.Min(110, a.h-200-height)) // above the command panel when it fits
 	h.panel = ui.XYWH(math.Round((a.w-w)/2), top, w, height)
 	h.ok = ui.XYWH(h.panel.Center().X-90, h.panel.Max.Y-52, 180, 38)
 }
 
-// drawHowTo draws the how-to (modal layer).
+// drawHowTo draws the how-to (modal layer): over a dimmed map when it is
+// modal, translucent over the game that goes on when not.
 func (a *App) drawHowTo() {
 	h := &a.howTo
-	over, t := a.over, a.overTxt[fontBody]
-	over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.35))
-	a.panel(over, h.panel)
+	lk := h.look()
+	over, t := a.over, a.overTxt[lk.font]
+	if h.modal {
+		over.rect(ui.R(0, 0, a.w, a.h), rgba(0, 0, 0, 0.35))
+		a.panel(over, h.panel)
+	} else {
+		over.rect(h.panel, rgba(16, 19, 26, 0.78))
+		over.outline(h.panel, 1, colBorder)
+	}
 	over.rect(ui.XYWH(h.panel.Min.X, h.panel.Min.Y, 4, h.panel.H()), colAccent)
-	a.overTxt[fontTitle].text("How to play", h.panel.Min.X+24, h.panel.Min.Y+14, alignLeft, colAccent)
+	a.overTxt[lk.title].text("How to play", h.panel.Min.X+24, h.panel.Min.Y+lk.titleTop, alignLeft, colAccent)
 	for i, line := range h.lines {
 		if line != "" {
-			t.text(line, h.panel.Min.X+24, h.panel.Min.Y+60+float64(i)*19, alignLeft, colText)
+			t.text(line, h.panel.Min.X+24, h.panel.Min.Y+lk.textTop+float64(i)*lk.lineH, alignLeft, colText)
 		}
 	}
-	a.drawButton(over, a.overTxt[fontBold], h.ok, "Got it", true)
+	a.drawButton(over, a.overTxt[fontBold], h.ok, lk.ok, true)
 }
 
 // cardTip is the tool-tip of the command card button under the pointer:

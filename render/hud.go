@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
@@ -144,6 +145,18 @@ func (g *gameScreen) chooseEnd(c endChoice) {
 	}
 }
 
+// endResult is a player's result in the end screen's table: when it went
+// out by the game clock, or how its game ended.
+func endResult(info game.PlayerInfo, over bool) string {
+	switch {
+	case info.Out:
+		return "out at " + gameClock(info.OutTime)
+	case over:
+		return "won"
+	}
+	return "playing"
+}
+
 // drawEndButtons draws the end screen's buttons.
 func (g *gameScreen) drawEndButtons() {
 	for _, b := range g.ends {
@@ -151,8 +164,10 @@ func (g *gameScreen) drawEndButtons() {
 	}
 }
 
-func gameClock(turn int) string {
-	s := turn / 20
+// gameClock is ticks of game time (game.World.Time, which stands still
+// while the game is paused) as minutes and seconds, 20 ticks a second.
+func gameClock(ticks int) string {
+	s := ticks / 20
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
@@ -178,13 +193,30 @@ func (g *gameScreen) drawTopBar() {
 	} else {
 		bold.text("Watching", x, y, alignLeft, colAccent)
 	}
-	t.text(gameClock(g.turn), a.w/2, y, alignCenter, colText)
-	help := "Esc pause · F10 menu · F1 help · F3 network · Enter chat"
+	clock := gameClock(g.turn)
+	t.text(clock, a.w/2, y, alignCenter, colText)
+	helps := gameHelp
 	if g.rp != nil {
-		help = replayHelp
+		helps = replayHelp
 	}
-	a.text[fontSmall].text(help, a.w-12, y+1, alignRight, colDim)
+	// The longest reminder that keeps clear of the clock.
+	small, room := a.text[fontSmall], a.w/2-t.width(clock)/2-12-topBarGap
+	help := helps[len(helps)-1]
+	for _, h := range helps {
+		if small.width(h) <= room {
+			help = h
+			break
+		}
+	}
+	small.text(help, a.w-12, y+1, alignRight, colDim)
 }
+
+// gameHelp is the top bar's key reminder in a game, longest first: the
+// first that fits is drawn.
+var gameHelp = []string{"Esc pause · F10 menu · F1 help · F3 network · Enter chat", "Esc pause · F1 help · F3 network · Enter chat"}
+
+// topBarGap is the least room between the top bar's strings.
+const topBarGap = 24.0
 
 func (g *gameScreen) drawPanel() {
 	a := g.a
@@ -290,6 +322,13 @@ func (g *gameScreen) drawDetail(u *ui.Unit, d *game.UnitInfo) {
 	case st.Building && !d.Built:
 		t.text(fmt.Sprintf("Under construction: %d%%", d.Progress*100/max(st.Time, 1)), x, y, alignLeft, colText)
 		bar(a.hud, ui.XYWH(x, y+22, 200, 8), float64(d.Progress)/float64(max(st.Time, 1)), colAccent, colHPBack)
+	case st.Building && d.Kind.Armed(): // a tower
+		t.text("Guarding", x, y, alignLeft, colText)
+		small.text(g.combatStats(d), x, y+22, alignLeft, colDim)
+	case st.Building && d.Research.Valid():
+		level := g.level(d.Owner, d.Research) + 1
+		t.text(fmt.Sprintf("Researching %s level %d", d.Research, level), x, y, alignLeft, colText)
+		bar(a.hud, ui.XYWH(x, y+22, 200, 8), float64(d.QueueProgress)/float64(max(d.Research.Time(level), 1)), colAccent, colHPBack)
 	case st.Building:
 		if len(d.Queue) == 0 {
 			t.text("Idle", x, y, alignLeft, colDim)
@@ -313,8 +352,7 @@ func (g *gameScreen) drawDetail(u *ui.Unit, d *game.UnitInfo) {
 			what = "going to build a " + d.Building.String()
 		}
 		t.text(capitalize(what), x, y, alignLeft, colText)
-		stats := fmt.Sprintf("damage %d · armor %d · range %.1f", st.Damage, st.Armor, float64(st.Range)/game.TileSize)
-		small.text(stats, x, y+22, alignLeft, colDim)
+		small.text(g.combatStats(d), x, y+22, alignLeft, colDim)
 		if d.Cargo > 0 {
 			small.text(fmt.Sprintf("carrying %d gold", d.Cargo), x, y+38, alignLeft, colAccent)
 		}
@@ -338,7 +376,11 @@ func (g *gameScreen) drawCard() {
 		}
 		active := (b.Action == ui.ActAttackMove && g.ui.Mode == ui.ModeAttack) ||
 			(b.Action == ui.ActBuild && g.ui.Mode == ui.ModePlace && g.ui.Place == b.Kind)
-		afford := b.Cost() <= gold
+		cost := b.Cost()
+		if b.Action == ui.ActResearch {
+			cost = nextLevelCost(b.Upgrade, g.level(g.me, b.Upgrade))
+		}
+		afford := cost >= 0 && cost <= gold
 		bg := colButton
 		switch {
 		case active:
@@ -364,16 +406,68 @@ func (g *gameScreen) drawCard() {
 		case ui.ActStop:
 			a.hud.rect(icon.Inset(4), colBad)
 		case ui.ActResearch:
-			a.hud.rect(icon.Inset(5), colAccent)
+			g.drawLevels(icon, g.level(g.me, b.Upgrade))
 		}
 		small.text(small.fit(b.Label, r.W()-6), r.Center().X, r.Max.Y-16, alignCenter, fg)
 		bold.text(ui.KeyName(b.Key), r.Min.X+4, r.Min.Y+1, alignLeft, colAccent)
-		if c := b.Cost(); c > 0 {
+		if c := cost; c > 0 {
 			cc := colAccent
 			if !afford {
 				cc = colBad
 			}
 			small.text(fmt.Sprintf("%d", c), r.Max.X-4, r.Min.Y+2, alignRight, cc)
+		}
+	}
+}
+
+// combatStats is a unit's or tower's damage, armor and range, with its
+// owner's upgrades (weapons for the armed, armor for units).
+func (g *gameScreen) combatStats(d *game.UnitInfo) string {
+	st := d.Kind.Stats()
+	dmg, armor := st.Damage, st.Armor
+	if d.Kind.Armed() {
+		dmg += game.WeaponsBonus * int32(g.level(d.Owner, game.UpWeapons))
+	}
+	if !st.Building {
+		armor += game.ArmorBonus * int32(g.level(d.Owner, game.UpArmor))
+	}
+	return fmt.Sprintf("damage %d · armor %d · range %.1f", dmg, armor, float64(st.Range)/game.TileSize)
+}
+
+// level returns player p's level of upgrade u (0 when unknown).
+func (g *gameScreen) level(p game.PlayerID, u game.Upgrade) int {
+	if int(p) >= len(g.infos) {
+		return 0
+	}
+	switch u {
+	case game.UpWeapons:
+		return g.infos[p].Weapons
+	case game.UpArmor:
+		return g.infos[p].Armor
+	}
+	return 0
+}
+
+// nextLevelCost is what the level after level of u costs; -1 when u is
+// fully researched.
+func nextLevelCost(u game.Upgrade, level int) int32 {
+	if level >= game.MaxUpgradeLevel {
+		return -1
+	}
+	return u.Cost(level + 1)
+}
+
+// drawLevels draws an upgrade's levels as pips in a research button's
+// icon box: lit for those researched.
+func (g *gameScreen) drawLevels(icon ui.Rect, level int) {
+	const pip, gap = 6.0, 3.0
+	x := icon.Center().X - (pip*game.MaxUpgradeLevel+gap*(game.MaxUpgradeLevel-1))/2
+	for i := range game.MaxUpgradeLevel {
+		r := ui.XYWH(x+float64(i)*(pip+gap), icon.Center().Y-pip/2, pip, pip)
+		if i < level {
+			g.a.hud.rect(r, colAccent)
+		} else {
+			g.a.hud.outline(r, 1, colDim)
 		}
 	}
 }
@@ -430,7 +524,7 @@ func (g *gameScreen) drawNotices() {
 	for i := len(g.notices) - 1; i >= 0; i-- {
 		n := g.notices[i]
 		age := a.now.Sub(n.at)
-		if age > noticeTime {
+		if age > n.shownFor() {
 			continue
 		}
 		c := colText
@@ -513,8 +607,13 @@ func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) {
 		t string
 		x float64
 	}{{"Player", 0}, {"Result", 230}, {"Units", 360}, {"Buildings", 430}, {"Gold mined", 520}, {"Trained", 620}, {"Killed", 700}, {"Lost", 770}}
-	tw := 820.0
-	x0 := a.w/2 - tw/2
+	// 820 px wide where it fits; narrower windows (800×600) squeeze the
+	// columns, which leave room for it down to about 700 px.
+	tw := math.Min(820, a.w-48)
+	for i := range cols {
+		cols[i].x = math.Round(cols[i].x * tw / 820)
+	}
+	x0 := math.Round(a.w/2 - tw/2)
 	y, _ := g.endTableY()
 	a.panel(a.over, ui.XYWH(x0-16, y-10, tw+32, 40+float64(len(g.infos))*30))
 	for _, c := range cols {
@@ -528,15 +627,8 @@ func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) {
 		if g.hasMe && game.PlayerID(p) == g.me {
 			c = colAccent
 		}
-		t.text(t.fit(name, 200), x0+22, y, alignLeft, c)
-		result := "playing"
-		switch {
-		case info.Out:
-			result = "out at " + gameClock(info.OutTurn)
-		case g.over:
-			result = "won"
-		}
-		vals := []string{result, fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
+		t.text(t.fit(name, cols[1].x-30), x0+22, y, alignLeft, c)
+		vals := []string{endResult(info, g.over), fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
 			fmt.Sprint(info.Trained), fmt.Sprint(info.Killed), fmt.Sprint(info.Lost)}
 		for i, v := range vals {
 			small.text(v, x0+cols[i+1].x, y+2, alignLeft, colText)

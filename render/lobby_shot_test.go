@@ -160,12 +160,15 @@ func TestShotLobbySizes(t *testing.T) {
 	}
 }
 
-// drawnStrings is the set of strings a's last frame drew.
+// drawnStrings is the set of strings a's last frame drew (outside its
+// modal layer).
 func drawnStrings(a *App) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range a.text {
-		for _, b := range t.boxes {
-			out[b.s] = true
+	for _, ts := range [][numFonts]*textLayer{a.text, a.floatTxt} {
+		for _, t := range ts {
+			for _, b := range t.boxes {
+				out[b.s] = true
+			}
 		}
 	}
 	return out

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +12,10 @@ import (
 	"github.com/gopxl/pixel/v2/backends/opengl"
 
 	"hostfall/client/fake"
+	"hostfall/client/playback"
 	"hostfall/game"
 	"hostfall/render/ui"
+	"hostfall/session/replay"
 	"hostfall/settings"
 )
 
@@ -168,13 +172,15 @@ func TestShotOptionsSizes(t *testing.T) {
 	}
 }
 
-// The how-to shows over the first game and takes the input until it is
+// The how-to shows over the first game (of one person against bots; see
+// howto_test.go for a game with others) and takes the input until it is
 // closed, which is saved; F1 shows it again. The pictures are kept
 // (howto-WxH.png) at the smallest and a large size.
 func TestHowTo(t *testing.T) {
-	for _, sz := range []struct{ w, h int }{{800, 600}, {1280, 800}} {
+	for _, sz := range shotSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			h := newOptionsHarness(t, gameClient(t), sz.w, sz.h, true)
+			c, _ := soloClient(t)
+			h := newOptionsHarness(t, c, sz.w, sz.h, true)
 			h.frame(nil)
 			h.frame(nil)
 			if !h.a.howTo.shown {
@@ -316,5 +322,60 @@ func TestOptionsFromTheGameMenu(t *testing.T) {
 	h.key(ui.KeyEscape)
 	if h.a.options.open || !g.ui.MenuOpen || h.a.settings.Volume.Voices != 100 {
 		t.Fatalf("after Back: options open %v, menu open %v, voices %d", h.a.options.open, g.ui.MenuOpen, h.a.settings.Volume.Voices)
+	}
+}
+
+// The replay viewer's menu has Options too, so the volume can be changed
+// while watching; the replay stays paused under the options and Back
+// returns to its menu.
+func TestOptionsFromTheReplayMenu(t *testing.T) {
+	data, err := fake.Replay(3, 2, 64, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := replay.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := playback.New(r, playback.Options{Follow: 1, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	h := newOptionsHarness(t, c, 1024, 768, false)
+	h.frame(nil)
+	h.key(ui.KeyEscape)
+	g := h.a.game
+	if g == nil || g.rp == nil || !g.ui.MenuOpen {
+		t.Fatal("Escape did not open the replay's menu")
+	}
+	entry := -1
+	for i, it := range g.ui.Menu() {
+		if it.Choice == ui.MenuOptions {
+			entry = i
+		}
+	}
+	if entry < 0 {
+		t.Fatalf("the replay's menu %+v has no Options", g.ui.Menu())
+	}
+	h.click(g.ui.Layout.MenuButton(entry).Center())
+	if !h.a.options.open {
+		t.Fatal("the replay menu's Options did not open the options")
+	}
+	h.click(h.a.options.lay.vol[0].minus.Center())
+	h.frame(nil)
+	h.shot("options-replay")
+	if p := modalProblems(h.a); len(p) > 0 {
+		t.Fatalf("the menu shows through the options: %q", p)
+	}
+	if h.a.settings.Volume.Master == 100 {
+		t.Errorf("the master volume's minus left it at %d", h.a.settings.Volume.Master)
+	}
+	if st := c.Replay(); !st.Paused {
+		t.Errorf("the replay plays on under its options: %+v", st)
+	}
+	h.key(ui.KeyEscape)
+	if h.a.options.open || !g.ui.MenuOpen || !c.Replay().Paused {
+		t.Fatalf("after Back: options open %v, menu open %v, replay %+v", h.a.options.open, g.ui.MenuOpen, c.Replay())
 	}
 }

@@ -20,6 +20,7 @@ const bannerTime = 6 * time.Second
 type banners struct {
 	list    []banner
 	waiting []waitFor
+	drawn   []ui.Rect // this frame's banners, where they went (the layout tests look)
 }
 
 type banner struct {
@@ -91,23 +92,33 @@ func (b *banners) lines(now time.Time) []banner {
 // drawBanners draws the banners centred at the top of the window (left of
 // the network panel when it shows).
 func (a *App) drawBanners() {
-	t := a.text[fontBold]
+	t := a.floatTxt[fontBold]
 	y := ui.TopBarH + 12
-	cx := a.bannerCenter()
+	room := a.bannerRoom()
 	lines := a.banners.lines(a.now)
 	if a.screen == scrGame && a.rejoin.Active && a.rejoin.Text != "" { // the browser says it in its status line
 		lines = append([]banner{{text: a.rejoin.Text, color: colAccent}}, lines...)
 	}
+	a.banners.drawn = a.banners.drawn[:0]
 	for _, b := range lines {
-		w := t.width(b.text) + 48
-		r := ui.XYWH(cx-w/2, y, w, 34)
-		a.top.rect(r, rgba(12, 14, 20, 0.88))
-		a.top.rect(ui.XYWH(r.Min.X, r.Min.Y, 5, r.H()), b.color)
-		a.top.outline(r, 1, b.color.Mul(pixel.Alpha(0.6)))
-		t.inRect(b.text, r.Moved(ui.V(3, 0)), colText)
-		y += 42
+		w, text := t.width(b.text)+48, []string{b.text}
+		if w > room.W() { // a narrow window: the banner takes two lines or more
+			w, text = room.W(), t.wrap(b.text, room.W()-48)
+		}
+		r := ui.XYWH(math.Round(room.Center().X-w/2), y, w, 34+float64(len(text)-1)*bannerLineH)
+		a.float.rect(r, rgba(12, 14, 20, 0.88))
+		a.float.rect(ui.XYWH(r.Min.X, r.Min.Y, 5, r.H()), b.color)
+		a.float.outline(r, 1, b.color.Mul(pixel.Alpha(0.6)))
+		for i, s := range text {
+			t.inRect(s, ui.XYWH(r.Min.X+3, r.Min.Y+float64(i)*bannerLineH, w, 34), colText)
+		}
+		a.banners.drawn = append(a.banners.drawn, r)
+		y = r.Max.Y + 8
 	}
 }
+
+// bannerLineH is the height of a banner's further lines.
+const bannerLineH = 19.0
 
 // netPanelShown: F3 shows the network panel while in a session (the
 // browser has no session to show).
@@ -135,11 +146,14 @@ func netMode(st *client.NetStatus) string {
 	}
 }
 
-func (a *App) bannerCenter() float64 {
+// bannerRoom is the band the banners are centred in: the window's width,
+// left of the network panel when it shows, 8 px from either side.
+func (a *App) bannerRoom() ui.Rect {
+	right := a.w
 	if a.netPanelShown() {
-		return ui.NewLayout(a.w, a.h).NetPanel.Min.X / 2
+		right = ui.NewLayout(a.w, a.h).NetPanel.Min.X
 	}
-	return a.w / 2
+	return ui.R(8, 0, right-8, a.h)
 }
 
 // drawNetPanel draws the network panel (F3) from the status update read.
@@ -152,9 +166,10 @@ func (a *App) drawNetPanel() {
 		rows += 2
 	}
 	l.Max.Y = l.Min.Y + 44 + float64(rows)*18
-	a.top.rect(l, rgba(10, 12, 18, 0.9))
-	a.top.outline(l, 1, colBorder)
-	t, small := a.text[fontBold], a.text[fontSmall]
+	a.netRect = l
+	a.float.rect(l, rgba(10, 12, 18, 0.97))
+	a.float.outline(l, 1, colBorder)
+	t, small := a.floatTxt[fontBold], a.floatTxt[fontSmall]
 	x, y := l.Min.X+12, l.Min.Y+10
 	t.text("Network", x, y, alignLeft, colAccent)
 	small.text("F3 hides", l.Max.X-12, y+2, alignRight, colDim)

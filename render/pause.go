@@ -19,6 +19,7 @@ import (
 func (g *gameScreen) readPause(w *game.World, out bool) {
 	g.pause = w.Paused()
 	me := g.hasMe && !out && g.rp == nil
+	g.others = !me || w.PauseLimited()
 	left := 0
 	if me {
 		left = w.PausesLeft(g.me)

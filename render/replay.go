@@ -123,6 +123,8 @@ func (g *gameScreen) replayAct(menu ui.MenuChoice) {
 	case ui.MenuRestart:
 		r.cl.Seek(0)
 		g.ui.MenuOpen, g.watching = false, false
+	case ui.MenuOptions: // over the menu, which keeps the replay paused
+		g.a.openOptions()
 	case ui.MenuQuit:
 		g.a.cl.Leave()
 		g.a.quit = true
@@ -140,8 +142,8 @@ func (g *gameScreen) replayAct(menu ui.MenuChoice) {
 	r.st = r.cl.Replay()
 }
 
-// replayHelp is the top bar's key reminder in a replay.
-const replayHelp = "Space pause · + - speed · Tab or 0–8 follow · C camera · F10 menu"
+// replayHelp is the top bar's key reminder in a replay, longest first.
+var replayHelp = []string{"Space pause · + - speed · Tab or 0–8 follow · C camera · F10 menu", "Space pause · + - speed · Tab follow · F10 menu"}
 
 // drawReplay draws the controls where the command card is, the player list
 // and any problem.

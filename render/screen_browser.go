@@ -147,8 +147,15 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	}
 	l.rejoinBar, l.rejoin, l.forget = ui.Rect{}, ui.Rect{}, ui.Rect{}
 	if bar != barNone {
-		l.rejoinBar = ui.R(32, 104, right, 156)
-		l.rejoin = ui.XYWH(l.rejoinBar.Max.X-212, l.rejoinBar.Min.Y+10, 200, 32)
+		// A narrow table (800×600) gets a taller bar with room for two
+		// lines about the game and a short "Rejoin" button; the bar's
+		// sentence names the game.
+		barH, rejoinW := 52.0, 200.0
+		if l.table.W() < 600 {
+			barH, rejoinW = 66, 96
+		}
+		l.rejoinBar = ui.R(32, 104, right, 104+barH)
+		l.rejoin = ui.XYWH(l.rejoinBar.Max.X-12-rejoinW, l.rejoinBar.Min.Y+(barH-32)/2, rejoinW, 32)
 		l.forget = ui.XYWH(l.rejoin.Min.X-96, l.rejoin.Min.Y, 88, 32)
 		if bar == barProblem { // no Rejoin: Forget takes its place, the sentence the room
 			l.rejoin, l.forget = ui.Rect{}, ui.XYWH(l.rejoin.Max.X-88, l.rejoin.Min.Y, 88, 32)
@@ -613,8 +620,18 @@ func (b *browserScreen) drawRejoin() {
 	if !g.Updated.IsZero() {
 		about = append(about, ago(a.now.Sub(g.Updated)))
 	}
-	small.text(small.fit(capitalize(strings.Join(about, " · ")), textW), x, bar.Min.Y+30, alignLeft, colDim)
-	a.drawButton(hud, bold, l.rejoin, "Rejoin "+g.Name, idle)
+	lines := small.wrap(capitalize(strings.Join(about, " · ")), textW)
+	if room := int((bar.H() - 30) / 15); len(lines) > room { // the narrow bar has two lines' room, the wide one one
+		lines = append(lines[:room-1], small.fit(strings.Join(lines[room-1:], " "), textW))
+	}
+	for i, line := range lines {
+		small.text(line, x, bar.Min.Y+30+float64(i)*15, alignLeft, colDim)
+	}
+	label := "Rejoin " + g.Name
+	if bold.width(label) > l.rejoin.W()-16 {
+		label = "Rejoin"
+	}
+	a.drawButton(hud, bold, l.rejoin, label, idle)
 }
 
 // ago says how long ago d was, roughly.

@@ -27,7 +27,16 @@ type notice struct {
 	text  string
 	err   bool
 	at    time.Time
-	times int // how often it was said in a row (shown as ×N from 2 on)
+	times int           // how often it was said in a row (shown as ×N from 2 on)
+	hold  time.Duration // how long it shows; 0: noticeTime
+}
+
+// shownFor is how long n shows.
+func (n notice) shownFor() time.Duration {
+	if n.hold > 0 {
+		return n.hold
+	}
+	return noticeTime
 }
 
 // addNotice adds a notice; one that repeats the newest, still shown,
@@ -94,6 +103,7 @@ type gameScreen struct {
 	pauseBy  string      // the name of the player who paused
 	byLeft   int         // the pauses that player has left (-1: no limit)
 	resumers string      // who may resume, as the overlay says it
+	others   bool        // other people play (or this window only watches): nothing here may stop the game for them
 	ends     []endButton // the end screen's buttons, while it shows
 
 	terrainL, worldL, fogL, worldTopL, miniL *layer

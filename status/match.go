@@ -26,7 +26,7 @@ func Sim(ctx context.Context, m *ai.Match, turns int, asJSON bool, out, progress
 	}
 	if asJSON {
 		win, reason := WorldEnd(m.World)
-		line.End(uint64(m.World.Turn()), m.World.Hash(), win, reason)
+		line.End(uint64(m.World.Turn()), m.World.Time(), m.World.Hash(), win, reason)
 		return nil
 	}
 	printResult(out, m)
@@ -64,7 +64,7 @@ func playMatch(ctx context.Context, m *ai.Match, turns int, line *Line, progress
 			line.Turn(uint64(t), 0, "local", w.Hash())
 		}
 		if progress != nil && t%1000 == 0 {
-			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, GameTime(t))
+			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, GameTime(w.Time()))
 		}
 	}
 	return nil
@@ -92,7 +92,7 @@ func (r *minuteReport) Write(p []byte) (int, error) {
 		}
 		parts = append(parts, fmt.Sprintf("p%d %3d units %4d gold", pl, pi.Units, pi.Gold))
 	}
-	fmt.Fprintf(r.out, "%6s  %s\n", GameTime(w.Turn()), strings.Join(parts, " | "))
+	fmt.Fprintf(r.out, "%6s  %s\n", GameTime(w.Time()), strings.Join(parts, " | "))
 	return len(p), nil
 }
 
@@ -113,7 +113,7 @@ func printResult(out io.Writer, m *ai.Match) {
 	} else {
 		fmt.Fprintf(out, "winner: none (%s)\n", reason)
 	}
-	fmt.Fprintf(out, "last turn: %d (%s of game time)\n", w.Turn(), GameTime(w.Turn()))
+	fmt.Fprintf(out, "last turn: %d (%s of game time)\n", w.Turn(), GameTime(w.Time()))
 	fmt.Fprintf(out, "hash: %016x\n", w.Hash())
 }
 
@@ -128,7 +128,7 @@ func printSummary(out io.Writer, m *ai.Match) {
 		pi := w.Player(game.PlayerID(p))
 		result := fmt.Sprintf("%d units, %d buildings", pi.Units, pi.Buildings)
 		if pi.Out {
-			result = "out at " + GameTime(pi.OutTurn)
+			result = "out at " + GameTime(pi.OutTime)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%d\t%d\n", p, m.Bots[p].Level(), pi.Team, result,
 			pi.Mined, pi.Trained, pi.Killed, pi.Lost)

@@ -158,7 +158,7 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 	case network.EvTurn:
 		s.Turn(ev.Turn, ev.Epoch, ev.Host.String(), ev.Hash)
 		if ev.Turn%1000 == 0 && !s.JSON {
-			fmt.Fprintf(os.Stderr, "turn %d (%s of game time)\n", ev.Turn, GameTime(int(ev.Turn)))
+			fmt.Fprintf(os.Stderr, "turn %d\n", ev.Turn) // turns go on while paused: no game time
 		}
 	case network.EvHostChanged:
 		s.Emit("host_changed", fmt.Sprintf("the host left; %s hosts now (epoch %d, turn %d, %v)", ev.Host, ev.Epoch, ev.Turn, ev.Took.Round(time.Millisecond)),
@@ -194,7 +194,7 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 		// stall_ms: the longest the peer's loop could not answer; slot:
 		// this peer's own (-1 a spectator); players: what each player kept.
 		st := p.Status()
-		s.End(ev.Turn, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()), KV("slot", st.Slot),
+		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()), KV("slot", st.Slot),
 			KV("players", endPlayers(ev.Players)))
 		ps.Ended = true
 		return true

@@ -87,15 +87,17 @@ func (s *Line) Turn(turn, epoch uint64, host string, hash uint64) {
 	s.Emit("turn", "", KV("turn", turn), KV("epoch", epoch), KV("host", host), KV("hash", Hex64(hash)))
 }
 
-// End is the contract's last line of a game.
-func (s *Line) End(turn uint64, hash uint64, win *Winner, reason string, extra ...Field) {
-	text := fmt.Sprintf("game over at turn %d (%s): %s; state hash %s", turn, GameTime(int(turn)), reason, Hex64(hash))
+// End is the contract's last line of a game; ticks is the game time
+// (game.World.Time: paused turns do not count).
+func (s *Line) End(turn uint64, ticks int, hash uint64, win *Winner, reason string, extra ...Field) {
+	text := fmt.Sprintf("game over at turn %d (%s of game time): %s; state hash %s", turn, GameTime(ticks), reason, Hex64(hash))
 	s.Emit("end", text, append([]Field{KV("turn", turn), KV("hash", Hex64(hash)), KV("winner", win), KV("reason", reason)}, extra...)...)
 }
 
-// GameTime is turns as minutes and seconds of game time (20 turns a second).
-func GameTime(turns int) string {
-	s := turns / 20
+// GameTime is ticks of game time (game.World.Time) as minutes and seconds
+// (20 ticks a second).
+func GameTime(ticks int) string {
+	s := ticks / 20
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 

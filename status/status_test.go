@@ -3,6 +3,7 @@ package status
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"hostfall/game"
@@ -13,7 +14,7 @@ import (
 func TestEndLineWinners(t *testing.T) {
 	var out bytes.Buffer
 	line := &Line{JSON: true, Out: &out, Human: &bytes.Buffer{}}
-	line.End(300, 0xabc, &Winner{Team: game.Team(1), Players: []int{1, 3}}, "victory", KV("stall_ms", int64(42)))
+	line.End(300, 300, 0xabc, &Winner{Team: game.Team(1), Players: []int{1, 3}}, "victory", KV("stall_ms", int64(42)))
 	var got struct {
 		Ev     string
 		Winner struct {
@@ -49,7 +50,7 @@ func TestEndLinePlayersReadBack(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
 			line := &Line{JSON: true, Out: &out}
-			line.End(60, 1, WinnerOf(game.Team(0), tt.players), "victory")
+			line.End(60, 60, 1, WinnerOf(game.Team(0), tt.players), "victory")
 			if !bytes.Contains(out.Bytes(), []byte(tt.raw)) {
 				t.Fatalf("end line %s, want %s", out.String(), tt.raw)
 			}
@@ -82,8 +83,32 @@ func TestWorldEndWinners(t *testing.T) {
 		t.Fatalf("winner %+v (%s), want team 0: players 0 and 1", win, reason)
 	}
 	var out bytes.Buffer
-	(&Line{JSON: true, Out: &out}).End(uint64(w.Turn()), w.Hash(), win, reason)
+	(&Line{JSON: true, Out: &out}).End(uint64(w.Turn()), w.Time(), w.Hash(), win, reason)
 	if !bytes.Contains(out.Bytes(), []byte(`"winner":{"team":0,"players":[0,1]}`)) {
 		t.Fatalf("end line %s", out.String())
+	}
+}
+
+// TestEndLineGameTime: the end line's sentence gives the game time, which
+// stands still while the game is paused, not the turns, which go on.
+func TestEndLineGameTime(t *testing.T) {
+	w, err := game.NewWorld(game.Config{Seed: 4, Width: 48, Height: 48,
+		Players: []game.PlayerConfig{{Team: 0}, {Team: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		w.Step(nil)
+	}
+	w.Step([]game.Command{{Player: 0, Kind: game.CmdPause}})
+	for range 1200 { // a minute paused
+		w.Step(nil)
+	}
+	w.Step([]game.Command{{Player: 1, Kind: game.CmdSurrender}})
+	var human bytes.Buffer
+	win, reason := WorldEnd(w)
+	(&Line{Human: &human}).End(uint64(w.Turn()), w.Time(), w.Hash(), win, reason)
+	if want := "game over at turn 1402 (0:10 of game time)"; !strings.Contains(human.String(), want) {
+		t.Fatalf("end sentence %q, want it to say %q", human.String(), want)
 	}
 }

@@ -61,6 +61,7 @@ type Event struct {
 	Host    peer.ID
 	OldHost peer.ID
 	Hash    uint64
+	Time    int // EvEnd: the game time in ticks (game.World.Time)
 	Took    time.Duration
 	Left    time.Duration
 	Count   int

@@ -35,12 +35,17 @@ func (l LAN) listing(s *p2p.Seen) (client.Listing, bool) {
 	if s.State == p2p.AnnPlaying {
 		state = session.StatePlaying
 	}
-	host := s.HostName
-	if host == "" {
-		host = shortID(s.Host.String()) // an older peer announces no name
-	}
-	return client.Listing{ID: s.Host.String(), Name: s.Name, Host: host, Players: s.Players, Max: s.MaxPlayers,
+	return client.Listing{ID: s.Host.String(), Name: s.Name, Host: announcedHost(&s.Announcement), Players: s.Players, Max: s.MaxPlayers,
 		State: state, Locked: s.Password, Source: client.SourceLAN}, true
+}
+
+// announcedHost is the name a browser shows for an announcement's host:
+// the name it gives, or its peer ID's end (an older peer gives no name).
+func announcedHost(a *p2p.Announcement) string {
+	if a.HostName != "" {
+		return a.HostName
+	}
+	return shortID(a.Host.String())
 }
 
 // Resolve returns the address of the host of the listing with that ID.

@@ -46,3 +46,17 @@ func TestLANListing(t *testing.T) {
 		}
 	}
 }
+
+// A relay directory's listings name their host as the LAN's do (they
+// showed none: an empty Host column in the browser).
+func TestRelayListingNamesTheHost(t *testing.T) {
+	ids := testIDs(t, 2)
+	d := &RelayDirectory{entries: []p2p.DirectoryEntry{
+		{Announcement: p2p.Announcement{Name: "relay night", Players: 1, MaxPlayers: 4, Host: ids[0], HostName: "Ann"}},
+		{Announcement: p2p.Announcement{Name: "older peer", Players: 1, MaxPlayers: 4, Host: ids[1]}},
+	}}
+	got := d.Sessions()
+	if len(got) != 2 || got[0].Host != "Ann" || got[1].Host != shortID(ids[1].String()) {
+		t.Fatalf("listings %+v, want hosts Ann and %s", got, shortID(ids[1].String()))
+	}
+}

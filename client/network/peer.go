@@ -754,6 +754,7 @@ func (p *Peer) endEvent() {
 	e := Event{Kind: EvEnd, Winner: -1}
 	if w := p.m.World(); w != nil {
 		e.Turn = uint64(w.Turn())
+		e.Time = w.Time()
 		e.Hash = w.Hash()
 		if t, ok := w.Winner(); ok {
 			e.Winner = int(t)

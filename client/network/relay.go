@@ -142,7 +142,7 @@ func (d *RelayDirectory) Sessions() []client.Listing {
 		if e.State == p2p.AnnPlaying {
 			state = session.StatePlaying
 		}
-		out = append(out, client.Listing{ID: e.Host.String(), Name: e.Name, Players: e.Players, Max: e.MaxPlayers,
+		out = append(out, client.Listing{ID: e.Host.String(), Name: e.Name, Host: announcedHost(&e.Announcement), Players: e.Players, Max: e.MaxPlayers,
 			State: state, Locked: e.Password, Source: client.SourceRelay})
 	}
 	return out

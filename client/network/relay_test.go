@@ -144,7 +144,7 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 		listed = bo.Sessions()
 		return slices.ContainsFunc(listed, func(l client.Listing) bool { return l.ID == annID })
 	})
-	if len(listed) != 2 || listed[0].Source != client.SourceLAN || listed[1] != (client.Listing{ID: annID,
+	if len(listed) != 2 || listed[0].Source != client.SourceLAN || listed[1] != (client.Listing{ID: annID, Host: "Ann",
 		Name: "Relay night", Players: 1, Max: 3, State: session.StateLobby, Source: client.SourceRelay}) {
 		t.Fatalf("Bo's browser lists %+v; want the LAN game, then Ann's lobby from the relay", listed)
 	}

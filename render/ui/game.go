@@ -59,7 +59,7 @@ type MenuItem struct {
 // watching a replay gets ReplayMenuItems.
 var (
 	MenuItems       = []MenuItem{{"Back to the game", MenuResume}, {"Options", MenuOptions}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
-	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Close the replay", MenuQuit}}
+	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Options", MenuOptions}, {"Close the replay", MenuQuit}}
 )
 
 // PauseState is what the player may do about the game's pause, set by the
