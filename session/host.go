@@ -56,7 +56,7 @@ type hostState struct {
 	loaded     map[PeerID]bool
 	sent       [64]sentTurn
 	repairing  map[PeerID]int      // peer → tick its repair was ordered
-	newer      map[PeerID]bool     // players heard in a later generation (see newerHeard)
+	newer      map[PeerID]int      // players heard in a later generation, and when (see newerHeard)
 	wonOver    []uint64            // rival epochs this host told to merge into it (see rivalPing)
 	rivalAt    map[uint64]int      // rival epoch → tick this host first heard it
 	sides      map[PeerID]sideNote // what players of other sides said they follow (see sideReport)
@@ -70,7 +70,7 @@ func (n *Node) becomeHost() {
 	n.hs = &hostState{
 		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, offences: map[PeerID]offenceRec{}, hashes: map[uint64][]PeerHash{},
 		wrong:  map[PeerID]guesses{},
-		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]bool{}, rivalAt: map[uint64]int{},
+		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]int{}, rivalAt: map[uint64]int{},
 		sides: map[PeerID]sideNote{},
 	}
 	if n.loaded {
@@ -144,7 +144,7 @@ func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
 // maybeBack ends an away player's absence once it follows this host again
 // and has caught up to within half the lag the host tolerates.
 func (h *hostState) maybeBack(n *Node, pi *peerInfo, silent bool) {
-	if silent || !pi.current || h.newer[pi.id] || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+	if _, moved := h.newer[pi.id]; silent || !pi.current || moved || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
 		return
 	}
 	if n.lobby.State >= StateLoading && !h.loaded[pi.id] {
@@ -774,7 +774,16 @@ func (n *Node) newerHeard(m Message) bool {
 		delete(h.newer, m.From)
 		return false
 	}
-	h.newer[m.From] = true
+	h.newer[m.From] = n.now
+	for p, at := range h.newer {
+		if n.now-at > n.cfg.FailTicks {
+			// Not heard in the later generation since: a player that
+			// claimed and gave it up (it seeks now, say) no longer
+			// counts, or its old claim and a member's forged one would
+			// make a majority of three.
+			delete(h.newer, p)
+		}
+	}
 	// The players that moved count among the voters even when this host
 	// marked them away: a host left alone does not step down for one claim
 	// from a player it had given up on (its claim may be seconds old).
