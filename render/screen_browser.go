@@ -9,6 +9,7 @@ import (
 	"github.com/gopxl/pixel/v2"
 
 	"hostfall/client"
+	"hostfall/game/ai"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -247,6 +248,8 @@ const (
 	browserCreate                         // create a game
 	browserRejoin                         // rejoin the last game
 	browserForget                         // forget the last game
+	browserQuick                          // a quick game against bots
+	browserFiles                          // open the list of saves or replays
 )
 
 // browserIntent is one thing the browser's input asks for.
@@ -256,7 +259,8 @@ type browserIntent struct {
 	code   string // browserJoinCode: the invite code
 	join   client.JoinOptions
 	create client.CreateOptions
-	wait   string // the status line once the client takes it ("" clears it)
+	files  filesKind // browserFiles: which list
+	wait   string    // the status line once the client takes it ("" clears it)
 }
 
 var browserClickIntent = browserIntent{act: browserClick}
@@ -300,7 +304,8 @@ func (b *browserScreen) readInternet() {
 // fields, the password prompt) and returns what to do. It calls no client
 // and draws nothing.
 func (b *browserScreen) input(in *ui.Input) []browserIntent {
-	acts := b.rowsInput(in, b.acts[:0])
+	acts := b.topInput(in, b.acts[:0])
+	acts = b.rowsInput(in, acts)
 	acts = b.rejoinInput(in, acts)
 	acts = b.bottomInput(in, acts)
 	acts = b.createInput(in, acts)
@@ -308,6 +313,39 @@ func (b *browserScreen) input(in *ui.Input) []browserIntent {
 		acts = b.promptInput(in, acts)
 	}
 	return b.keys(in, acts)
+}
+
+// The top row's buttons left of Quit: Quick game, Load game, Replays.
+func quickButton(w float64) ui.Rect   { return ui.XYWH(quitButton(w).Min.X-3*8-90-104-112, 22, 112, 34) }
+func loadButton(w float64) ui.Rect    { return ui.XYWH(quitButton(w).Min.X-2*8-90-104, 22, 104, 34) }
+func replaysButton(w float64) ui.Rect { return ui.XYWH(quitButton(w).Min.X-8-90, 22, 90, 34) }
+
+// quickBots are the bots of a quick game: those `hostfall play` starts
+// against (three easy ones).
+var quickBots = []uint8{uint8(ai.Easy), uint8(ai.Easy), uint8(ai.Easy)}
+
+// topInput runs the top row: a quick game against bots, the saved games,
+// the replays (the lists only with a library to read them from).
+func (b *browserScreen) topInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	if b.askPass != nil {
+		return acts
+	}
+	w := b.a.w
+	if pressed(in, quickButton(w)) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserQuick,
+			create: client.CreateOptions{Name: b.playerName() + "'s quick game", PlayerName: b.playerName()},
+			wait:   "Starting a quick game against three easy bots…"})
+	}
+	if b.a.opt.Library == nil {
+		return acts
+	}
+	if pressed(in, loadButton(w)) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserFiles, files: filesSaves})
+	}
+	if pressed(in, replaysButton(w)) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserFiles, files: filesReplays})
+	}
+	return acts
 }
 
 // rowsInput selects a session with a click and joins it with a double-click.
@@ -543,6 +581,11 @@ func (b *browserScreen) apply(acts []browserIntent) {
 			err = a.cl.JoinCode(x.code, x.join)
 		case browserCreate:
 			err = a.cl.Create(x.create)
+		case browserQuick:
+			err = client.Skirmish(a.cl, x.create, quickBots, true)
+		case browserFiles:
+			a.openFiles(x.files)
+			continue
 		case browserRejoin, browserForget:
 			rj, ok := a.cl.(client.Rejoiner)
 			switch {
@@ -576,12 +619,24 @@ func (b *browserScreen) draw() {
 	for i, line := range intro[:min(len(intro), 2)] { // a small window takes two lines
 		t.text(line, 32, 64+18*float64(i), alignLeft, colDim)
 	}
+	b.drawTop()
 	b.drawRejoin()
 	b.drawTable()
 	b.drawBottom()
 	b.drawCreate()
 	if b.askPass != nil {
 		b.drawPrompt()
+	}
+}
+
+// drawTop draws the top row's buttons left of Quit.
+func (b *browserScreen) drawTop() {
+	a := b.a
+	idle := b.askPass == nil
+	a.drawButton(a.hud, a.text[fontBold], quickButton(a.w), "Quick game", idle)
+	if a.opt.Library != nil {
+		a.drawButton(a.hud, a.text[fontBold], loadButton(a.w), "Load game", idle)
+		a.drawButton(a.hud, a.text[fontBold], replaysButton(a.w), "Replays", idle)
 	}
 }
 
