@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"hostfall/client"
@@ -278,11 +279,24 @@ func (a *App) drawFiles() {
 	a.drawButton(over, bold, l.back, "Back", true)
 	ok := f.sel >= 0 && f.sel < len(f.rows) && f.rows[f.sel].problem == ""
 	a.drawButton(over, bold, l.open, filesOpen[f.kind], ok)
-	if f.msg != "" {
-		x0, x1 := l.back.Max.X+16, l.open.Min.X-16
-		for i, line := range small.wrap(f.msg, x1-x0)[:min(2, len(small.wrap(f.msg, x1-x0)))] {
-			small.text(line, x0, l.back.Min.Y+2+float64(i)*16, alignLeft, colBad)
-		}
+	a.drawFilesNote()
+}
+
+// drawFilesNote says, between Back and the open button, why the last one
+// chosen did not open (red), or why the selected file cannot be used.
+func (a *App) drawFilesNote() {
+	f, l, small := &a.files, &a.files.lay, a.overTxt[fontSmall]
+	note, c := f.msg, colBad
+	if note == "" && f.sel >= 0 && f.sel < len(f.rows) && f.rows[f.sel].problem != "" {
+		note, c = "This file cannot be used: "+f.rows[f.sel].problem+".", colDim
+	}
+	x0, x1 := l.back.Max.X+16, l.open.Min.X-16
+	lines := small.wrap(note, x1-x0)
+	if len(lines) > 2 {
+		lines = append(lines[:1], small.fit(strings.Join(lines[1:], " "), x1-x0))
+	}
+	for i, line := range lines {
+		small.text(line, x0, l.back.Min.Y+2+float64(i)*16, alignLeft, c)
 	}
 }
 
@@ -303,7 +317,7 @@ func (a *App) drawFileRow(k int, r ui.Rect) {
 	if row.problem != "" {
 		t.text(t.fit(row.name, name), l.cols[0], y, alignLeft, colGreyed)
 		t.text(t.fit(row.date, date), l.cols[1], y, alignLeft, colGreyed)
-		small.text(small.fit("Cannot be used: "+row.problem, l.cols[3]-l.cols[2]), l.cols[2], y+2, alignLeft, colGreyed)
+		small.text(small.fit(capitalize(row.problem), l.cols[3]-l.cols[2]), l.cols[2], y+2, alignLeft, colGreyed)
 		return
 	}
 	t.text(t.fit(row.name, name), l.cols[0], y, alignLeft, colText)

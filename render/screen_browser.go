@@ -45,6 +45,7 @@ type browserScreen struct {
 	internet   bool            // "Internet game" is ticked
 	inet       client.InternetStatus
 	inetMsg    string // the last progress of internet play the status line showed
+	files      bool   // a library lists saves and replays: Load game and Replays show
 }
 
 // rejoinView is what the browser shows of the game the player can rejoin.
@@ -99,7 +100,7 @@ func (v *rejoinView) read(rj client.Rejoiner, list []client.Listing) {
 }
 
 func newBrowserScreen(a *App) *browserScreen {
-	b := &browserScreen{a: a, maxPlayers: 4}
+	b := &browserScreen{a: a, maxPlayers: 4, files: a.opt.Library != nil}
 	b.name = ui.TextField{Text: a.opt.PlayerName, Max: 24}
 	if b.name.Text == "" {
 		b.name.Text = "Player"
@@ -130,6 +131,7 @@ type browserLayout struct {
 	promptCancel                ui.Rect
 	rejoinBar                   ui.Rect   // over the table when there is a game to rejoin; zero otherwise
 	rejoin, forget              ui.Rect   // its buttons
+	quick, load, replays        ui.Rect   // the top row's, left of Quit
 	cols                        []float64 // the table's columns (browserCols), x from its left (negative: from its right)
 }
 
@@ -194,6 +196,7 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.internet = ui.XYWH(x, y+dy[4], fw, 22)
 	l.createBtn = ui.XYWH(x, min(y+dy[5], l.create.Max.Y-50), fw, 38) // inside the panel of a small window too
 
+	l.quick, l.load, l.replays = quickButton(w), loadButton(w), replaysButton(w)
 	l.prompt = ui.XYWH(w/2-200, h/2-90, 400, 180)
 	p := l.prompt
 	l.promptField = ui.XYWH(p.Min.X+16, p.Min.Y+52, 368, 34)
@@ -330,19 +333,18 @@ func (b *browserScreen) topInput(in *ui.Input, acts []browserIntent) []browserIn
 	if b.askPass != nil {
 		return acts
 	}
-	w := b.a.w
-	if pressed(in, quickButton(w)) {
+	if pressed(in, b.lay.quick) {
 		acts = append(acts, browserClickIntent, browserIntent{act: browserQuick,
 			create: client.CreateOptions{Name: b.playerName() + "'s quick game", PlayerName: b.playerName()},
 			wait:   "Starting a quick game against three easy bots…"})
 	}
-	if b.a.opt.Library == nil {
+	if !b.files {
 		return acts
 	}
-	if pressed(in, loadButton(w)) {
+	if pressed(in, b.lay.load) {
 		acts = append(acts, browserClickIntent, browserIntent{act: browserFiles, files: filesSaves})
 	}
-	if pressed(in, replaysButton(w)) {
+	if pressed(in, b.lay.replays) {
 		acts = append(acts, browserClickIntent, browserIntent{act: browserFiles, files: filesReplays})
 	}
 	return acts
@@ -633,10 +635,11 @@ func (b *browserScreen) draw() {
 func (b *browserScreen) drawTop() {
 	a := b.a
 	idle := b.askPass == nil
-	a.drawButton(a.hud, a.text[fontBold], quickButton(a.w), "Quick game", idle)
-	if a.opt.Library != nil {
-		a.drawButton(a.hud, a.text[fontBold], loadButton(a.w), "Load game", idle)
-		a.drawButton(a.hud, a.text[fontBold], replaysButton(a.w), "Replays", idle)
+	l, bold := &b.lay, a.text[fontBold]
+	a.drawButton(a.hud, bold, l.quick, "Quick game", idle)
+	if b.files {
+		a.drawButton(a.hud, bold, l.load, "Load game", idle)
+		a.drawButton(a.hud, bold, l.replays, "Replays", idle)
 	}
 }
 
