@@ -246,3 +246,28 @@ func TestReplaysFromTheBrowser(t *testing.T) {
 		t.Error("the browser is not drawn after the replay")
 	}
 }
+
+// Load game of a solo save (Ann and a bot) on the network client: no
+// lobby to wait in, the game plays on from the saved turn.
+func TestLoadSoloGameFromTheBrowser(t *testing.T) {
+	testWindow(t)
+	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	saves := t.TempDir()
+	path := soloSave(t, saves)
+	sv, err := savegame.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := loopbackClientOn(t, p2p.Options{}, nil, nil)
+	h := libHarness(t, c, &library.Library{SaveDir: saves, ReplayDir: t.TempDir()})
+	h.live(nil)
+	h.click(loadButton(h.a.w))
+	f := &h.a.files
+	if len(f.rows) != 1 || f.rows[0].problem != "" {
+		t.Fatalf("rows %+v, want the one save", f.rows)
+	}
+	row := f.lay.row(0)
+	h.click(row)
+	h.click(row) // a double-click loads it
+	h.until("the game from the saved turn on", func() bool { return h.a.screen == scrGame && c.Status().Turn > sv.Turn() })
+}
