@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"log/slog"
 	"os"
@@ -270,4 +271,65 @@ func TestLoadSoloGameFromTheBrowser(t *testing.T) {
 	h.click(row)
 	h.click(row) // a double-click loads it
 	h.until("the game from the saved turn on", func() bool { return h.a.screen == scrGame && c.Status().Turn > sv.Turn() })
+}
+
+// The list's input without a window: the wheel and the arrow keys scroll
+// (the selection stays in view), a damaged file cannot be opened, a
+// double-click or Enter opens a good one, Back closes.
+func TestFilesInput(t *testing.T) {
+	f := &filesView{kind: filesReplays, sel: -1}
+	for i := range 40 {
+		r := fileRow{path: fmt.Sprint(i), name: fmt.Sprint("game ", i)}
+		if i == 1 {
+			r.problem = "replay file is truncated"
+		}
+		f.rows = append(f.rows, r)
+	}
+	f.lay.set(800, 600)
+	shown := f.lay.shown
+	if shown < 5 || shown >= 40 {
+		t.Fatalf("%d rows fit at 800×600", shown)
+	}
+	mouse := f.lay.list.Center()
+	for _, tc := range []struct {
+		what     string
+		in       ui.Input
+		open     int
+		top, sel int
+	}{
+		{"wheel down", ui.Input{Mouse: mouse, Scroll: -2}, -1, 6, -1},
+		{"wheel far up", ui.Input{Mouse: mouse, Scroll: 10}, -1, 0, -1},
+		{"wheel far down", ui.Input{Mouse: mouse, Scroll: -100}, -1, 40 - shown, -1},
+		{"Down selects the first and shows it", keyIn(ui.KeyDown), -1, 0, 0},
+		{"Down again: the damaged one", keyIn(ui.KeyDown), -1, 0, 1},
+		{"Enter on it opens nothing", keyIn(ui.KeyEnter), -1, 0, 1},
+		{"Up", keyIn(ui.KeyUp), -1, 0, 0},
+		{"Enter opens the first", keyIn(ui.KeyEnter), 0, 0, 0},
+		{"Back", clickIn(f.lay.back.Center(), t0), -2, 0, 0},
+		{"click row 2", clickIn(f.lay.row(2).Center(), t0), -1, 0, 2},
+		{"double-click it", clickIn(f.lay.row(2).Center(), t0.Add(100*time.Millisecond)), 2, 0, 2},
+	} {
+		if got := f.input(&tc.in); got != tc.open || f.top != tc.top || f.sel != tc.sel {
+			t.Fatalf("%s: open %d, top %d, selected %d; want %d, %d, %d", tc.what, got, f.top, f.sel, tc.open, tc.top, tc.sel)
+		}
+	}
+	for range shown + 3 { // down past the last row shown: the list follows
+		in := keyIn(ui.KeyDown)
+		f.input(&in)
+	}
+	if f.sel != shown+5 || f.top != f.sel-shown+1 {
+		t.Fatalf("selected %d with rows %d… shown; want the selection the last row shown", f.sel, f.top)
+	}
+}
+
+func keyIn(k ui.Key) ui.Input {
+	var in ui.Input
+	in.Press(k)
+	return in
+}
+
+func clickIn(p ui.Vec, now time.Time) ui.Input {
+	in := ui.Input{Now: now}
+	in.Click(ui.MouseLeft, p)
+	return in
 }
