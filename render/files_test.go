@@ -333,3 +333,71 @@ func clickIn(p ui.Vec, now time.Time) ui.Input {
 	in.Click(ui.MouseLeft, p)
 	return in
 }
+
+// shelf is a library of fixed lists (the shots of every size).
+type shelf struct {
+	saves   []client.SaveInfo
+	replays []client.ReplayInfo
+}
+
+func (s shelf) Saves() []client.SaveInfo     { return s.saves }
+func (s shelf) Replays() []client.ReplayInfo { return s.replays }
+func (shelf) OpenReplay(string) (Client, error) {
+	return nil, errors.New("no replays here")
+}
+
+func fullShelf() shelf {
+	var s shelf
+	for i := range 24 {
+		at := t0.Add(-time.Duration(i) * 26 * time.Hour)
+		players := []string{"Ann", "Bo", "Bot 3", "Bot 4"}
+		if i%3 == 0 {
+			players = []string{"Annabelle the Magnificent", "Bartholomew", "Bot 3", "Bot 4", "Bot 5", "Bot 6", "Bot 7", "Bot 8"}
+		}
+		s.saves = append(s.saves, client.SaveInfo{Path: fmt.Sprint(i), Name: fmt.Sprint("Friday LAN party, round ", i+1), At: at,
+			Players: players, Turn: uint64(1200 + 733*i)})
+		s.replays = append(s.replays, client.ReplayInfo{Path: fmt.Sprint(i), Name: fmt.Sprint("Skirmish ", i+1), At: at,
+			Players: players, Turns: uint64(9000 * (i + 1)), Length: time.Duration(i+1) * 7 * time.Minute})
+	}
+	s.saves[2].Problem = "save file is damaged: it fails its checksum (cut off or changed)"
+	s.saves[2].Name = "Broken-20250529-180000.hfsave"
+	s.replays[1].Problem = "replay file is truncated: record 166 is cut off (no end record)"
+	return s
+}
+
+// The lists in windows of every size, full enough to scroll: no text
+// overlaps or leaves the window, the columns' headers show whole.
+func TestShotFilesSizes(t *testing.T) {
+	for _, sz := range shotSizes {
+		for _, kind := range []filesKind{filesSaves, filesReplays} {
+			name := fmt.Sprintf("browser-%s-%dx%d", map[filesKind]string{filesSaves: "loadgame", filesReplays: "replays"}[kind], sz.w, sz.h)
+			if sz.w == 800 {
+				name += "-full" // the live tests take the 800×600 ones
+			}
+			t.Run(name, func(t *testing.T) {
+				h := newSizedHarness(t, fake.New(), sz.w, sz.h)
+				h.a.opt.Library = fullShelf()
+				h.frame(nil)
+				h.a.openFiles(kind)
+				h.frame(nil)
+				h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, h.a.files.lay.row(2).Center()) })
+				h.frame(nil)
+				h.shot(name)
+				if p := append(textProblems(h.a), modalProblems(h.a)...); len(p) > 0 {
+					t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
+				}
+				drawn := map[string]bool{}
+				for _, tl := range h.a.overTxt {
+					for _, b := range tl.boxes {
+						drawn[b.s] = true
+					}
+				}
+				for _, want := range []string{filesTitle[kind], "Game", "Date", "Players", filesExtra[kind], "Back", filesOpen[kind]} {
+					if !drawn[want] {
+						t.Errorf("%q is not drawn whole", want)
+					}
+				}
+			})
+		}
+	}
+}
