@@ -246,6 +246,28 @@ func TestReplaysFromTheBrowser(t *testing.T) {
 	if !drawnStrings(h.a)["Replays"] {
 		t.Error("the browser is not drawn after the replay")
 	}
+
+	// Again, to its end: the end screen's "Close the replay" comes back too.
+	h.click(replaysButton(h.a.w))
+	h.click(f.lay.row(good))
+	h.click(f.lay.open)
+	h.until("the replay viewer again", func() bool { return h.a.screen == scrGame && h.a.game.rp != nil && h.a.game.rp.ctl != nil })
+	h.a.game.rp.cl.Seek(1)
+	var end ui.Rect
+	h.until("the end of the replay", func() bool {
+		for _, b := range h.a.game.ends {
+			if b.choice == endCloseReplay {
+				end = b.r
+				return true
+			}
+		}
+		return false
+	})
+	h.click(end)
+	h.until("the browser after the end", func() bool { return h.a.screen == scrBrowser })
+	if h.a.Quit() || h.a.cl != Client(c) {
+		t.Fatalf("after the end screen's Close the replay: quit %v, on the browser's client %v", h.a.Quit(), h.a.cl == Client(c))
+	}
 }
 
 // Load game of a solo save (Ann and a bot) on the network client: no
