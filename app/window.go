@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"hostfall/client"
+	"hostfall/client/library"
 	"hostfall/client/network"
 	"hostfall/client/offline"
 	"hostfall/datadir"
@@ -30,7 +31,8 @@ func CheckWindow() error { return render.CheckDisplay() }
 // OpenWindow runs the window on c until it closes, with sound unless muted.
 func OpenWindow(ctx context.Context, c client.Client, w Window) error {
 	w = w.withSettings()
-	o := render.Options{MaxFPS: w.FPS}
+	// The browser's Load game and Replays read the data dir's files.
+	o := render.Options{MaxFPS: w.FPS, Library: &library.Library{SaveDir: datadir.Saves(), ReplayDir: datadir.Replays()}}
 	windowSettings(&o, w)
 	if !w.Mute {
 		snd := openSound(o.Settings.Volume)

@@ -51,6 +51,9 @@ type Options struct {
 	OnSettings func(settings.Settings)
 	// HowTo shows the how-to over the first game (a first start).
 	HowTo bool
+	// Library lists the saved games and replays for the browser's Load
+	// game and Replays and opens a replay; nil offers neither.
+	Library Library
 }
 
 // screenID says which screen shows.
@@ -112,6 +115,10 @@ type App struct {
 	colorAsked  bool
 	nameAtStart string   // the browser's name when the window opened
 	music       []string // the tracks last asked of Options.Sound
+	files       filesView
+	// home is the browser's client while a replay opened from the browser
+	// plays on a client of its own (cl); nil otherwise.
+	home Client
 }
 
 // NewApp prepares the screens for drawing on t (the window, w×h pixels).
@@ -170,6 +177,10 @@ func (a *App) update(in ui.Input) {
 	a.pick()
 	a.playMusic()
 	a.readRejoin()
+	if a.screen != scrBrowser {
+		a.files.kind = filesClosed
+	}
+	a.filesUpdate(&in)
 	a.settingsUpdate(&in)
 	switch a.screen {
 	case scrBrowser:
@@ -212,6 +223,7 @@ func (a *App) draw() {
 		a.drawNetPanel()
 	}
 	a.settingsDraw()
+	a.drawFiles()
 	a.flush()
 }
 
@@ -357,6 +369,7 @@ func Run(ctx context.Context, c Client, o Options) error {
 		}
 		waitInput(win, a.idle(), idleFrame-time.Since(start))
 	}
+	a.dropReplay() // a replay the browser opened: the caller closes only its own client
 	return nil
 }
 

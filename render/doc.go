@@ -52,6 +52,16 @@
 // first such game shows a hint to press F1 instead). The command card's
 // tool-tips are drawn there too.
 //
+// # Saved games and replays
+//
+// The browser's Load game and Replays (files.go) list what
+// Options.Library reads from the data dir, over the browser and taking its
+// input as the options do. A save resumes through client.GameLoader; a
+// replay plays on a client of its own (Library.OpenReplay): App.cl is
+// that client while it plays, App.home the browser's, and closing the
+// viewer gives the window back to the browser's client (with no home,
+// `hostfall replay FILE`, it ends the program).
+//
 // # Sounds
 //
 // The screens emit ui.Cue values — a sound's name, its origin, whether it is

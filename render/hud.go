@@ -140,8 +140,7 @@ func (g *gameScreen) chooseEnd(c endChoice) {
 		g.rp.cl.Seek(0)
 		g.rp.st = g.rp.cl.Replay()
 	case endCloseReplay:
-		a.cl.Leave()
-		a.quit = true
+		a.closeReplay()
 	}
 }
 

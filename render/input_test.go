@@ -268,6 +268,15 @@ func TestBrowserInput(t *testing.T) {
 	step("Create game", at(4*time.Second, lay.createBtn.Center()), browserClickIntent,
 		browserIntent{act: browserCreate, create: client.CreateOptions{Name: "Ann's game", PlayerName: "Ann", MaxPlayers: 3}})
 
+	// Quick game: three easy bots, started at once; no lists without a library.
+	step("Quick game", at(4500*time.Millisecond, lay.quick.Center()), browserClickIntent,
+		browserIntent{act: browserQuick, create: client.CreateOptions{Name: "Ann's quick game", PlayerName: "Ann"},
+			wait: "Starting a quick game against three easy bots…"})
+	step("Load game without a library", at(4600*time.Millisecond, lay.load.Center()))
+	b.files = true
+	step("Load game", at(4700*time.Millisecond, lay.load.Center()), browserClickIntent, browserIntent{act: browserFiles, files: filesSaves})
+	step("Replays", at(4800*time.Millisecond, lay.replays.Center()), browserClickIntent, browserIntent{act: browserFiles, files: filesReplays})
+
 	// An invite code: a click on the field, the code, Enter.
 	step("focus the code field", at(5*time.Second, lay.code.Center()))
 	step("paste a code", ui.Input{Typed: "hf1-abc"})

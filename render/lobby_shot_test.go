@@ -31,7 +31,7 @@ func newSizedHarness(t *testing.T, c Client, w, h int) *sizedHarness {
 	t.Helper()
 	testWindow(t) // the GL context, or skip
 	cv := opengl.NewCanvas(pixel.R(0, 0, float64(w), float64(h)))
-	a, err := NewApp(cv, float64(w), float64(h), c, Options{PlayerName: "Ann"})
+	a, err := NewApp(cv, float64(w), float64(h), c, Options{PlayerName: "Ann", Library: noFiles{}})
 	if err != nil {
 		t.Fatal(err)
 	}

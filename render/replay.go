@@ -126,8 +126,7 @@ func (g *gameScreen) replayAct(menu ui.MenuChoice) {
 	case ui.MenuOptions: // over the menu, which keeps the replay paused
 		g.a.openOptions()
 	case ui.MenuQuit:
-		g.a.cl.Leave()
-		g.a.quit = true
+		g.a.closeReplay()
 	}
 	if paused := r.ctl.Paused || g.ui.MenuOpen; paused != r.st.Paused {
 		r.cl.SetPaused(paused)

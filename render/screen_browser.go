@@ -9,6 +9,7 @@ import (
 	"github.com/gopxl/pixel/v2"
 
 	"hostfall/client"
+	"hostfall/game/ai"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -44,6 +45,7 @@ type browserScreen struct {
 	internet   bool            // "Internet game" is ticked
 	inet       client.InternetStatus
 	inetMsg    string // the last progress of internet play the status line showed
+	files      bool   // a library lists saves and replays: Load game and Replays show
 }
 
 // rejoinView is what the browser shows of the game the player can rejoin.
@@ -98,7 +100,7 @@ func (v *rejoinView) read(rj client.Rejoiner, list []client.Listing) {
 }
 
 func newBrowserScreen(a *App) *browserScreen {
-	b := &browserScreen{a: a, maxPlayers: 4}
+	b := &browserScreen{a: a, maxPlayers: 4, files: a.opt.Library != nil}
 	b.name = ui.TextField{Text: a.opt.PlayerName, Max: 24}
 	if b.name.Text == "" {
 		b.name.Text = "Player"
@@ -129,6 +131,7 @@ type browserLayout struct {
 	promptCancel                ui.Rect
 	rejoinBar                   ui.Rect   // over the table when there is a game to rejoin; zero otherwise
 	rejoin, forget              ui.Rect   // its buttons
+	quick, load, replays        ui.Rect   // the top row's, left of Quit
 	cols                        []float64 // the table's columns (browserCols), x from its left (negative: from its right)
 }
 
@@ -193,6 +196,7 @@ func (l *browserLayout) set(w, h float64, sessions int, bar rejoinBar) {
 	l.internet = ui.XYWH(x, y+dy[4], fw, 22)
 	l.createBtn = ui.XYWH(x, min(y+dy[5], l.create.Max.Y-50), fw, 38) // inside the panel of a small window too
 
+	l.quick, l.load, l.replays = quickButton(w), loadButton(w), replaysButton(w)
 	l.prompt = ui.XYWH(w/2-200, h/2-90, 400, 180)
 	p := l.prompt
 	l.promptField = ui.XYWH(p.Min.X+16, p.Min.Y+52, 368, 34)
@@ -247,6 +251,8 @@ const (
 	browserCreate                         // create a game
 	browserRejoin                         // rejoin the last game
 	browserForget                         // forget the last game
+	browserQuick                          // a quick game against bots
+	browserFiles                          // open the list of saves or replays
 )
 
 // browserIntent is one thing the browser's input asks for.
@@ -256,7 +262,8 @@ type browserIntent struct {
 	code   string // browserJoinCode: the invite code
 	join   client.JoinOptions
 	create client.CreateOptions
-	wait   string // the status line once the client takes it ("" clears it)
+	files  filesKind // browserFiles: which list
+	wait   string    // the status line once the client takes it ("" clears it)
 }
 
 var browserClickIntent = browserIntent{act: browserClick}
@@ -300,7 +307,8 @@ func (b *browserScreen) readInternet() {
 // fields, the password prompt) and returns what to do. It calls no client
 // and draws nothing.
 func (b *browserScreen) input(in *ui.Input) []browserIntent {
-	acts := b.rowsInput(in, b.acts[:0])
+	acts := b.topInput(in, b.acts[:0])
+	acts = b.rowsInput(in, acts)
 	acts = b.rejoinInput(in, acts)
 	acts = b.bottomInput(in, acts)
 	acts = b.createInput(in, acts)
@@ -308,6 +316,38 @@ func (b *browserScreen) input(in *ui.Input) []browserIntent {
 		acts = b.promptInput(in, acts)
 	}
 	return b.keys(in, acts)
+}
+
+// The top row's buttons left of Quit: Quick game, Load game, Replays.
+func quickButton(w float64) ui.Rect   { return ui.XYWH(quitButton(w).Min.X-3*8-90-104-112, 22, 112, 34) }
+func loadButton(w float64) ui.Rect    { return ui.XYWH(quitButton(w).Min.X-2*8-90-104, 22, 104, 34) }
+func replaysButton(w float64) ui.Rect { return ui.XYWH(quitButton(w).Min.X-8-90, 22, 90, 34) }
+
+// quickBots are the bots of a quick game: those `hostfall play` starts
+// against (three easy ones).
+var quickBots = []uint8{uint8(ai.Easy), uint8(ai.Easy), uint8(ai.Easy)}
+
+// topInput runs the top row: a quick game against bots, the saved games,
+// the replays (the lists only with a library to read them from).
+func (b *browserScreen) topInput(in *ui.Input, acts []browserIntent) []browserIntent {
+	if b.askPass != nil {
+		return acts
+	}
+	if pressed(in, b.lay.quick) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserQuick,
+			create: client.CreateOptions{Name: b.playerName() + "'s quick game", PlayerName: b.playerName()},
+			wait:   "Starting a quick game against three easy bots…"})
+	}
+	if !b.files {
+		return acts
+	}
+	if pressed(in, b.lay.load) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserFiles, files: filesSaves})
+	}
+	if pressed(in, b.lay.replays) {
+		acts = append(acts, browserClickIntent, browserIntent{act: browserFiles, files: filesReplays})
+	}
+	return acts
 }
 
 // rowsInput selects a session with a click and joins it with a double-click.
@@ -543,6 +583,11 @@ func (b *browserScreen) apply(acts []browserIntent) {
 			err = a.cl.JoinCode(x.code, x.join)
 		case browserCreate:
 			err = a.cl.Create(x.create)
+		case browserQuick:
+			err = client.Skirmish(a.cl, x.create, quickBots, true)
+		case browserFiles:
+			a.openFiles(x.files)
+			continue
 		case browserRejoin, browserForget:
 			rj, ok := a.cl.(client.Rejoiner)
 			switch {
@@ -576,12 +621,25 @@ func (b *browserScreen) draw() {
 	for i, line := range intro[:min(len(intro), 2)] { // a small window takes two lines
 		t.text(line, 32, 64+18*float64(i), alignLeft, colDim)
 	}
+	b.drawTop()
 	b.drawRejoin()
 	b.drawTable()
 	b.drawBottom()
 	b.drawCreate()
 	if b.askPass != nil {
 		b.drawPrompt()
+	}
+}
+
+// drawTop draws the top row's buttons left of Quit.
+func (b *browserScreen) drawTop() {
+	a := b.a
+	idle := b.askPass == nil
+	l, bold := &b.lay, a.text[fontBold]
+	a.drawButton(a.hud, bold, l.quick, "Quick game", idle)
+	if b.files {
+		a.drawButton(a.hud, bold, l.load, "Load game", idle)
+		a.drawButton(a.hud, bold, l.replays, "Replays", idle)
 	}
 }
 

@@ -186,7 +186,11 @@ func (g *gameScreen) update(in *ui.Input) {
 	if g.loaded = loaded; !loaded {
 		return
 	}
+	cl := a.cl
 	g.act(res)
+	if a.cl != cl {
+		return // the replay closed: the browser's client is not this screen's
+	}
 	g.endInput(&a.in) // the input as sampled: the replay's controls may have taken the press from in
 	if g.drawn && !g.shown {
 		// Built and drawn once (the first draw uploads the terrain and

@@ -37,7 +37,7 @@ type harness struct {
 func newHarness(t *testing.T, c Client) *harness {
 	t.Helper()
 	w := testWindow(t)
-	a, err := NewApp(w, 1024, 768, c, Options{PlayerName: "Ann"})
+	a, err := NewApp(w, 1024, 768, c, Options{PlayerName: "Ann", Library: noFiles{}})
 	if err != nil {
 		t.Fatal(err)
 	}

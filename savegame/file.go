@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 )
 
 // WriteFile writes s into dir as NAME-DATE.hfsave (NAME from the session
@@ -85,4 +87,42 @@ func CleanName(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Entry is one file of a directory of saves: the save, or why it cannot
+// be loaded.
+type Entry struct {
+	Path string
+	At   time.Time // when it was saved; the file's time when it cannot be read
+	Save *Save     // nil when Err is set
+	Err  error
+}
+
+// List reads every save file (*.hfsave) in dir, newest first. A file that
+// cannot be read is listed with its error; a dir that does not exist
+// lists none.
+func List(dir string) ([]Entry, error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("savegame: list: %w", err)
+	}
+	var out []Entry
+	for _, de := range des {
+		if de.IsDir() || !strings.HasSuffix(de.Name(), Ext) {
+			continue
+		}
+		e := Entry{Path: filepath.Join(dir, de.Name())}
+		if info, err := de.Info(); err == nil {
+			e.At = info.ModTime()
+		}
+		if e.Save, e.Err = ReadFile(e.Path); e.Err == nil {
+			e.At = e.Save.At
+		}
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int { return b.At.Compare(a.At) })
+	return out, nil
 }

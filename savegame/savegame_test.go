@@ -198,3 +198,49 @@ func TestCleanName(t *testing.T) {
 		}
 	}
 }
+
+// TestList lists a directory's saves newest first, a damaged one with its
+// reason, and skips other files; a missing directory lists none.
+func TestList(t *testing.T) {
+	dir := t.TempDir()
+	older, newer := sample(), sample()
+	older.At, newer.At = time.Unix(1_700_000_000, 0), time.Unix(1_700_000_600, 0)
+	newer.Lobby.Name = "Newer"
+	for _, s := range []*Save{older, newer} {
+		if _, err := WriteFile(dir, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken"+Ext), []byte("HFSAVE\x01\x00cut"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a save"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 3 {
+		t.Fatalf("%d entries, want 3 (two saves and the damaged one): %+v", len(es), es)
+	}
+	var good []string
+	bad := 0
+	for _, e := range es {
+		switch {
+		case e.Err != nil:
+			bad++
+			if !errors.Is(e.Err, ErrCorrupt) || e.Save != nil {
+				t.Errorf("the damaged file: save %v, err %v", e.Save, e.Err)
+			}
+		default:
+			good = append(good, e.Save.Lobby.Name)
+		}
+	}
+	if bad != 1 || len(good) != 2 || good[0] != "Newer" {
+		t.Errorf("saves %v (newest first, Newer first), %d damaged", good, bad)
+	}
+	if es, err := List(filepath.Join(dir, "none")); err != nil || len(es) != 0 {
+		t.Errorf("a missing directory: %v, %v", es, err)
+	}
+}

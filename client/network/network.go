@@ -426,6 +426,42 @@ func (c *Client) Resume(sv *session.Saved, o client.CreateOptions, turnLimit uin
 	return nil
 }
 
+// LoadGame hosts the saved game at path for the browser
+// (client.GameLoader): its lobby waits for the save's other players to
+// rejoin their slots; a save with no other human player starts at once.
+func (c *Client) LoadGame(path string, o client.CreateOptions) error {
+	sv, err := savegame.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if _, err := match.CheckSaved(sv.Saved); err != nil {
+		return fmt.Errorf("%s cannot be resumed: %w", path, err)
+	}
+	if err := c.Resume(&sv.Saved, client.CreateOptions{PlayerName: o.PlayerName, Password: o.Password}, 0); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(time.Millisecond) { // the lobby shows from the next frame on
+		if _, ok := c.Lobby(); ok || time.Now().After(deadline) {
+			break
+		}
+	}
+	if l, ok := c.Lobby(); ok && waitsForNobody(l, c.Slot()) {
+		return c.Start()
+	}
+	return nil
+}
+
+// waitsForNobody reports whether a resumed lobby has no human player but
+// the local one still to come back (departed players count as ready).
+func waitsForNobody(l session.Lobby, self int) bool {
+	for i, s := range l.Slots {
+		if s.Kind == session.SlotHuman && i != self && !s.Ready {
+			return false
+		}
+	}
+	return true
+}
+
 // Join asks the host of a listed session to let this player in.
 func (c *Client) Join(id string, o client.JoinOptions) error {
 	if c.opt.Browser == nil {

@@ -214,6 +214,10 @@ func (c *Client) Save() (string, error) {
 	return savegame.WriteFile(c.opt.SaveDir, &savegame.Save{Saved: sv, At: time.Now()})
 }
 
+// LoadGame is Load for the browser (client.GameLoader): the offline
+// player is this client's, whatever the browser's name field says.
+func (c *Client) LoadGame(path string, _ client.CreateOptions) error { return c.Load(path) }
+
 // Load resumes a saved game alone: the local player takes the slot the save
 // has for it (the offline player, or a player of the same name), bots take
 // over the other players, and the game starts.

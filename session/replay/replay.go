@@ -199,85 +199,117 @@ func (rw *Writer) Close() error {
 
 // Read reads a whole replay and checks it.
 func Read(r io.Reader) (*Replay, error) {
+	rep, _, err := read(r, true)
+	return rep, err
+}
+
+// Info is what a list of replays shows of one: its lobby and length,
+// without the turns.
+type Info struct {
+	Lobby   session.Lobby
+	Resumed bool   // the game was resumed from a save (Lobby.Resume is its start)
+	Turns   uint64 // the number of turns recorded
+	Rules   uint64
+}
+
+// ReadInfo reads a whole replay and checks it as Read does, keeping only
+// its lobby and length (a list of replays reads every file).
+func ReadInfo(r io.Reader) (*Info, error) {
+	rep, n, err := read(r, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Info{Lobby: rep.Lobby, Resumed: rep.Start != nil, Turns: n, Rules: rep.Rules}, nil
+}
+
+// read reads and checks a replay; it keeps the turns and hashes only when
+// keep is set, and returns the number of turns either way.
+func read(r io.Reader, keep bool) (*Replay, uint64, error) {
 	br := bufio.NewReader(r)
 	var hdr [10]byte
 	if _, err := io.ReadFull(br, hdr[:]); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) && string(hdr[:8]) == magic {
-			return nil, fmt.Errorf("%w: the header ends early", ErrTruncated)
+			return nil, 0, fmt.Errorf("%w: the header ends early", ErrTruncated)
 		}
-		return nil, fmt.Errorf("%w: it is too short to have a header", ErrNotReplay)
+		return nil, 0, fmt.Errorf("%w: it is too short to have a header", ErrNotReplay)
 	}
 	if string(hdr[:8]) != magic {
-		return nil, fmt.Errorf("%w: it does not start with %q", ErrNotReplay, magic)
+		return nil, 0, fmt.Errorf("%w: it does not start with %q", ErrNotReplay, magic)
 	}
 	v := binary.LittleEndian.Uint16(hdr[8:])
 	if v != Version && v != VersionResumed {
-		return nil, fmt.Errorf("%w: the file has version %d and this Hostfall reads versions %d and %d", ErrVersion, v, Version, VersionResumed)
+		return nil, 0, fmt.Errorf("%w: the file has version %d and this Hostfall reads versions %d and %d", ErrVersion, v, Version, VersionResumed)
 	}
 	rep := &Replay{}
 	haveLobby, haveRules := false, false
+	var turns, last uint64 // the turns read, the number of the last
 	for n := 0; ; n++ {
 		kind, payload, err := readRecord(br, n)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		switch {
 		case n == 0 && kind != kindLobby:
-			return nil, fmt.Errorf("%w: record 1 is not the lobby", ErrCorrupt)
+			return nil, 0, fmt.Errorf("%w: record 1 is not the lobby", ErrCorrupt)
 		case n == 1 && v == VersionResumed && kind != kindStart:
-			return nil, fmt.Errorf("%w: record 2 of a resumed game is not its start state", ErrCorrupt)
+			return nil, 0, fmt.Errorf("%w: record 2 of a resumed game is not its start state", ErrCorrupt)
 		case kind == kindStart:
 			if n != 1 || v != VersionResumed {
-				return nil, fmt.Errorf("%w: record %d is a start state out of place", ErrCorrupt, n+1)
+				return nil, 0, fmt.Errorf("%w: record %d is a start state out of place", ErrCorrupt, n+1)
 			}
 			turn, k := binary.Uvarint(payload)
 			if k <= 0 || turn == 0 || turn != rep.Lobby.Resume {
-				return nil, fmt.Errorf("%w: the start state names turn %d, the lobby resumes after turn %d", ErrCorrupt, turn, rep.Lobby.Resume)
+				return nil, 0, fmt.Errorf("%w: the start state names turn %d, the lobby resumes after turn %d", ErrCorrupt, turn, rep.Lobby.Resume)
 			}
 			rep.Start = &session.Snapshot{Turn: turn, Data: bytes.Clone(payload[k:])}
 		case kind == kindLobby:
 			if haveLobby {
-				return nil, fmt.Errorf("%w: record %d is a second lobby", ErrCorrupt, n+1)
+				return nil, 0, fmt.Errorf("%w: record %d is a second lobby", ErrCorrupt, n+1)
 			}
 			if rep.Lobby, err = session.UnmarshalLobby(payload); err != nil {
-				return nil, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
+				return nil, 0, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
 			}
 			haveLobby = true
 		case kind == kindRules:
 			v, k := binary.Uvarint(payload)
-			if k <= 0 || k != len(payload) || haveRules || len(rep.Turns) > 0 || v == 0 {
-				return nil, fmt.Errorf("%w: record %d is a rules record out of place or malformed", ErrCorrupt, n+1)
+			if k <= 0 || k != len(payload) || haveRules || turns > 0 || v == 0 {
+				return nil, 0, fmt.Errorf("%w: record %d is a rules record out of place or malformed", ErrCorrupt, n+1)
 			}
 			rep.Rules, haveRules = v, true
 		case kind == kindTurn:
 			t, err := session.UnmarshalTurn(payload)
 			if err != nil {
-				return nil, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
+				return nil, 0, fmt.Errorf("%w: record %d: %v", ErrCorrupt, n+1, err)
 			}
-			if k := len(rep.Turns); k > 0 && t.Number != rep.Turns[k-1].Number+1 {
-				return nil, fmt.Errorf("%w: turn %d follows turn %d", ErrCorrupt, t.Number, rep.Turns[k-1].Number)
+			if turns > 0 && t.Number != last+1 {
+				return nil, 0, fmt.Errorf("%w: turn %d follows turn %d", ErrCorrupt, t.Number, last)
 			}
-			if len(rep.Turns) == 0 && rep.Start != nil && t.Number != rep.Start.Turn+1 {
-				return nil, fmt.Errorf("%w: the game resumes after turn %d but its first turn is %d", ErrCorrupt, rep.Start.Turn, t.Number)
+			if turns == 0 && rep.Start != nil && t.Number != rep.Start.Turn+1 {
+				return nil, 0, fmt.Errorf("%w: the game resumes after turn %d but its first turn is %d", ErrCorrupt, rep.Start.Turn, t.Number)
 			}
-			rep.Turns = append(rep.Turns, t)
+			turns, last = turns+1, t.Number
+			if keep {
+				rep.Turns = append(rep.Turns, t)
+			}
 		case kind == kindHash:
 			turn, k := binary.Uvarint(payload)
 			if k <= 0 || len(payload) != k+8 {
-				return nil, fmt.Errorf("%w: record %d is a malformed hash", ErrCorrupt, n+1)
+				return nil, 0, fmt.Errorf("%w: record %d is a malformed hash", ErrCorrupt, n+1)
 			}
-			rep.Hashes = append(rep.Hashes, session.HashReport{Turn: turn, Hash: binary.LittleEndian.Uint64(payload[k:])})
+			if keep {
+				rep.Hashes = append(rep.Hashes, session.HashReport{Turn: turn, Hash: binary.LittleEndian.Uint64(payload[k:])})
+			}
 		case kind == kindEnd:
 			count, k := binary.Uvarint(payload)
-			if k <= 0 || k != len(payload) || count != uint64(len(rep.Turns)) {
-				return nil, fmt.Errorf("%w: the end record counts %d turns but the file holds %d", ErrCorrupt, count, len(rep.Turns))
+			if k <= 0 || k != len(payload) || count != turns {
+				return nil, 0, fmt.Errorf("%w: the end record counts %d turns but the file holds %d", ErrCorrupt, count, turns)
 			}
 			if _, err := br.ReadByte(); err != io.EOF {
-				return nil, fmt.Errorf("%w: data after the end record", ErrCorrupt)
+				return nil, 0, fmt.Errorf("%w: data after the end record", ErrCorrupt)
 			}
-			return rep, nil
+			return rep, turns, nil
 		default:
-			return nil, fmt.Errorf("%w: record %d has unknown kind %d", ErrCorrupt, n+1, kind)
+			return nil, 0, fmt.Errorf("%w: record %d has unknown kind %d", ErrCorrupt, n+1, kind)
 		}
 	}
 }

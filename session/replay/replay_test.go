@@ -98,7 +98,49 @@ func FuzzRead(f *testing.F) {
 			!errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrTruncated) {
 			t.Fatalf("unclassified error: %v", err)
 		}
+		// ReadInfo accepts exactly what Read accepts, and counts its turns.
+		info, ierr := ReadInfo(bytes.NewReader(data))
+		if (err == nil) != (ierr == nil) {
+			t.Fatalf("Read says %v, ReadInfo says %v", err, ierr)
+		}
+		if err == nil && (info.Turns != uint64(len(r.Turns)) || info.Lobby.Name != r.Lobby.Name || info.Resumed != (r.Start != nil)) {
+			t.Fatalf("ReadInfo %+v, Read has %d turns, lobby %q", info, len(r.Turns), r.Lobby.Name)
+		}
 	})
+}
+
+// TestReadInfo reads the lobby and length of a replay, and refuses a
+// damaged one as Read does.
+func TestReadInfo(t *testing.T) {
+	good := sample(t)
+	want, err := Read(bytes.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		data  []byte
+		turns uint64
+		err   error
+	}{
+		{"whole", good, uint64(len(want.Turns)), nil},
+		{"resumed", resumedSample(t), 0, nil},
+		{"cut off", good[:len(good)-3], 0, ErrTruncated},
+		{"not a replay", []byte("HFSAVE\x01\x00 and more"), 0, ErrNotReplay},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			info, err := ReadInfo(bytes.NewReader(tc.data))
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("err %v, want %v", err, tc.err)
+			}
+			if err == nil && tc.name == "whole" && (info.Turns != tc.turns || info.Lobby.Name != want.Lobby.Name || info.Resumed) {
+				t.Fatalf("info %+v, want %d turns of %q", info, tc.turns, want.Lobby.Name)
+			}
+			if err == nil && tc.name == "resumed" && !info.Resumed {
+				t.Fatal("a resumed game's replay is not marked resumed")
+			}
+		})
+	}
 }
 
 func resumedSample(t testing.TB) []byte {

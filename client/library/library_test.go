@@ -1,0 +1,121 @@
+package library
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hostfall/client"
+	"hostfall/client/fake"
+	"hostfall/savegame"
+	"hostfall/session"
+)
+
+func save(name string, at time.Time, slots ...session.Slot) *savegame.Save {
+	return &savegame.Save{At: at, Saved: session.Saved{
+		Lobby: session.Lobby{Name: name, MapSeed: 7, MapSize: 64, TurnTicks: 5, MaxPlayers: uint32(len(slots)), Slots: slots},
+		State: session.Snapshot{Turn: 140, Data: []byte("world"), NextSeq: make([]uint64, len(slots))},
+	}}
+}
+
+var (
+	ann = session.Slot{Kind: session.SlotHuman, Peer: "a", Name: "Ann"}
+	bo  = session.Slot{Kind: session.SlotHuman, Peer: "b", Name: "Bo"}
+	bot = session.Slot{Kind: session.SlotBot, Name: "Bot 2"}
+)
+
+// TestSaves lists saves newest first with their players, turn and whether
+// they are solo; a damaged file with its reason.
+func TestSaves(t *testing.T) {
+	dir := t.TempDir()
+	base := time.Unix(1_790_000_000, 0)
+	for _, s := range []*savegame.Save{save("Solo", base, ann, bot), save("Duel", base.Add(time.Hour), ann, bo)} {
+		if _, err := savegame.WriteFile(dir, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x.hfsave"), []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := (&Library{SaveDir: dir}).Saves()
+	if len(got) != 3 {
+		t.Fatalf("%d saves listed, want 3: %+v", len(got), got)
+	}
+	var good []client.SaveInfo
+	for _, s := range got {
+		if s.Problem != "" {
+			if !strings.Contains(s.Problem, "not a Hostfall save") || strings.Contains(s.Problem, dir) {
+				t.Errorf("the damaged file's reason %q (want it without the path)", s.Problem)
+			}
+			continue
+		}
+		good = append(good, s)
+	}
+	want := []client.SaveInfo{
+		{Name: "Duel", At: base.Add(time.Hour), Players: []string{"Ann", "Bo"}, Turn: 140},
+		{Name: "Solo", At: base, Players: []string{"Ann", "Bot 2"}, Turn: 140, Solo: true},
+	}
+	for i := range good {
+		good[i].Path = ""
+	}
+	if len(good) != 2 || !good[0].At.Equal(want[0].At) || good[0].Name != "Duel" || good[0].Solo || !slices.Equal(good[0].Players, want[0].Players) ||
+		good[1].Name != "Solo" || !good[1].Solo || good[1].Turn != 140 || !slices.Equal(good[1].Players, want[1].Players) {
+		t.Errorf("saves %+v, want %+v", good, want)
+	}
+	if got := (&Library{SaveDir: filepath.Join(dir, "none")}).Saves(); len(got) != 0 {
+		t.Errorf("a missing directory lists %+v", got)
+	}
+}
+
+// TestReplays lists replays newest first with their players and length, a
+// cut-off one with its reason, re-reads a file that changed, and opens one
+// for the viewer.
+func TestReplays(t *testing.T) {
+	dir := t.TempDir()
+	data, err := fake.Replay(3, 2, 64, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older, newer := filepath.Join(dir, "a"+ReplayExt), filepath.Join(dir, "b"+ReplayExt)
+	for path, b := range map[string][]byte{older: data, newer: data[:len(data)-5], filepath.Join(dir, "notes.txt"): []byte("x")} {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	if err := os.Chtimes(older, now.Add(-time.Hour), now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	lib := &Library{ReplayDir: dir}
+	got := lib.Replays()
+	if len(got) != 2 || got[0].Path != newer || got[1].Path != older {
+		t.Fatalf("replays %+v, want b then a", got)
+	}
+	if got[0].Problem == "" || !strings.Contains(got[0].Problem, "truncated") {
+		t.Errorf("the cut-off replay's problem %q", got[0].Problem)
+	}
+	if r := got[1]; r.Problem != "" || r.Turns != 200 || r.Length != 10*time.Second || len(r.Players) != 2 {
+		t.Errorf("the good replay %+v: want 200 turns, 10 s, 2 players", r)
+	}
+	// The cut-off file is written whole: the next list reads it again.
+	if err := os.WriteFile(newer, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := lib.Replays(); got[0].Problem != "" {
+		t.Errorf("a file written since is listed as before: %+v", got[0])
+	}
+	c, err := lib.OpenReplay(older)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.(interface{ Close() error }).Close()
+	if _, ok := c.(client.Replayer); !ok {
+		t.Fatal("OpenReplay gives no replay viewer's client")
+	}
+	if _, err := lib.OpenReplay(filepath.Join(dir, "notes.txt")); err == nil {
+		t.Error("OpenReplay played a file that is no replay")
+	}
+}
