@@ -126,12 +126,16 @@ func (f *flow) browserToLobby() {
 
 // lobbySetup picks a new random map (its picture must change), the fast
 // speed, and a bot on team 2. The host has no Ready of its own (its Start
-// is that); Start must be free, a bot being always ready.
+// is that): Start is greyed while the host is alone, and free once the bot
+// (always ready) is in.
 func (f *flow) lobbySetup() {
 	t, s := f.t, f.h.a.lobby
 	lay := &s.lay
 	f.frame(nil)
 	before := liveShot(t, f.h, "netwhole-lobby-before")
+	if s.v.start == "" {
+		t.Error("Start is free with nobody to play against")
+	}
 	seed := f.lobby().MapSeed
 	f.click(ui.MouseLeft, lay.random.Center())
 	f.until("a new seed", 5*time.Second, func() bool { return f.lobby().MapSeed != seed })
@@ -398,7 +402,7 @@ func (f *flow) quit() {
 		t.Fatalf("F10: menu open %v, paused %v; want the menu over the running game", g.ui.MenuOpen, g.pause.Paused)
 	}
 	f.frame(nil)
-	f.shot("menu")
+	img := f.shot("menu")
 	quit := -1
 	for i, it := range g.ui.Menu() {
 		if it.Choice == ui.MenuQuit {
@@ -408,8 +412,9 @@ func (f *flow) quit() {
 	if quit < 0 {
 		t.Fatalf("the menu %+v has no Quit", g.ui.Menu())
 	}
+	textIn(t, img, "Quit", g.ui.Layout.MenuButton(quit), 100)
 	f.click(ui.MouseLeft, g.ui.Layout.MenuButton(quit).Center())
-	if !a.Quit() {
+	if !a.Quit() { // what the window's loop (Run) stops on
 		t.Fatal("Quit did not ask the window to close")
 	}
 	f.until("the game left", 5*time.Second, func() bool { _, in := f.c.Lobby(); return !in })
