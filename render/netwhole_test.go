@@ -16,8 +16,8 @@ import (
 
 // One window on the network client (real libp2p on loopback) plays a whole
 // evening in order, by clicks and keys only, the way a player would: the
-// browser, Create game; in the lobby a new random map (its picture
-// changes), the fast speed, a bot on team 2; Start; the workers boxed and
+// browser, Create game; in the lobby a random map, then seed 7 typed (the
+// map's picture changes each time), the fast speed, a bot on team 2; Start; the workers boxed and
 // sent to the gold (the gold rises); a barracks from the command card,
 // placed beside the base, built in game time; a soldier trained there;
 // Escape pauses ("Paused by Ann", the clock stands still), the menu resumes
@@ -124,8 +124,8 @@ func (f *flow) browserToLobby() {
 	}
 }
 
-// lobbySetup picks a new random map (its picture must change), the fast
-// speed, and a bot on team 2. The host has no Ready of its own (its Start
+// lobbySetup picks a new random map, then types seed 7 (the map's picture
+// must change each time), the fast speed, and a bot on team 2. The host has no Ready of its own (its Start
 // is that): Start is greyed while the host is alone, and free once the bot
 // (always ready) is in.
 func (f *flow) lobbySetup() {
@@ -139,6 +139,19 @@ func (f *flow) lobbySetup() {
 	seed := f.lobby().MapSeed
 	f.click(ui.MouseLeft, lay.random.Center())
 	f.until("a new seed", 5*time.Second, func() bool { return f.lobby().MapSeed != seed })
+	f.frame(nil)
+	random := liveShot(t, f.h, "netwhole-lobby-random")
+	f.pictureChanged("Random map", before, random)
+	// Then the seed typed in its field (a known map for the game's steps).
+	f.click(ui.MouseLeft, lay.seed.Center())
+	for range 24 {
+		f.press(ui.KeyBackspace)
+	}
+	f.frame(func(in *ui.Input) { in.Typed = "7" })
+	f.press(ui.KeyEnter)
+	f.until("seed 7", 5*time.Second, func() bool { return f.lobby().MapSeed == 7 })
+	f.frame(nil)
+	f.pictureChanged("the seed typed", random, liveShot(t, f.h, "netwhole-lobby-seed"))
 	f.click(ui.MouseLeft, lay.speed.Center())
 	f.until("the fast speed", 5*time.Second, func() bool { return f.lobby().TurnTicks == 3 })
 	f.click(ui.MouseLeft, lay.rows[1].kind.Center())
@@ -151,11 +164,18 @@ func (f *flow) lobbySetup() {
 	l := f.lobby()
 	checkSlots(t, img, lay, l)
 	checkPreview(t, img, s, l)
-	if d := differing(before, img, lay.preview); d < int(lay.preview.W()*lay.preview.H()/20) {
-		t.Errorf("the map's picture: %d pixels changed with the new seed", d)
-	}
 	if s.v.start != "" {
 		t.Errorf("Start is held: %q", s.v.start)
+	}
+}
+
+// pictureChanged fails unless the lobby's picture of the map differs
+// between a and b in a twentieth of its pixels at least.
+func (f *flow) pictureChanged(what string, a, b *image.RGBA) {
+	f.t.Helper()
+	r := f.h.a.lobby.lay.preview
+	if d := differing(a, b, r); d < int(r.W()*r.H()/20) {
+		f.t.Errorf("after %s: %d pixels of the map's picture changed", what, d)
 	}
 }
 
