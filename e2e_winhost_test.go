@@ -109,7 +109,9 @@ func sendToMine(t *testing.T, display string, img *image.RGBA) {
 		if err := act(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(120 * time.Millisecond) // a few frames at 20 fps
+		// A few frames at 20 fps: a press and a release seen in one frame
+		// are a click, not a box.
+		time.Sleep(200 * time.Millisecond)
 	}
 	portraits := image.Rect(184, 600, 340, 636)
 	x0, y0 := max(base.X-130, 10), max(base.Y-130, 45)
@@ -130,7 +132,7 @@ func sendToMine(t *testing.T, display string, img *image.RGBA) {
 			saveShot(t, sel, "testdata/e2e/winhost-selected.png", "with the workers selected")
 			break
 		}
-		if try == 3 {
+		if try == 4 {
 			t.Fatalf("a box around the base at %v selected no workers: %v", base, err)
 		}
 	}

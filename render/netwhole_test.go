@@ -156,9 +156,11 @@ func (f *flow) lobbySetup() {
 	f.until("the fast speed", 5*time.Second, func() bool { return f.lobby().TurnTicks == 3 })
 	f.click(ui.MouseLeft, lay.rows[1].kind.Center())
 	f.until("a bot in slot 2", 5*time.Second, func() bool { return f.lobby().Slots[1].Kind == session.SlotBot })
-	f.click(ui.MouseLeft, lay.rows[1].team.Center())
-	f.click(ui.MouseLeft, lay.rows[1].team.Center())
-	f.until("the bot on team 2", 5*time.Second, func() bool { return f.lobby().Slots[1].Team == 2 })
+	for team := uint8(1); team <= 2; team++ { // each click takes the next team of the one shown
+		f.click(ui.MouseLeft, lay.rows[1].team.Center())
+		f.until("the bot on the next team", 5*time.Second, func() bool { return f.lobby().Slots[1].Team == team })
+		f.frame(nil)
+	}
 	f.frame(nil)
 	img := f.shot("lobby")
 	l := f.lobby()
