@@ -236,6 +236,10 @@ type Peer struct {
 	Self       bool
 	PingMillis float64 // round trip; negative when not measured
 	Path       Path    // how this peer is reached over the internet
+	// Limited: the game reaches this peer through a relay that limits each
+	// circuit (a public relay); Renewed counts the fresh circuits since.
+	Limited bool
+	Renewed int
 }
 
 // Path is how a peer is reached in an internet game.
