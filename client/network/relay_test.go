@@ -106,7 +106,8 @@ func newRelayClient(t *testing.T, name string, relay *p2p.Host, tweak func(*Opti
 }
 
 // Through a real relay on loopback: Ann hosts with --relay, her lobby is in
-// the directory and her status offers the invite code; Bo's browser lists
+// the directory and her status offers the short code (which friends on the
+// relay type) and the long invite code (which names the relay); Bo's browser lists
 // it (SourceRelay) beside a LAN game and Bo joins it from the list, through
 // the relay's circuit; Cy, with no relay of his own, joins with the code.
 func TestRelayDirectoryAndInvite(t *testing.T) {
@@ -130,8 +131,17 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 	if err := ann.Create(client.CreateOptions{Name: "Relay night", PlayerName: "Ann", MaxPlayers: 3, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
-	var code string
-	testwait.For(t, "Ann's invite code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
+	var code, short string
+	testwait.For(t, "Ann's invite codes", 15*time.Second, func() bool {
+		st := ann.Status()
+		short, code = st.Invite, st.InviteLong
+		return code != ""
+	})
+	if c, err := p2p.ParseCode(short); err != nil {
+		t.Fatalf("Ann's short code %q: %v", short, err)
+	} else if ai, err := (p2p.RelayCodeResolver{Relay: relay.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
+		t.Fatalf("the short code %s resolves on the relay to %v, %v; want Ann", short, ai.ID, err)
+	}
 	inv, err := p2p.DecodeInvite(code)
 	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, p2p.InvitePrefix) {
 		t.Fatalf("invite code %q: %+v, %v", code, inv, err)
@@ -156,8 +166,8 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
-	if st := bo.Status(); st.Invite != "" {
-		t.Errorf("Bo, who does not host, offers the invite code %q", st.Invite)
+	if st := bo.Status(); st.Invite != "" || st.InviteLong != "" {
+		t.Errorf("Bo, who does not host, offers the invite codes %q, %q", st.Invite, st.InviteLong)
 	}
 
 	if err := cy.JoinCode(code, client.JoinOptions{PlayerName: "Cy"}); err != nil {
