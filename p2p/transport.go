@@ -697,6 +697,11 @@ func (l *link) run() {
 			}
 		case s := <-l.dead:
 			if s == cur {
+				if l.limited.Load() {
+					out, in := circ.estimate(l.use(use0))
+					t.log.Debug("session stream on a limited circuit ended", "peer", l.p, "after", time.Since(circ.opened),
+						"bytes out", out, "bytes in", in, "limit", circ.data)
+				}
 				drop()
 			}
 		case f := <-out:
