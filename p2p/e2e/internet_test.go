@@ -56,6 +56,14 @@ func (iw *internetWorld) bootstrap() string { return strings.Join(iw.addrs[:2], 
 
 func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 	w.t.Helper()
+	return newInternetWorldWith(ctx, w, dhtNodes, "")
+}
+
+// newInternetWorldWith is a simulated public network of nodes DHT servers
+// whose relays limit each relayed connection to limit (dhtLimitEnv; ""
+// keeps go-libp2p's default).
+func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string) *internetWorld {
+	w.t.Helper()
 	wan, err := w.lab.Switch("wan", "11.0.0")
 	w.must(err)
 	dns, err := w.lab.Namespace("dhtnet")
@@ -63,7 +71,7 @@ func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 	link, err := wan.PlugIP(dns, 100)
 	w.must(err)
 	ips := []string{link.IP}
-	for i := 1; i < dhtNodes; i++ {
+	for i := 1; i < nodes; i++ {
 		ip := fmt.Sprintf("11.0.0.%d", 100+i)
 		_, err := dns.Output("ip", "addr", "add", ip+"/24", "dev", link.Dev)
 		w.must(err)
@@ -91,7 +99,8 @@ func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 	self, err := os.Executable()
 	w.must(err)
 	iw.killFile = filepath.Join(w.dir, "dhtnet.kill")
-	iw.net, err = peerproc.Start("dhtnet", dns.Argv(self), dhtNetEnv+"="+strings.Join(ips, ","), dhtKillEnv+"="+iw.killFile)
+	iw.net, err = peerproc.Start("dhtnet", dns.Argv(self), dhtNetEnv+"="+strings.Join(ips, ","), dhtKillEnv+"="+iw.killFile,
+		dhtLimitEnv+"="+limit)
 	w.must(err)
 	w.mu.Lock()
 	w.procs = append(w.procs, iw.net)
