@@ -578,7 +578,8 @@ func (l *link) run() {
 		opening chan opened // the stream being opened, nil when none is
 		want    bool        // open a stream even with nothing queued (a renewed circuit)
 		circ    circuitLimit
-		use0    circuitUse
+		circOn  network.Conn // the connection circ is of
+		use0    circuitUse   // the link's counters when the stream began on circOn
 		check   *time.Ticker // while cur is on a limited circuit
 		lostAt  time.Time    // when a stream on a limited circuit ended; zero when none did
 		planned bool         // it ended by renewCircuit
@@ -624,7 +625,9 @@ func (l *link) run() {
 		lim, ok := limitOf(s.Conn())
 		l.limited.Store(ok)
 		if ok {
-			circ, use0 = lim, l.use(circuitUse{})
+			if s.Conn() != circOn { // a stream replaced on the same circuit keeps counting its bytes
+				circ, circOn, use0 = lim, s.Conn(), l.use(circuitUse{})
+			}
 			if check == nil {
 				check = time.NewTicker(renewCheck)
 			}
