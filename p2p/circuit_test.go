@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 
@@ -50,12 +49,7 @@ func TestCircuitDue(t *testing.T) {
 // as public relays run it.
 func newLimitedRelay(t *testing.T, limit *relay.RelayLimit) *Host {
 	t.Helper()
-	k, _, _ := crypto.GenerateEd25519Key(nil)
-	h, err := NewHost(t.Context(), Options{Identity: k, Listen: loopbackListen, Libp2p: RelayHostOptions(), Logger: testLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
+	h := newRelayHost(t)
 	r, err := relay.New(h.LibP2P(), relay.WithResources(relay.DefaultResources()), relay.WithLimit(limit))
 	if err != nil {
 		t.Fatal(err)
@@ -68,26 +62,7 @@ func newLimitedRelay(t *testing.T, limit *relay.RelayLimit) *Host {
 // a peer behind a symmetric NAT, it reaches others only through circuits.
 func newRelayOnlyHost(t *testing.T, relay *Host) (*Host, *RelayClient) {
 	t.Helper()
-	rc, err := NewRelayClient(relay.Addrs()[0].String(), testLog())
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := rc.HostOptions()
-	k, _, _ := crypto.GenerateEd25519Key(nil)
-	opt.Identity, opt.Logger = k, testLog()
-	opt.Libp2p = append(opt.Libp2p, libp2p.NoListenAddrs, libp2p.EnableRelay())
-	h, err := NewHost(t.Context(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	rc.Start(t.Context(), h)
-	select {
-	case <-rc.Ready():
-	case <-time.After(10 * time.Second):
-		t.Fatal("no reservation within 10 s")
-	}
-	return h, rc
+	return newNATHost(t, relay, libp2p.NoListenAddrs, libp2p.EnableRelay())
 }
 
 // Two peers that reach each other only through a relay that limits its

@@ -70,6 +70,18 @@ func TestMerged(t *testing.T) {
 // startRelay runs a relay with its directory on a loopback host.
 func startRelay(t *testing.T) *p2p.Host {
 	t.Helper()
+	h := relayHost(t)
+	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: testLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	return h
+}
+
+// relayHost is a loopback host built to run a relay.
+func relayHost(t testing.TB) *p2p.Host {
+	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -80,11 +92,6 @@ func startRelay(t *testing.T) *p2p.Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: testLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rs.Close() })
 	return h
 }
 

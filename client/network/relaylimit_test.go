@@ -53,16 +53,7 @@ func (m *relayMeter) closes() ([]time.Time, []time.Duration) {
 // (nil: none).
 func startLimitedRelay(t testing.TB, limit *relay.RelayLimit) (*p2p.Host, *relayMeter) {
 	t.Helper()
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: p2p.RelayHostOptions(), Logger: testLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
+	h := relayHost(t)
 	m := &relayMeter{}
 	opts := []relay.Option{relay.WithResources(relay.DefaultResources()), relay.WithMetricsTracer(m)}
 	if limit != nil {
