@@ -28,12 +28,14 @@ import (
 //     lost player or host. A peer that really went away is still noticed
 //     by the session's heartbeats.
 //
-// Both sides renew, the smaller peer ID first (at renewAt), the other later
-// (renewLate), so they rarely both dial; if they do, the usual tie-break
-// keeps one stream and renewal closes the spare circuit too.
+// Both sides renew: the side that dialled the circuit first (at renewAt),
+// since it knows a circuit address of the other that works (a peer without
+// a reservation of its own cannot be dialled at all), the other later
+// (renewLate). If both dial, the usual tie-break keeps one stream and the
+// next renewal closes the spare circuit too.
 const (
 	renewAt      = 0.8 // of a circuit's time or data limit
-	renewLate    = 0.9 // the larger peer ID's share, in case the smaller does not renew
+	renewLate    = 0.9 // the share of the side that accepted the circuit, in case the dialler does not renew
 	limitedGrace = 2 * time.Second
 	// Bytes the relay carries beside our frames: each flush is one yamux
 	// frame (12 bytes) in one Noise message (18), with yamux's window
@@ -140,9 +142,19 @@ func (l *link) renewCircuit() {
 	t.log.Debug("renewing the relay circuit before its limit", "peer", l.p)
 }
 
-// renewShare is the share of a circuit's limits at which this side renews.
-func (l *link) renewShare() float64 {
-	if l.t.self < l.p {
+// undelayRelays dials ranked's relay addresses at once.
+func undelayRelays(ranked []network.AddrDelay) {
+	for i := range ranked {
+		if isCircuit(ranked[i].Addr) {
+			ranked[i].Delay = 0
+		}
+	}
+}
+
+// renewShare is the share of the limits of circuit c at which this side
+// renews it.
+func renewShare(c network.Conn) float64 {
+	if c.Stat().Direction == network.DirOutbound {
 		return renewAt
 	}
 	return renewLate

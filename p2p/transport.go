@@ -642,10 +642,14 @@ func (l *link) run() {
 		if cur == nil && (len(l.out) > 0 || want) && retry == nil && opening == nil {
 			want = false
 			opening = make(chan opened, 1)
-			go func(done chan<- opened) {
+			go func(done chan<- opened, relayFirst bool) {
+				if relayFirst { // a limited circuit ended: the direct path failed before
+					t.h.relayFirst.Add(1)
+					defer t.h.relayFirst.Add(-1)
+				}
 				s, err := l.open()
 				done <- opened{s, err}
-			}(opening)
+			}(opening, !lostAt.IsZero())
 		}
 		var out chan []byte
 		var retryC, checkC <-chan time.Time
@@ -722,7 +726,7 @@ func (l *link) run() {
 		case <-retryC:
 			retry = nil
 		case now := <-checkC:
-			if cur != nil && !t.noRenew.Load() && circ.due(now, l.use(use0), l.renewShare()) {
+			if cur != nil && !t.noRenew.Load() && circ.due(now, l.use(use0), renewShare(circOn)) {
 				l.renewCircuit()
 				drop()
 				want, planned = true, true

@@ -227,19 +227,21 @@ func TestGameAcrossLimitedRelay(t *testing.T) {
 }
 
 // checkRenewals fails unless each peer saw three fresh circuits or more,
-// and logs the pause of the turns after each circuit's end.
+// each renewed (planned) by one side before the relay's cut, and logs the
+// pause of the turns after each circuit's end.
 func checkRenewals(t *testing.T, peers []*tpeer, turns *turnLog, circs []*circuitLog) {
 	t.Helper()
 	var longest time.Duration
+	planned, rounds := 0, 0
 	for i, cl := range circs {
 		cl.mu.Lock()
 		if len(cl.got) < 3 {
 			t.Errorf("%s: %d fresh circuits, want 3 or more", peers[i].name, len(cl.got))
 		}
-		renewer := peers[i].ID() < peers[1-i].ID() // the smaller peer ID renews; the other sees a cut
+		rounds = max(rounds, len(cl.got))
 		for j, c := range cl.got {
-			if c.Planned != renewer {
-				t.Errorf("%s: circuit %d planned %v, want %v: only the smaller peer ID renews, before the relay's cut", peers[i].name, c.Count, c.Planned, renewer)
+			if c.Planned {
+				planned++
 			}
 			cut := cl.at[j].Add(-c.Gap)
 			pause, first := turns.gapAfter(cut)
@@ -248,6 +250,9 @@ func checkRenewals(t *testing.T, peers []*tpeer, turns *turnLog, circs []*circui
 				peers[i].name, c.Count, c.Planned, c.Gap.Round(time.Microsecond), first.Round(time.Millisecond), pause.Round(time.Millisecond))
 		}
 		cl.mu.Unlock()
+	}
+	if planned < rounds {
+		t.Errorf("%d of %d fresh circuits were renewed before the relay's limit", planned, rounds)
 	}
 	turn := 50 * time.Millisecond
 	t.Logf("longest pause of the turns around a circuit's end: %v = %.1f turns of %v", longest.Round(time.Millisecond),

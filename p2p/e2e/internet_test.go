@@ -25,7 +25,8 @@ type internetWorld struct {
 	net        *peerproc.Proc
 	addrs      []string // node i's multiaddr
 	host, join *netns.NS
-	symmetric  *netns.NS // behind a NAT that picks a new port per destination: no hole punching
+	symmetric  *netns.NS                 // behind a NAT that picks a new port per destination: no hole punching
+	links      map[*netns.NS]*netns.Link // each home namespace's link to its router
 	killFile   string
 }
 
@@ -77,7 +78,7 @@ func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string
 		w.must(err)
 		ips = append(ips, ip)
 	}
-	iw := &internetWorld{}
+	iw := &internetWorld{links: map[*netns.NS]*netns.Link{}}
 	for i, side := range []**netns.NS{&iw.host, &iw.join, &iw.symmetric} {
 		name := []string{"home-a", "home-b", "home-c"}[i]
 		lanPrefix := []string{"10.81.0", "10.82.0", "10.83.0"}[i]
@@ -91,8 +92,9 @@ func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string
 		}
 		ns, err := w.lab.Namespace(name)
 		w.must(err)
-		_, err = lan.Plug(ns)
+		link, err := lan.Plug(ns)
 		w.must(err)
+		iw.links[ns] = link
 		w.must(ns.Gateway(lanPrefix + ".1"))
 		*side = ns
 	}
