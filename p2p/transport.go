@@ -582,13 +582,14 @@ func (l *link) run() {
 		use0    circuitUse   // the link's counters when the stream began on circOn
 		check   *time.Ticker // while cur is on a limited circuit
 		lostAt  time.Time    // when a stream on a limited circuit ended; zero when none did
+		lostOn  network.Conn // that circuit
 		planned bool         // it ended by renewCircuit
 	)
 	drop := func() {
 		if cur != nil {
 			cur.Reset()
 			if l.limited.Load() && lostAt.IsZero() {
-				lostAt = time.Now()
+				lostAt, lostOn = time.Now(), cur.Conn()
 			}
 		}
 		cur, w = nil, nil
@@ -619,8 +620,10 @@ func (l *link) run() {
 		t.wg.Add(1)
 		go t.read(l, s)
 		if !lostAt.IsZero() {
-			l.circuitBack(time.Since(lostAt), planned)
-			lostAt, planned = time.Time{}, false
+			if s.Conn() != lostOn { // not a stream replaced on the same circuit
+				l.circuitBack(time.Since(lostAt), planned)
+			}
+			lostAt, lostOn, planned = time.Time{}, nil, false
 		}
 		lim, ok := limitOf(s.Conn())
 		l.limited.Store(ok)
