@@ -236,6 +236,10 @@ type Peer struct {
 	Self       bool
 	PingMillis float64 // round trip; negative when not measured
 	Path       Path    // how this peer is reached over the internet
+	// Limited: the game reaches this peer through a relay that limits each
+	// circuit (a public relay); Renewed counts the fresh circuits since.
+	Limited bool
+	Renewed int
 }
 
 // Path is how a peer is reached in an internet game.
@@ -273,6 +277,10 @@ type NetStatus struct {
 	// relay (what friends type into their browser's code field); "" when
 	// there is none. With internet play it is the short code (K7Q2-9XPM).
 	Invite string
+	// InviteLong is, when Invite is the short code of a game hosted through
+	// a relay of one's own, the long code: friends who do not play through
+	// that relay paste it (it names the relay). "" otherwise.
+	InviteLong string
 	// Internet is the progress of internet play (joining the public
 	// network, publishing the game, finding a code), also while browsing.
 	Internet InternetStatus

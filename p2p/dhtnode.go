@@ -9,6 +9,7 @@ import (
 	dht "github.com/libp2p/go-libp2p-kad-dht"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 )
 
 // DHTNode is a peer of the public libp2p network as most of its servers
@@ -20,13 +21,26 @@ type DHTNode struct {
 	DHT  *dht.IpfsDHT
 }
 
+// DHTNodeOptions tune a DHTNode.
+type DHTNodeOptions struct {
+	// Unlimited: connections from these networks are not limited per
+	// address (see Options.Unlimited).
+	Unlimited []netip.Prefix
+	// CircuitLimit, when set, replaces the relay's default limit of each
+	// relayed connection (tests that must see circuits end soon).
+	CircuitLimit *relay.RelayLimit
+}
+
 // NewDHTNode starts a node with identity key, listening on listen and
-// knowing bootstrap; connections from unlimited are not limited per
-// address (see Options.Unlimited). It is public by decree (no AutoNAT
-// wait) and stops when ctx ends or on Close.
-func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootstrap []peer.AddrInfo, unlimited ...netip.Prefix) (*DHTNode, error) {
-	h, err := NewHost(ctx, Options{Identity: key, Listen: listen, Unlimited: unlimited,
-		Libp2p: []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService()}})
+// knowing bootstrap. It is public by decree (no AutoNAT wait) and stops
+// when ctx ends or on Close.
+func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootstrap []peer.AddrInfo, opt DHTNodeOptions) (*DHTNode, error) {
+	var ropts []relay.Option
+	if opt.CircuitLimit != nil {
+		ropts = append(ropts, relay.WithLimit(opt.CircuitLimit))
+	}
+	h, err := NewHost(ctx, Options{Identity: key, Listen: listen, Unlimited: opt.Unlimited,
+		Libp2p: []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(ropts...)}})
 	if err != nil {
 		return nil, err
 	}

@@ -278,7 +278,7 @@ func serveListing(h *Host, p Hosting) (stop func()) {
 // (from the start or after a migration), and answers listing questions.
 func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (stop func()) {
 	stopListing := serveListing(h, p)
-	stopRegistering := keepRegistered(ctx, h, p, relay, GamesNamespace, "the session", orDefault(log))
+	stopRegistering := keepRegistered(ctx, h, p, relay, GamesNamespace, "the session", orDefault(log), nil)
 	return func() {
 		stopRegistering()
 		stopListing()
@@ -289,8 +289,9 @@ func RegisterLobby(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo,
 // point while p hosts: again at a third of the TTL granted, or at once when
 // its addresses change (the record carries them); it unregisters when p
 // stops hosting or stop is called. what names the registration in the log.
-func keepRegistered(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, ns, what string, log *slog.Logger) (stop func()) {
+func keepRegistered(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, ns, what string, log *slog.Logger, first func()) (stop func()) {
 	registered := false
+	var firstOnce sync.Once
 	var next time.Time
 	var last []string
 	register := func(ctx context.Context, _ session.Lobby) {
@@ -306,6 +307,9 @@ func keepRegistered(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo
 		case err == nil:
 			if !registered {
 				log.Debug("directory: registered", "ns", ns, "relay", relay.ID)
+				if first != nil {
+					firstOnce.Do(first)
+				}
 			}
 			registered, last = true, addrs
 			next = time.Now().Add(max(ttl/dirHeartbeatDiv, time.Second))

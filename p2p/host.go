@@ -71,6 +71,11 @@ type Host struct {
 	stop func() bool
 	file string // the identity key file; "" for a key given in memory
 	net  atomic.Pointer[Internet]
+	// relayFirst counts dials under way that replace a limited relay
+	// circuit: while it is above zero, relay addresses are dialled at once
+	// rather than after libp2p's RelayDelay (500 ms), since the direct path
+	// is known to fail (circuit.go).
+	relayFirst *atomic.Int32
 }
 
 // Internet is this host's internet play, nil unless started (Internet.Start).
@@ -125,7 +130,14 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if ranker == nil {
 		ranker = TCPFirst
 	}
-	lopts = append(lopts, libp2p.SwarmOpts(swarm.WithDialRanker(ranker)))
+	relayFirst := new(atomic.Int32)
+	lopts = append(lopts, libp2p.SwarmOpts(swarm.WithDialRanker(func(addrs []ma.Multiaddr) []network.AddrDelay {
+		ranked := ranker(addrs)
+		if relayFirst.Load() > 0 {
+			undelayRelays(ranked)
+		}
+		return ranked
+	})))
 	if opt.HolePunching {
 		lopts = append(lopts, libp2p.EnableHolePunching())
 	}
@@ -134,7 +146,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start libp2p host: %w", err)
 	}
-	hh := &Host{h: h, gate: g, log: log, file: file}
+	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst}
 	hh.stop = context.AfterFunc(ctx, func() { h.Close() })
 	log.Debug("p2p host up", "peer", h.ID(), "addrs", h.Addrs())
 	return hh, nil

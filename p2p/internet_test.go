@@ -23,7 +23,7 @@ func testDHT(t *testing.T, n int) []peer.AddrInfo {
 		if err != nil {
 			t.Fatal(err)
 		}
-		node, err := NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, infos[:min(i, 1)])
+		node, err := NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, infos[:min(i, 1)], DHTNodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -29,12 +30,7 @@ var loopbackListen = []string{"/ip4/127.0.0.1/tcp/0"}
 // newTestRelay starts a relay with its directory on loopback.
 func newTestRelay(t *testing.T, opt RelayOptions) (*Host, *RelayService) {
 	t.Helper()
-	k, _, _ := crypto.GenerateEd25519Key(nil)
-	h, err := NewHost(t.Context(), Options{Identity: k, Listen: loopbackListen, Libp2p: RelayHostOptions(), Logger: testLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
+	h := newRelayHost(t)
 	rs, err := StartRelay(h, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -43,8 +39,21 @@ func newTestRelay(t *testing.T, opt RelayOptions) (*Host, *RelayService) {
 	return h, rs
 }
 
-// newNATHost starts a host that holds a reservation on the relay.
-func newNATHost(t *testing.T, relay *Host) (*Host, *RelayClient) {
+// newRelayHost is a loopback host built to run a relay.
+func newRelayHost(t *testing.T) *Host {
+	t.Helper()
+	k, _, _ := crypto.GenerateEd25519Key(nil)
+	h, err := NewHost(t.Context(), Options{Identity: k, Listen: loopbackListen, Libp2p: RelayHostOptions(), Logger: testLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// newNATHost starts a host that holds a reservation on the relay; extra
+// libp2p options follow the relay client's.
+func newNATHost(t *testing.T, relay *Host, extra ...libp2p.Option) (*Host, *RelayClient) {
 	t.Helper()
 	rc, err := NewRelayClient(relay.Addrs()[0].String(), testLog())
 	if err != nil {
@@ -53,6 +62,7 @@ func newNATHost(t *testing.T, relay *Host) (*Host, *RelayClient) {
 	opt := rc.HostOptions()
 	k, _, _ := crypto.GenerateEd25519Key(nil)
 	opt.Identity, opt.Listen, opt.Logger = k, loopbackListen, testLog()
+	opt.Libp2p = append(opt.Libp2p, extra...)
 	h, err := NewHost(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,8 @@ func codeNamespace(c Code) string { return "hostfall/code/1/" + string(c) }
 // RegisterCode keeps a short code for p's session in the relay's
 // rendezvous while p hosts it (keepRegistered). The code is the same for the life of the
 // call (a host change within the game gets the new host its own code).
-func RegisterCode(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger) (Code, func()) {
+// registered, when set, is called once, when the code first resolves.
+func RegisterCode(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, log *slog.Logger, registered func()) (Code, func()) {
 	log = orDefault(log)
 	salt := make([]byte, codeSaltLen)
 	_, _ = rand.Read(salt)
@@ -47,7 +48,7 @@ func RegisterCode(ctx context.Context, h *Host, p Hosting, relay peer.AddrInfo, 
 		}
 		_, _ = s.Write(salt)
 	})
-	stop := keepRegistered(ctx, h, p, relay, codeNamespace(code), "the game's short code "+string(code), log)
+	stop := keepRegistered(ctx, h, p, relay, codeNamespace(code), "the game's short code "+string(code), log, registered)
 	return code, func() {
 		stop()
 		h.h.RemoveStreamHandler(CodeProtocol)

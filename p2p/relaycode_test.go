@@ -22,7 +22,7 @@ func TestShortCodeThroughARelay(t *testing.T) {
 	lobby := newFakeHosting(host, "alpha", 1)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	code, stop := RegisterCode(ctx, host, lobby, ri, testLog())
+	code, stop := RegisterCode(ctx, host, lobby, ri, testLog(), nil)
 	defer stop()
 
 	// The impostor registers first, under the same code's namespace.

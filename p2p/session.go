@@ -105,6 +105,17 @@ func (t *Transport) ShareDirectory(members []peer.ID) {
 	}
 }
 
+// OnCircuit sets a function called (on a link's goroutine; it must return
+// quickly) each time a session stream is back on a fresh relay circuit
+// after a limited one ended.
+func (t *Transport) OnCircuit(fn func(CircuitRenewal)) { t.t.onCircuit.Store(&fn) }
+
+// LeaveLimitsToRelay makes this transport keep a limited relay circuit
+// until the relay ends it, for measurements of how long one lasts.
+func (t *Transport) LeaveLimitsToRelay() {
+	t.t.noRenew.Store(true)
+}
+
 // IsConnected reports whether this peer holds a connection to p.
 func (t *Transport) IsConnected(p peer.ID) bool { return t.t.isConnected(p) }
 

@@ -153,10 +153,12 @@ type transport struct {
 	in      chan Inbound  // readers → loop (blocking: back pressure)
 	connSig chan struct{} // notifee → loop: connection states changed
 
-	tamper       func(*session.Message) bool        // tests: rewrite or swallow outgoing messages
-	admit        atomic.Pointer[func(peer.ID) bool] // Admit's; nil: everyone may send large frames
-	simultaneous atomic.Int64                       // streams that met one opened the other way
-	openFailed   atomic.Int64                       // stream opens that failed (tests: the tie-break had one side only)
+	tamper       func(*session.Message) bool          // tests: rewrite or swallow outgoing messages
+	admit        atomic.Pointer[func(peer.ID) bool]   // Admit's; nil: everyone may send large frames
+	onCircuit    atomic.Pointer[func(CircuitRenewal)] // OnCircuit's
+	simultaneous atomic.Int64                         // streams that met one opened the other way
+	openFailed   atomic.Int64                         // stream opens that failed (tests: the tie-break had one side only)
+	noRenew      atomic.Bool                          // LeaveLimitsToRelay
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -168,6 +170,7 @@ type transport struct {
 	byIP     map[string]*rate.Limiter   // password proofs per remote address (see Limits)
 	dir      map[peer.ID][]ma.Multiaddr // addresses peers told us
 	dialing  map[peer.ID]time.Time      // last mesh dial per peer
+	held     map[peer.ID]*time.Timer    // peers whose limited circuit ended: loss not reported yet (circuit.go)
 	notifee  network.Notifiee
 	cutOff   bool // tests: see cut
 }
@@ -186,7 +189,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		links:   map[peer.ID]*link{}, conns: map[peer.ID]int{}, reported: map[peer.ID]bool{},
 		changed:  map[peer.ID]bool{},
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
-		dialing: map[peer.ID]time.Time{},
+		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
@@ -208,6 +211,9 @@ func (t *transport) close(linger time.Duration) {
 	t.h.h.Network().StopNotify(t.notifee)
 	t.mu.Lock() // nothing adds to wg after this (link and ensureConnected check ctx under mu)
 	t.cancel()
+	for p := range t.held {
+		t.unhold(p)
+	}
 	t.mu.Unlock()
 	t.wg.Wait()
 }
@@ -300,6 +306,7 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	if t.conns[p] == 1 {
 		t.changed[p] = true
 	}
+	t.unhold(p)
 	t.mu.Unlock()
 	t.signal()
 	t.directConnected(c)
@@ -313,7 +320,11 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
-		t.changed[p] = true
+		if c.Stat().Limited && t.ctx.Err() == nil {
+			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
+		} else {
+			t.changed[p] = true
+		}
 	}
 	t.mu.Unlock()
 	t.signal()
@@ -497,6 +508,12 @@ type link struct {
 	reopen chan struct{} // a direct connection appeared (upgrade.go)
 	exited chan struct{}
 
+	flushes  atomic.Uint64 // writes to a stream (a limited circuit's overhead)
+	frames   atomic.Uint64 // frames read
+	renewals atomic.Uint64 // limited relay circuits renewed before their end
+	circuits atomic.Uint64 // streams back on a fresh circuit after a limited one ended
+	limited  atomic.Bool   // the current stream is on a limited circuit
+
 	up      atomic.Bool
 	writing atomic.Bool
 	rtt     atomic.Int64 // nanoseconds; 0 = not measured yet
@@ -559,13 +576,28 @@ func (l *link) run() {
 		retry   *time.Timer
 		idleAt  = time.Now()
 		opening chan opened // the stream being opened, nil when none is
+		want    bool        // open a stream even with nothing queued (a renewed circuit)
+		circ    circuitLimit
+		circOn  network.Conn // the connection circ is of
+		use0    circuitUse   // the link's counters when the stream began on circOn
+		check   *time.Ticker // while cur is on a limited circuit
+		lostAt  time.Time    // when a stream on a limited circuit ended; zero when none did
+		lostOn  network.Conn // that circuit
+		planned bool         // it ended by renewCircuit
 	)
 	drop := func() {
 		if cur != nil {
 			cur.Reset()
+			if l.limited.Load() && lostAt.IsZero() {
+				lostAt, lostOn = time.Now(), cur.Conn()
+			}
 		}
 		cur, w = nil, nil
 		l.up.Store(false)
+		if check != nil {
+			check.Stop()
+			check = nil
+		}
 	}
 	use := func(s network.Stream, opened bool) {
 		if cur != nil {
@@ -587,21 +619,48 @@ func (l *link) run() {
 		backoff = minBackoff
 		t.wg.Add(1)
 		go t.read(l, s)
+		if !lostAt.IsZero() {
+			if s.Conn() != lostOn { // not a stream replaced on the same circuit
+				l.circuitBack(time.Since(lostAt), planned)
+			}
+			lostAt, lostOn, planned = time.Time{}, nil, false
+		}
+		lim, ok := limitOf(s.Conn())
+		l.limited.Store(ok)
+		if ok {
+			if s.Conn() != circOn { // a stream replaced on the same circuit keeps counting its bytes
+				circ, circOn, use0 = lim, s.Conn(), l.use(circuitUse{})
+			}
+			if check == nil {
+				check = time.NewTicker(renewCheck)
+			}
+		} else if check != nil {
+			check.Stop()
+			check = nil
+		}
 	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	for {
-		if cur == nil && len(l.out) > 0 && retry == nil && opening == nil {
+		if cur == nil && (len(l.out) > 0 || want) && retry == nil && opening == nil {
+			want = false
 			opening = make(chan opened, 1)
-			go func(done chan<- opened) {
+			go func(done chan<- opened, relayFirst bool) {
+				if relayFirst { // a limited circuit ended: the direct path failed before
+					t.h.relayFirst.Add(1)
+					defer t.h.relayFirst.Add(-1)
+				}
 				s, err := l.open()
 				done <- opened{s, err}
-			}(opening)
+			}(opening, !lostAt.IsZero())
 		}
 		var out chan []byte
-		var retryC <-chan time.Time
+		var retryC, checkC <-chan time.Time
 		if cur != nil {
 			out = l.out
+		}
+		if check != nil {
+			checkC = check.C
 		}
 		if retry != nil {
 			retryC = retry.C
@@ -648,6 +707,11 @@ func (l *link) run() {
 			}
 		case s := <-l.dead:
 			if s == cur {
+				if l.limited.Load() {
+					out, in := circ.estimate(l.use(use0))
+					t.log.Debug("session stream on a limited circuit ended", "peer", l.p, "after", time.Since(circ.opened),
+						"bytes out", out, "bytes in", in, "limit", circ.data)
+				}
 				drop()
 			}
 		case f := <-out:
@@ -664,6 +728,12 @@ func (l *link) run() {
 			}
 		case <-retryC:
 			retry = nil
+		case now := <-checkC:
+			if cur != nil && !t.noRenew.Load() && circ.due(now, l.use(use0), renewShare(circOn)) {
+				l.renewCircuit()
+				drop()
+				want, planned = true, true
+			}
 		case <-l.reopen:
 			if s := l.reopenDirect(cur); s != nil {
 				use(s, true)
@@ -732,6 +802,7 @@ func (l *link) writeFrames(s network.Stream, w *bufio.Writer, first []byte) erro
 		break
 	}
 	l.sent.Add(uint64(n))
+	l.flushes.Add(1)
 	return w.Flush()
 }
 
@@ -774,6 +845,7 @@ func (t *transport) read(l *link, s network.Stream) {
 		}
 		size := len(body) + 1
 		l.recv.Add(uint64(size))
+		l.frames.Add(1)
 		l.heard.Store(time.Now().UnixNano())
 		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil {
 			s.Reset()
@@ -869,6 +941,11 @@ type LinkStats struct {
 	Recv      uint64
 	Dropped   uint64 // frames dropped because the queue was full
 	Connected bool   // a libp2p connection is open
+	// Limited: the session stream runs over a relay circuit with a time or
+	// data limit; Renewals counts such circuits replaced before their end.
+	Limited  bool
+	Renewals uint64
+	Circuits uint64 // fresh circuits after a limited one ended (renewed or cut)
 }
 
 func (t *transport) stats() []LinkStats {
@@ -877,7 +954,8 @@ func (t *transport) stats() []LinkStats {
 	out := make([]LinkStats, 0, len(t.links))
 	for p, l := range t.links {
 		out = append(out, LinkStats{Peer: p, Stream: l.up.Load(), RTT: time.Duration(l.rtt.Load()),
-			Sent: l.sent.Load(), Recv: l.recv.Load(), Dropped: l.dropped.Load(), Connected: t.conns[p] > 0})
+			Sent: l.sent.Load(), Recv: l.recv.Load(), Dropped: l.dropped.Load(), Connected: t.conns[p] > 0,
+			Limited: l.limited.Load(), Renewals: l.renewals.Load(), Circuits: l.circuits.Load()})
 	}
 	return out
 }

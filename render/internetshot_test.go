@@ -144,6 +144,12 @@ func TestShotInternetLobby(t *testing.T) {
 			{"guest", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,
 				Text: "Connected through a relay — trying to go direct"}, Peers: []client.Peer{
 				{Name: "Ann", Slot: 0, Host: true, PingMillis: 180, Path: client.PathRelayed}, {Name: "Bo", Slot: 1, Self: true}}}},
+			// Hole punching failed: a public relay carries the game, its
+			// circuit renewed three times so far.
+			{"limited", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,
+				Text: "Connected through a relay — trying to go direct"}, Peers: []client.Peer{
+				{Name: "Ann", Slot: 0, Host: true, PingMillis: 180.4, Path: client.PathRelayed, Limited: true, Renewed: 3},
+				{Name: "Bo", Slot: 1, Self: true}}}},
 		} {
 			name := fmt.Sprintf("lobby-internet-%s-%dx%d", who.name, sz.w, sz.h)
 			t.Run(name, func(t *testing.T) {
@@ -192,8 +198,11 @@ func TestShotInternetLobby(t *testing.T) {
 				h.shot(name + "-net")
 				drawn = drawnStrings(h.a)
 				wants := []string{"internet (public libp2p network)", "via relay"}
-				if who.name == "failed" {
+				switch who.name {
+				case "failed":
 					wants = []string{"LAN (the internet failed)", "—"}
+				case "limited":
+					wants = []string{"internet (public libp2p network)", "relay · renewed 3", "180.4 ms"}
 				}
 				for _, want := range wants {
 					if !drawn[want] {

@@ -215,15 +215,26 @@ func (a *App) drawNetPanel() {
 			c, ping = colAccent, "you"
 		}
 		small.text(name, x, y, alignLeft, c)
-		switch p.Path {
-		case client.PathRelayed:
+		switch {
+		case p.Limited:
+			small.text(small.fit(limitedPath(p.Renewed), l.Max.X-x-230), x+150, y, alignLeft, colDim)
+		case p.Path == client.PathRelayed:
 			small.text("via relay", x+150, y, alignLeft, colDim)
-		case client.PathDirect:
+		case p.Path == client.PathDirect:
 			small.text("direct", x+150, y, alignLeft, colGood)
 		}
 		small.text(ping, l.Max.X-12, y, alignRight, colText)
 		y += 18
 	}
+}
+
+// limitedPath says that a public relay carries the game, whose circuits
+// end every few minutes, and how many fresh ones followed.
+func limitedPath(renewed int) string {
+	if renewed == 0 {
+		return "limited relay"
+	}
+	return fmt.Sprintf("relay · renewed %d", renewed)
 }
 
 func orDash(s string) string {

@@ -22,7 +22,9 @@ import (
 // client hosts through the relay; Bo's browser lists a LAN game and, from
 // the relay's directory, Ann's. The shot shows Bo's browser ("relay" in
 // the relay's blue); Bo joins Ann's game with a double-click, and Ann's
-// lobby shows the invite code (a second shot).
+// lobby shows the short code friends on the relay type, big, as in an
+// internet game (a second shot); Ctrl+C copies the long code, which
+// works for friends without the relay too.
 func TestShotRelayBrowser(t *testing.T) {
 	testWindow(t) // skip early without a display
 	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
@@ -67,7 +69,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, row(1).Center()) })
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, row(1).Center()) })
 	testwait.For(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
-	testwait.For(t, "Ann's invite code", 15*time.Second, func() bool { return ann.Status().Invite != "" })
+	testwait.For(t, "Ann's short code", 15*time.Second, func() bool { return ann.Status().InviteLong != "" })
 	testwait.For(t, "Bo in Ann's view of the lobby", 10*time.Second, func() bool {
 		lb, _ := ann.Lobby()
 		return lb.Slots[1].Kind == session.SlotHuman
@@ -78,30 +80,37 @@ func TestShotRelayBrowser(t *testing.T) {
 	ha.frame(nil)
 	img = ha.shot("lobby-invite")
 	ls := ha.a.lobby
-	if len(ls.v.invite) < 2 {
-		t.Fatalf("the invite code %q takes %d lines, want it wrapped on two or more", ann.Status().Invite, len(ls.v.invite))
+	st := ann.Status()
+	code, long := st.Invite, st.InviteLong
+	if _, err := p2p.ParseCode(code); err != nil || !strings.HasPrefix(long, p2p.InvitePrefix) {
+		t.Fatalf("Ann's codes %q and %q, want a short code and the long one: %v", code, long, err)
 	}
-	for i := range ls.v.invite {
-		y := 88 + inviteLineH*float64(i)
-		textIn(t, img, "invite code line", ui.R(32, y, 32+400, y+inviteLineH), 300)
+	noProblems(t, ha.a)
+	if !ls.v.short || len(ls.v.invite) != 0 || !drawnStrings(ha.a)[code] {
+		t.Errorf("the short code %q is not drawn whole and alone (short %v, long lines %q)", code, ls.v.short, ls.v.invite)
+	}
+	x := 32 + ha.a.text[fontSmall].width("Invite code") + 12
+	if n := count(img, ui.XYWH(x, 86, ha.a.text[fontTitle].width(code), 28), like(rgb8(colAccent), 40)); n < 300 {
+		t.Errorf("the short code has %d pixels of its big letters", n)
 	}
 	lay := ls.lay
-	if want := 96 + inviteLineH*float64(len(ls.v.invite)); lay.slots.Min.Y != want {
-		t.Errorf("slots start at %v, want %v below the invite code", lay.slots.Min.Y, want)
+	if want := 96 + inviteLineH*float64(inviteShortLines); lay.slots.Min.Y != want {
+		t.Errorf("slots start at %v, want %v below the short code", lay.slots.Min.Y, want)
 	}
 	// Bo's row (slot 1) under the header of the table that made room.
 	r := lay.rows[1]
 	textIn(t, img, "Bo's name in slot 2", ui.R(r.name.Min.X, r.row.Min.Y, r.name.Min.X+36, r.row.Max.Y), 15)
 
-	// Ctrl+C puts the code on the clipboard, and the player is told.
+	// Ctrl+C puts the long code on the clipboard, and the player is told
+	// which code is for whom.
 	var copied string
 	ha.a.clip = func(s string) { copied = s }
 	ha.frame(func(in *ui.Input) { in.Press(ui.KeyCtrl); in.Press(ui.KeyC) })
-	if copied != ann.Status().Invite {
-		t.Errorf("Ctrl+C copied %q, want the invite code %q", copied, ann.Status().Invite)
+	if copied != long {
+		t.Errorf("Ctrl+C copied %q, want the long invite code %q", copied, long)
 	}
-	if last := ha.a.chat[len(ha.a.chat)-1]; !last.sys || !strings.Contains(last.text, "clipboard") {
-		t.Errorf("after Ctrl+C the chat says %+v, want a notice of the copy", last)
+	if last := ha.a.chat[len(ha.a.chat)-1]; !last.sys || !strings.Contains(last.text, "clipboard") || !strings.Contains(last.text, code) {
+		t.Errorf("after Ctrl+C the chat says %+v, want a notice of the copy naming the short code", last)
 	}
 }
 

@@ -71,6 +71,7 @@ type lobbyView struct {
 	setup    bool     // the local player may change the settings and the bots' colours and teams
 	start    string   // why the host cannot start yet ("" when it can)
 	code     string   // the invite code ("" for none)
+	long     string   // with a short code through a relay of one's own: the long code, which Ctrl+C copies
 	invite   []string // the code's lines under the subtitle (a lobby hosted through a relay)
 	short    bool     // code is a short one: drawn big, in inviteShortLines lines' room
 	net      client.InternetStatus
@@ -259,6 +260,7 @@ func (s *lobbyScreen) read() {
 		invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
 	}
 	s.v.set(l, me, host, st.Invite, invite)
+	s.v.long = st.InviteLong
 	s.v.setInternet(short, st.Internet, func(text string) []string { return small.wrap(text, a.w-64) })
 	if _, ok := a.cl.(client.LobbyHost); !ok {
 		s.v.noSetup()
@@ -535,12 +537,8 @@ func (s *lobbyScreen) apply(acts []lobbyIntent) {
 			a.click()
 		case lobbyCopyInvite:
 			if a.clip != nil {
-				a.clip(s.v.code)
-				text := "The invite code is on the clipboard: friends paste it into their game list with Ctrl+V."
-				if s.v.short {
-					text = "The invite code " + s.v.code + " is on the clipboard: friends type it into their game list, or paste it with Ctrl+V."
-				}
-				a.addChat(chatLine{sys: true, text: text})
+				a.clip(s.v.copied())
+				a.addChat(chatLine{sys: true, text: s.v.copyNotice()})
 			}
 		case lobbyLeave:
 			a.cl.Leave()
@@ -740,7 +738,32 @@ func (s *lobbyScreen) drawShortCode() {
 	x := 32 + small.width("Invite code") + 12
 	title.text(v.code, x, 84, alignLeft, colAccent)
 	x += title.width(v.code) + 16
-	small.text(small.fit("Ctrl+C copies it · easy to read out: no 0, O, 1, I or L", a.w-32-x), x, 96, alignLeft, colDim)
+	hint := "Ctrl+C copies it · easy to read out: no 0, O, 1, I or L"
+	if v.long != "" {
+		hint = "for friends on your relay · Ctrl+C copies the long code for others"
+	}
+	small.text(small.fit(hint, a.w-32-x), x, 96, alignLeft, colDim)
+}
+
+// copied is what Ctrl+C puts on the clipboard: the long code when the
+// short one works only for friends on the same relay (the long one names
+// the relay, so it works for everyone).
+func (v *lobbyView) copied() string {
+	if v.long != "" {
+		return v.long
+	}
+	return v.code
+}
+
+// copyNotice tells the player what Ctrl+C copied and what friends do with it.
+func (v *lobbyView) copyNotice() string {
+	switch {
+	case v.long != "":
+		return "The long invite code is on the clipboard: friends paste it into their game list with Ctrl+V. Friends who play through your relay can type " + v.code + " instead."
+	case v.short:
+		return "The invite code " + v.code + " is on the clipboard: friends type it into their game list, or paste it with Ctrl+V."
+	}
+	return "The invite code is on the clipboard: friends paste it into their game list with Ctrl+V."
 }
 
 // drawSlots draws the slot table.

@@ -53,9 +53,25 @@ func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
 		ps.Line.Emit("relay_code", "friends on the same relay join with: hostfall join --headless --relay "+relay+" --invite "+code,
 			KV("code", code), KV("relay", relay))
 	}
-	if trace {
-		o.PeerOptions = ps.trace
+	o.PeerOptions = func(po *network.PeerOptions) {
+		po.OnCircuit = ps.circuit
+		if trace {
+			ps.trace(po)
+		}
 	}
+}
+
+// circuit prints a path line each time a relay that limits its circuits (a
+// public one) carries the game to p on a fresh circuit: renewed before the
+// limit, or right after the relay cut the last one.
+func (ps *Peer) circuit(c p2p.CircuitRenewal) {
+	how := "renewed before its limit"
+	if !c.Planned {
+		how = "ended by the relay, replaced"
+	}
+	text := fmt.Sprintf("%s: relay circuit %s (%d so far; the game waited %d ms)", c.Peer, how, c.Count, c.Gap.Milliseconds())
+	ps.Line.Emit("path", text, KV("peer", c.Peer.String()), KV("path", p2p.PathRelayed.String()), KV("limited", true),
+		KV("renewed", c.Count), KV("planned", c.Planned), KV("gap_ms", c.Gap.Milliseconds()))
 }
 
 // progressLines prints the steps of internet play, each change once.
@@ -76,7 +92,7 @@ func progressLines(s *Line) func(p2p.Progress) {
 		case "found":
 			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
 		case "relayed-only":
-			text = fmt.Sprintf("%s is still reached only through a public relay, which ends the connection after 2 minutes: use a relay of your own (--relay), or forward a port to this machine", p.Peer)
+			text = fmt.Sprintf("%s is still reached only through a public relay, which ends each connection after a minute or two (the game goes on over a fresh one): for a steadier path use a relay of your own (--relay), or forward a port to this machine", p.Peer)
 		}
 		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("peer", p.Peer))
 	}

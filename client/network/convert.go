@@ -73,13 +73,17 @@ func netStatus(st Status, l *session.Lobby, tick time.Duration, path func(id str
 	}
 	add := func(id string, name string, slot int) {
 		p := client.Peer{Name: name, Slot: slot, Host: id == st.Host.String(), Self: id == st.Self.String(), PingMillis: -1}
-		if ps, ok := byID[id]; ok && ps.Connected && ps.RTT > 0 {
+		ps, ok := byID[id]
+		if ok && ps.Connected && ps.RTT > 0 {
 			p.PingMillis = float64(ps.RTT.Microseconds()) / 1000
 		}
 		if p.Self {
 			p.PingMillis = 0
 		} else if path != nil {
 			p.Path = path(id)
+		}
+		if ok && ps.Limited && !p.Self {
+			p.Limited, p.Renewed, p.Path = true, int(ps.Circuits), client.PathRelayed
 		}
 		ns.Peers = append(ns.Peers, p)
 	}

@@ -70,12 +70,14 @@ func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 const stuckRelayed = 15 * time.Second
 
 // warnRelayed tells the player when p is still reached only through a
-// relay: public relays end a connection after 2 minutes or 128 KiB.
+// relay: public relays end each connection after 2 minutes or 128 KiB (the
+// transport goes on over a fresh circuit, see p2p/circuit.go), a path less
+// steady than a direct one.
 func warnRelayed(in *p2p.Internet, p peer.ID, progress, screens func(p2p.Progress), log *slog.Logger) {
 	if in.Paths()[p] != p2p.PathRelayed {
 		return
 	}
-	log.Warn("hole punching did not go direct; a public relay ends the connection after 2 minutes: use a relay of your own (--relay), or forward a port to this machine", "peer", p)
+	log.Warn("hole punching did not go direct; the game goes on over public relay circuits, renewed every minute or two: for a steadier path use a relay of your own (--relay), or forward a port to this machine", "peer", p)
 	for _, f := range []func(p2p.Progress){progress, screens} {
 		if f != nil {
 			f(p2p.Progress{Step: "relayed-only", Peer: p.String()})

@@ -68,6 +68,11 @@ type Options struct {
 	// ("" while it has none); the status offers it while this peer hosts.
 	// UseRelay sets it.
 	Invite func() string
+	// ShortInvite, when set, returns the short code of the lobby this
+	// machine hosts through a relay ("" while it has none); the status then
+	// offers it as the invite code and Invite's as the long one. UseRelay
+	// sets it.
+	ShortInvite func() string
 	// OnEvent, when set, sees every event of each session's peer, from the
 	// session's pump, before the screens do: where a window peer's status
 	// lines come from. It must return quickly and not wait for the peer.
@@ -765,6 +770,11 @@ func (c *Client) Status() client.NetStatus {
 	ns.Internet = c.inet.status()
 	if c.opt.Invite != nil && pst.IsHost && pst.Joined && !pst.Left {
 		ns.Invite = c.opt.Invite()
+		if c.opt.ShortInvite != nil && ns.Invite != "" {
+			if short := c.opt.ShortInvite(); short != "" {
+				ns.Invite, ns.InviteLong = short, ns.Invite
+			}
+		}
 	}
 	return ns
 }

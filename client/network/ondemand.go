@@ -126,7 +126,7 @@ func ProgressText(p p2p.Progress) (text string, failed bool) {
 		}
 		return fmt.Sprintf("found %s: connecting through a relay", p.Code), false
 	case "relayed-only":
-		return "only a public relay carries this game, and it ends the connection after 2 minutes: play through a relay of your own (--relay), or forward a port to this machine", true
+		return "only a public relay carries this game: it ends each connection after a minute or two, and the game goes on over a fresh one with a pause of a turn or two; for a steadier path, play through a relay of your own (--relay), or forward a port to this machine", false
 	}
 	return "", false
 }

@@ -45,6 +45,10 @@ type PeerOptions struct {
 	// this peer proposes for its own slot, with the sequence number the
 	// command will carry in its turn (latency traces).
 	OnPropose func(slot int, seq uint64, at time.Time)
+	// OnCircuit, when set, is called (on a transport goroutine; it must
+	// return quickly) each time the session stream to a peer is back on a
+	// fresh relay circuit after a limited one ended (p2p.CircuitRenewal).
+	OnCircuit func(p2p.CircuitRenewal)
 	// SaveAt, when this peer hosts, saves the game once, after the first
 	// turn at or past SaveAt; the save arrives as EvSaved.
 	SaveAt uint64
@@ -151,6 +155,9 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	p.drive(node)
 	p.t = p2p.NewTransport(h, opt.Limits, log)
 	p.t.Admit(p.admit.admitted)
+	if opt.OnCircuit != nil {
+		p.t.OnCircuit(opt.OnCircuit)
+	}
 	p.gens = genKeeper{path: opt.GenerationFile, log: log, saved: cfg.Generation}
 	p.admit.members(nil)
 	p.publishStatus()
@@ -826,7 +833,8 @@ func (p *Peer) peerStatuses(st *Status) {
 		st.InRate += r[0]
 		st.OutRate += r[1]
 		st.Peers = append(st.Peers, PeerStatus{ID: id, Name: name, Slot: slot,
-			Connected: p.t.IsConnected(id), Stream: l.Stream, RTT: l.RTT, InRate: r[0], OutRate: r[1]})
+			Connected: p.t.IsConnected(id), Stream: l.Stream, RTT: l.RTT, InRate: r[0], OutRate: r[1],
+			Limited: l.Limited, Circuits: l.Circuits})
 	}
 	for i, s := range p.lob.Slots {
 		if s.Kind == session.SlotHuman {

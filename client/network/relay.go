@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	ma "github.com/multiformats/go-multiaddr"
@@ -212,6 +213,7 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 			opt.Browser = dir
 		}
 	}
+	var short atomic.Pointer[string] // the short code of the lobby hosted now
 	prev := opt.OnSession
 	opt.OnSession = func(ctx context.Context, p *Peer) {
 		if prev != nil {
@@ -219,17 +221,30 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		}
 		stop := p2p.RegisterLobby(ctx, h, p, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
-		code, stopCode := p2p.RegisterCode(ctx, h, p, rc.Relay(), log)
+		registered := make(chan struct{})
+		code, stopCode := p2p.RegisterCode(ctx, h, p, rc.Relay(), log, func() { close(registered) })
 		context.AfterFunc(ctx, stopCode)
-		if ro.OnCode != nil {
-			go func() {
-				if awaitHosting(ctx, p) {
-					ro.OnCode(code)
-				}
-			}()
-		}
+		go func() {
+			select { // offered once it resolves
+			case <-registered:
+			case <-ctx.Done():
+				return
+			}
+			s := code.String()
+			short.Store(&s)
+			context.AfterFunc(ctx, func() { short.CompareAndSwap(&s, nil) })
+			if ro.OnCode != nil {
+				ro.OnCode(code)
+			}
+		}()
 	}
 	opt.Invite = func() string { return inviteCode(rc, h, log) }
+	opt.ShortInvite = func() string {
+		if s := short.Load(); s != nil {
+			return *s
+		}
+		return ""
+	}
 	// A short code is looked up in the relay's rendezvous; a long one holds
 	// its addresses.
 	long := opt.ResolveCode

@@ -70,6 +70,18 @@ func TestMerged(t *testing.T) {
 // startRelay runs a relay with its directory on a loopback host.
 func startRelay(t *testing.T) *p2p.Host {
 	t.Helper()
+	h := relayHost(t)
+	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: testLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	return h
+}
+
+// relayHost is a loopback host built to run a relay.
+func relayHost(t testing.TB) *p2p.Host {
+	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -80,11 +92,6 @@ func startRelay(t *testing.T) *p2p.Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: testLog()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rs.Close() })
 	return h
 }
 
@@ -106,7 +113,8 @@ func newRelayClient(t *testing.T, name string, relay *p2p.Host, tweak func(*Opti
 }
 
 // Through a real relay on loopback: Ann hosts with --relay, her lobby is in
-// the directory and her status offers the invite code; Bo's browser lists
+// the directory and her status offers the short code (which friends on the
+// relay type) and the long invite code (which names the relay); Bo's browser lists
 // it (SourceRelay) beside a LAN game and Bo joins it from the list, through
 // the relay's circuit; Cy, with no relay of his own, joins with the code.
 func TestRelayDirectoryAndInvite(t *testing.T) {
@@ -130,8 +138,17 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 	if err := ann.Create(client.CreateOptions{Name: "Relay night", PlayerName: "Ann", MaxPlayers: 3, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
-	var code string
-	testwait.For(t, "Ann's invite code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
+	var code, short string
+	testwait.For(t, "Ann's invite codes", 15*time.Second, func() bool {
+		st := ann.Status()
+		short, code = st.Invite, st.InviteLong
+		return code != ""
+	})
+	if c, err := p2p.ParseCode(short); err != nil {
+		t.Fatalf("Ann's short code %q: %v", short, err)
+	} else if ai, err := (p2p.RelayCodeResolver{Relay: relay.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
+		t.Fatalf("the short code %s resolves on the relay to %v, %v; want Ann", short, ai.ID, err)
+	}
 	inv, err := p2p.DecodeInvite(code)
 	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, p2p.InvitePrefix) {
 		t.Fatalf("invite code %q: %+v, %v", code, inv, err)
@@ -156,8 +173,8 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo in Ann's lobby", 20*time.Second, func() bool { return bo.Slot() == 1 })
-	if st := bo.Status(); st.Invite != "" {
-		t.Errorf("Bo, who does not host, offers the invite code %q", st.Invite)
+	if st := bo.Status(); st.Invite != "" || st.InviteLong != "" {
+		t.Errorf("Bo, who does not host, offers the invite codes %q, %q", st.Invite, st.InviteLong)
 	}
 
 	if err := cy.JoinCode(code, client.JoinOptions{PlayerName: "Cy"}); err != nil {

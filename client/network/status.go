@@ -48,4 +48,8 @@ type PeerStatus struct {
 	RTT       time.Duration
 	InRate    float64
 	OutRate   float64
+	// Limited: the session runs over a relay circuit with a time or data
+	// limit; Circuits counts the fresh circuits that followed limited ones.
+	Limited  bool
+	Circuits uint64
 }

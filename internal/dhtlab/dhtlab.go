@@ -21,7 +21,7 @@ func Loopback(t testing.TB, n int) []p2p.AddrInfo {
 		if err != nil {
 			t.Fatal(err)
 		}
-		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)])
+		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)], p2p.DHTNodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

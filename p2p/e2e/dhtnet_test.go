@@ -15,6 +15,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 
 	"hostfall/p2p"
 )
@@ -27,9 +28,10 @@ import (
 // knows the others; on SIGUSR1 it closes the nodes listed in the file
 // dhtKillEnv names and prints {"ev":"killed",…}.
 const (
-	dhtNetEnv  = "HFLAN_DHTNET"      // the nodes' IPs, comma-separated
-	dhtKillEnv = "HFLAN_DHTNET_KILL" // a file of node indexes to close on SIGUSR1
-	dhtPort    = 4001
+	dhtNetEnv   = "HFLAN_DHTNET"       // the nodes' IPs, comma-separated
+	dhtKillEnv  = "HFLAN_DHTNET_KILL"  // a file of node indexes to close on SIGUSR1
+	dhtLimitEnv = "HFLAN_DHTNET_LIMIT" // each relayed connection's limit: "DURATION,BYTES" ("" go-libp2p's default)
+	dhtPort     = 4001
 )
 
 // runDHTNet serves the simulated network when dhtNetEnv is set, and exits.
@@ -38,12 +40,32 @@ func runDHTNet() {
 	if ips == "" {
 		return
 	}
-	err := serveDHTNet(strings.Split(ips, ","), os.Getenv(dhtKillEnv))
+	limit, err := parseCircuitLimit(os.Getenv(dhtLimitEnv))
+	if err == nil {
+		err = serveDHTNet(strings.Split(ips, ","), os.Getenv(dhtKillEnv), limit)
+	}
 	fmt.Fprintln(os.Stderr, "dhtnet:", err)
 	os.Exit(1)
 }
 
-func serveDHTNet(ips []string, kill string) error {
+// parseCircuitLimit reads "DURATION,BYTES"; "" is nil (the default).
+func parseCircuitLimit(s string) (*relay.RelayLimit, error) {
+	if s == "" {
+		return nil, nil
+	}
+	d, n, ok := strings.Cut(s, ",")
+	dur, err := time.ParseDuration(d)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("%s %q: want DURATION,BYTES", dhtLimitEnv, s)
+	}
+	var data int64
+	if _, err := fmt.Sscan(n, &data); err != nil || data <= 0 {
+		return nil, fmt.Errorf("%s %q: want DURATION,BYTES", dhtLimitEnv, s)
+	}
+	return &relay.RelayLimit{Duration: dur, Data: data}, nil
+}
+
+func serveDHTNet(ips []string, kill string, limit *relay.RelayLimit) error {
 	ctx := context.Background()
 	emit := json.NewEncoder(os.Stdout)
 	var nodes []*p2p.DHTNode
@@ -56,7 +78,8 @@ func serveDHTNet(ips []string, kill string) error {
 		// The nodes share a namespace, so they all dial from its first
 		// address: spare it the limits per address.
 		shared := netip.MustParsePrefix(ips[0] + "/32")
-		n, err := p2p.NewDHTNode(ctx, k, []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}, boot, shared)
+		n, err := p2p.NewDHTNode(ctx, k, []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}, boot,
+			p2p.DHTNodeOptions{Unlimited: []netip.Prefix{shared}, CircuitLimit: limit})
 		if err != nil {
 			return fmt.Errorf("node %d: %w", i, err)
 		}

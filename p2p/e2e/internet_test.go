@@ -25,7 +25,8 @@ type internetWorld struct {
 	net        *peerproc.Proc
 	addrs      []string // node i's multiaddr
 	host, join *netns.NS
-	symmetric  *netns.NS // behind a NAT that picks a new port per destination: no hole punching
+	symmetric  *netns.NS                 // behind a NAT that picks a new port per destination: no hole punching
+	links      map[*netns.NS]*netns.Link // each home namespace's link to its router
 	killFile   string
 }
 
@@ -56,6 +57,14 @@ func (iw *internetWorld) bootstrap() string { return strings.Join(iw.addrs[:2], 
 
 func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 	w.t.Helper()
+	return newInternetWorldWith(ctx, w, dhtNodes, "")
+}
+
+// newInternetWorldWith is a simulated public network of nodes DHT servers
+// whose relays limit each relayed connection to limit (dhtLimitEnv; ""
+// keeps go-libp2p's default).
+func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string) *internetWorld {
+	w.t.Helper()
 	wan, err := w.lab.Switch("wan", "11.0.0")
 	w.must(err)
 	dns, err := w.lab.Namespace("dhtnet")
@@ -63,13 +72,13 @@ func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 	link, err := wan.PlugIP(dns, 100)
 	w.must(err)
 	ips := []string{link.IP}
-	for i := 1; i < dhtNodes; i++ {
+	for i := 1; i < nodes; i++ {
 		ip := fmt.Sprintf("11.0.0.%d", 100+i)
 		_, err := dns.Output("ip", "addr", "add", ip+"/24", "dev", link.Dev)
 		w.must(err)
 		ips = append(ips, ip)
 	}
-	iw := &internetWorld{}
+	iw := &internetWorld{links: map[*netns.NS]*netns.Link{}}
 	for i, side := range []**netns.NS{&iw.host, &iw.join, &iw.symmetric} {
 		name := []string{"home-a", "home-b", "home-c"}[i]
 		lanPrefix := []string{"10.81.0", "10.82.0", "10.83.0"}[i]
@@ -83,15 +92,17 @@ func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 		}
 		ns, err := w.lab.Namespace(name)
 		w.must(err)
-		_, err = lan.Plug(ns)
+		link, err := lan.Plug(ns)
 		w.must(err)
+		iw.links[ns] = link
 		w.must(ns.Gateway(lanPrefix + ".1"))
 		*side = ns
 	}
 	self, err := os.Executable()
 	w.must(err)
 	iw.killFile = filepath.Join(w.dir, "dhtnet.kill")
-	iw.net, err = peerproc.Start("dhtnet", dns.Argv(self), dhtNetEnv+"="+strings.Join(ips, ","), dhtKillEnv+"="+iw.killFile)
+	iw.net, err = peerproc.Start("dhtnet", dns.Argv(self), dhtNetEnv+"="+strings.Join(ips, ","), dhtKillEnv+"="+iw.killFile,
+		dhtLimitEnv+"="+limit)
 	w.must(err)
 	w.mu.Lock()
 	w.procs = append(w.procs, iw.net)
