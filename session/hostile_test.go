@@ -120,7 +120,7 @@ func TestHostileMember(t *testing.T) {
 	// log (Node.Footprint): with 6 players, their pending commands, a few
 	// turns of hash reports, and what one hostile member may add.
 	const footprintBound = 600
-	worst, worstAt := 0, ""
+	worst, worstAt, courted := 0, "", 0
 	for i := range *hostileSeeds {
 		seed := uint64(*hostileFirst + i)
 		r := rand.New(rand.NewPCG(seed, 77))
@@ -163,7 +163,7 @@ func TestHostileMember(t *testing.T) {
 				n.Pause(stalled, stallFor)
 			}
 			if tick < 2000 {
-				courtSeekers(r, n, bad)
+				courted += courtSeekers(r, n, bad)
 			}
 			if tick < 2000 && tick%3 == 0 {
 				to := n.Peers[r.IntN(len(n.Peers))]
@@ -219,8 +219,11 @@ func TestHostileMember(t *testing.T) {
 			return
 		}
 	}
-	t.Logf("courted %d seekers %d", courted, seekers)
-	t.Logf("%d schedules of a hostile member: the honest players played on; the largest session state besides the log held %d entries (%s)", *hostileSeeds, worst, worstAt)
+	t.Logf("%d schedules of a hostile member: the honest players played on; the member courted a seeking player %d times; the largest session state besides the log held %d entries (%s)",
+		*hostileSeeds, courted, worst, worstAt)
+	if *hostileSeeds >= 50 && courted == 0 {
+		t.Error("no honest player ever sought its game while the member could court it: the schedules test nothing of that")
+	}
 	if worst > footprintBound {
 		t.Errorf("an honest node's session state held %d entries besides its log, more than the %d bound (%s)", worst, footprintBound, worstAt)
 	}
@@ -230,7 +233,7 @@ func TestHostileMember(t *testing.T) {
 // asks around for it: a ping that says "I host, and I miss you", so that
 // the seeker asks it, and with it a Welcome into a game of its own epoch
 // or a refusal.
-func courtSeekers(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) {
+func courtSeekers(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) (courted int) {
 	for _, p := range n.Peers {
 		seeking, asks := p.Node.Seeking()
 		if p == bad || !p.Live() || !seeking {
@@ -238,7 +241,6 @@ func courtSeekers(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) {
 		}
 		gen := session.EpochGeneration(p.Status.Epoch)
 		epoch := epochOf(gen+1+uint64(r.IntN(3)), bad.Status.Slot)
-		seekers++
 		if asks != bad.ID {
 			n.Inject(bad.ID, p.ID, session.Message{Kind: session.MsgPing, Epoch: epoch, Count: 5, Slot: bad.Status.Slot})
 		}
@@ -252,9 +254,8 @@ func courtSeekers(r *rand.Rand, n *simnet.Net, bad *simnet.Peer) {
 		n.Inject(bad.ID, p.ID, m)
 		courted++
 	}
+	return courted
 }
-
-var courted, seekers int
 
 // traceNet logs each peer's changes of role and its events.
 func traceNet(t *testing.T, n *simnet.Net) {
