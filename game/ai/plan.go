@@ -88,7 +88,13 @@ func (b *Bot) construction(w *game.World, cmds []game.Command) []game.Command {
 		}
 	}
 	k, ok := b.nextBuilding()
-	if !ok || v.gold < k.Stats().Cost {
+	if !ok {
+		return cmds
+	}
+	if v.gold < k.Stats().Cost {
+		if b.prof.saves {
+			v.gold -= k.Stats().Cost // booked, so the units wait for it
+		}
 		return cmds
 	}
 	x, y, ok := b.site(w, k)
@@ -105,13 +111,13 @@ func (b *Bot) nextBuilding() (game.Kind, bool) {
 	p := &b.prof
 	nw := len(v.workers)
 	switch {
-	case v.cap < game.MaxSupply && v.cap-v.supply <= 2 && v.building == 0:
+	case v.cap < game.MaxSupply && v.cap+v.pending-v.supply <= int32(p.supplyAhead) && v.building < p.builds:
 		return game.Barracks, true
 	case len(v.barracks) < p.barracks && nw >= min(4+3*len(v.barracks), p.workers):
 		return game.Barracks, true
-	case len(v.workshops) == 0 && (p.catapults > 0 || p.upgrades > 0) && len(v.barracks) > 0 && nw >= 8:
+	case len(v.workshops) < p.workshops && len(v.barracks) > len(v.workshops) && nw >= 8:
 		return game.Workshop, true
-	case len(v.towers) < p.towers && len(v.barracks) > 0 && v.building == 0 && v.turn > 2400:
+	case len(v.towers) < p.towers && len(v.barracks) > 0 && v.building < p.builds && v.turn > 2400:
 		return game.Tower, true
 	case v.gold >= 600 && len(v.barracks) < 4 && v.building == 0:
 		return game.Barracks, true // gold piles up: train faster
@@ -131,7 +137,7 @@ func (b *Bot) build(k game.Kind, x, y int) game.Command {
 // the army is half a first wave and the gold is there.
 func (b *Bot) research(w *game.World, cmds []game.Command) []game.Command {
 	v := &b.v
-	if b.prof.upgrades == 0 || !b.attacked || !b.enoughCatapults() && b.siege < 2 {
+	if b.prof.upgrades == 0 || !b.attacked && !b.prof.earlyTech || !b.enoughCatapults() && b.siege < 2 {
 		return cmds // two catapults, then a level, while the siege is short
 	}
 	for j := range v.workshops {
@@ -311,7 +317,7 @@ func (b *Bot) trainArmy(cmds []game.Command) []game.Command {
 			continue
 		}
 		k := game.Soldier
-		if b.prof.archers && v.count(game.Archer) < v.count(game.Soldier) {
+		if b.prof.archers > 0 && v.count(game.Archer)*b.prof.archers < v.count(game.Soldier) {
 			k = game.Archer
 		}
 		if b.afford(k) {

@@ -32,6 +32,7 @@ type view struct {
 	army      []unit
 	builders  int                    // workers walking to a site
 	building  int                    // buildings under construction
+	pending   int32                  // supply that buildings under construction will give
 	queued    [game.Catapult + 1]int // by kind (Catapult is the last kind)
 	enemies   []unit
 }
@@ -57,6 +58,7 @@ func (v *view) scan(w *game.World, p game.PlayerID) {
 		}
 		if !u.built {
 			v.building++
+			v.pending += u.kind.Stats().Provides
 		}
 		switch u.kind {
 		case game.Worker:
