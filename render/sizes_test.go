@@ -135,7 +135,7 @@ func TestShotGameSizes(t *testing.T) {
 // contentClient is a duel of hard bots at turn 6,300 on seed 7, when
 // player 0 has built towers and a workshop that researches an upgrade,
 // with weapons level 1 done.
-func contentClient(t *testing.T) *fake.Client {
+func contentClient(t *testing.T) (*fake.Client, *game.World) {
 	t.Helper()
 	m, err := ai.NewMatch(game.FreeForAll(7, 2), []ai.Level{ai.Hard}, 7)
 	if err != nil {
@@ -152,7 +152,7 @@ func contentClient(t *testing.T) *fake.Client {
 	c.SetLobby(l, 0)
 	players := []client.Player{{Name: "Ann", Slot: 0, Color: 0}, {Name: "Bo", Slot: 1, Color: 1, Bot: true}}
 	c.SetGame(m.World, t0, players, 0)
-	return c
+	return c, m.World
 }
 
 // The tower and the upgrades: the camera on player 0's towers and
@@ -162,7 +162,11 @@ func TestShotTowerAndUpgrades(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{800, 600}, {1024, 768}} {
 		name := fmt.Sprintf("tower-upgrades-%dx%d", sz.w, sz.h)
 		t.Run(name, func(t *testing.T) {
-			h := newSizedHarness(t, contentClient(t), sz.w, sz.h)
+			c, w := contentClient(t)
+			h := newSizedHarness(t, c, sz.w, sz.h)
+			// What the panels must say follows from what the hard bot
+			// researched by then (the bots change; the rule does not).
+			weapons, armor := w.Level(0, game.UpWeapons), w.Level(0, game.UpArmor)
 			h.frame(nil)
 			g := h.a.game
 			var tower, shop *ui.Unit
@@ -188,18 +192,25 @@ func TestShotTowerAndUpgrades(t *testing.T) {
 				t.Errorf("text problems:\n%s", strings.Join(p, "\n"))
 			}
 			drawn := drawnStrings(h.a)
-			for _, s := range []string{"Weapons", "Armor", "Researching armor level 1"} {
+			for _, s := range []string{"Weapons", "Armor"} {
 				if !drawn[s] {
 					t.Errorf("the workshop shows no %q: %v", s, drawn)
 				}
 			}
-			if !drawn["200"] {
-				t.Errorf("the weapons button shows no cost of level 2 (200): %v", drawn)
+			researching := false
+			for _, lv := range []string{fmt.Sprintf("Researching armor level %d", armor+1), fmt.Sprintf("Researching weapons level %d", weapons+1)} {
+				researching = researching || drawn[lv]
+			}
+			if !researching {
+				t.Errorf("the workshop shows no research under way (weapons %d, armor %d researched): %v", weapons, armor, drawn)
+			}
+			if next := game.UpWeapons.Cost(weapons + 1); weapons < game.MaxUpgradeLevel && !drawn[fmt.Sprint(next)] {
+				t.Errorf("the weapons button shows no cost of level %d (%d): %v", weapons+1, next, drawn)
 			}
 			g.ui.Sel.Set([]game.UnitID{tower.ID})
 			h.frame(nil)
-			// A tower: 12 damage, +1 for weapons level 1; its armor is a building's (3), no upgrade.
-			if want := "damage 13 · armor 3 · range 6.0"; !drawnStrings(h.a)["Guarding"] || !drawnStrings(h.a)[want] {
+			// A tower: 12 damage, +1 a weapons level; its armor is a building's (3), no upgrade.
+			if want := fmt.Sprintf("damage %d · armor 3 · range 6.0", 12+game.WeaponsBonus*weapons); !drawnStrings(h.a)["Guarding"] || !drawnStrings(h.a)[want] {
 				t.Errorf("the tower's panel: %v, want Guarding, %q", drawnStrings(h.a), want)
 			}
 			for _, u := range []*ui.Unit{tower, shop} {
