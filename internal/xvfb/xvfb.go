@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -34,18 +36,32 @@ func Start() (display string, stop func(), err error) {
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.Stderr = &stderr
 	// If the test binary dies without cleaning up (os.Exit inside m.Run,
-	// a crash, a kill), the kernel kills Xvfb with it. The parent thread
-	// must live as long as the process: call Start from the main goroutine
-	// (TestMain) or a test that outlives Xvfb's use.
+	// a crash, a kill), the kernel kills Xvfb with it. The signal follows
+	// the OS thread that forked, not the process, and a thread a goroutine
+	// left locked (netns's setns does) ends with that goroutine: so Xvfb
+	// is forked from a thread of its own, locked and kept until kill.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	started, done := make(chan error, 1), make(chan struct{})
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends after Xvfb
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			<-done
+		}
+	}()
+	if err := <-started; err != nil {
 		w.Close()
 		return "", nil, fmt.Errorf("cannot start Xvfb: %w", err)
 	}
 	w.Close()
+	var once sync.Once
 	kill := func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		once.Do(func() {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			close(done)
+		})
 	}
 	got := make(chan string, 1)
 	go func() {
