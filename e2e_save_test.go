@@ -48,20 +48,37 @@ func checkEnd(t *testing.T, p *peerproc.Proc, turn int64, hash *string) {
 	}
 }
 
-// verifyReplayOf checks the replay a process says it saved with
-// `hostfall replay --headless --verify`.
+// verifyReplayOf checks every replay a process says it saved with
+// `hostfall replay --headless --verify`: one, or one more for each time it
+// took the game back by snapshot (peerproc.ReplayPaths).
 func verifyReplayOf(t *testing.T, bin string, p *peerproc.Proc) {
 	t.Helper()
-	rp := p.Find("replay")
-	if len(rp) != 1 {
+	paths := peerproc.ReplayPaths(p)
+	if len(paths) == 0 {
 		t.Fatalf("%s printed no replay path", p.Name)
 	}
-	out, err := exec.Command(bin, "replay", "--headless", "--verify", rp[0].Str("path")).CombinedOutput()
-	if err != nil {
-		t.Errorf("%s: the replay does not verify: %v\n%s", p.Name, err, out)
+	for _, path := range paths {
+		out, err := exec.Command(bin, "replay", "--headless", "--verify", path).CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: the replay %s does not verify: %v\n%s", p.Name, path, err, out)
+			continue
+		}
+		t.Logf("%s: %s", p.Name, strings.TrimSpace(string(out)))
+	}
+}
+
+// checkHandOver checks that p saw the killed host (old) replaced in the
+// game of turns turns, and logs that hand-over and any other as figures:
+// a live host replaced because its machine was starved is allowed.
+func checkHandOver(t *testing.T, p *peerproc.Proc, old string, turns int64) {
+	t.Helper()
+	hc, ok, others := peerproc.HostChanges(p, old, turns)
+	if !ok {
+		t.Errorf("%s: no host_changed line replaced the killed host %s: %v", p.Name, old, p.Find("host_changed"))
 		return
 	}
-	t.Logf("%s: %s", p.Name, strings.TrimSpace(string(out)))
+	t.Logf("FIGURE %s: host_changed to %s at turn %d after %d ms; other hand-overs (from a live host) %d",
+		p.Name, hc.Str("new"), hc.Int("turn"), hc.Int("ms"), others)
 }
 
 // A headless game of three players and a bot is saved at turn 150, every

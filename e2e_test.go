@@ -65,8 +65,9 @@ func TestMain(m *testing.M) {
 var loopback = []string{"--listen", "/ip4/127.0.0.1/tcp/0", "--listen", "/ip4/127.0.0.1/udp/0/quic-v1"}
 
 // Four headless processes on loopback: a host and three joins. The host
-// gets SIGKILL mid-game; every survivor prints host_changed, they end at
-// the same turn with the same hash, exit 0, and their replays verify.
+// gets SIGKILL mid-game; every survivor sees it replaced (host_changed), they
+// end at the same turn with the same hash, exit 0, and their replays verify.
+// Hand-overs from a live host (a starved machine) are figures.
 func TestHeadlessHostKilled(t *testing.T) {
 	t.Parallel() // idle real processes: runs beside the other process tests
 	if testing.Short() {
@@ -106,12 +107,7 @@ func TestHeadlessHostKilled(t *testing.T) {
 		if err := j.Exit(90 * time.Second); err != nil {
 			t.Fatalf("%s: %v\n%s", j.Name, err, j.Stderr())
 		}
-		hc := j.Find("host_changed")
-		if len(hc) != 1 || hc[0].Str("old") != hostID {
-			t.Errorf("%s: host_changed lines %v, want one from %s", j.Name, hc, hostID)
-		} else {
-			t.Logf("%s: host_changed to %s at turn %d after %d ms", j.Name, hc[0].Str("new"), hc[0].Int("turn"), hc[0].Int("ms"))
-		}
+		checkHandOver(t, j, hostID, turns)
 		checkEnd(t, j, turns, &endHash)
 		verifyReplayOf(t, bin, j)
 	}

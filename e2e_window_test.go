@@ -26,7 +26,8 @@ const migrationShot = "testdata/e2e/migration-window.png"
 // headless peers, each in a network namespace of its own on one switch; a
 // headless peer hosts and gets SIGKILL mid-game. The window peer finds the
 // session by its name (mDNS), the headless ones by the host's address. Every
-// survivor prints host_changed, the window shows the hand-over banner (the
+// survivor sees the killed host replaced (other hand-overs, from a live host
+// on a starved machine, are figures), the window shows the banner (the
 // real X screen is captured, kept in testdata and its pixels checked), the
 // game ends with one hash on every survivor, every survivor's replay
 // verifies and a damaged copy is refused.
@@ -58,14 +59,18 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	}
 	host.Kill()
 
-	hc, err := win.WaitEv(ctx, "host_changed")
-	if err != nil {
+	// The window's hand-over from the killed host (a starved host may have
+	// been replaced before: that one is a figure).
+	if _, err := win.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "host_changed" && l.Str("old") == hostID }); err != nil {
 		t.Fatal(err)
 	}
 	// The status line comes from the client's pump; the banner from the
-	// next frame, for 6 s. Capture until it shows, 4 s at most.
+	// next frame, for 6 s. Capture until it shows, 6 s at most (a loaded
+	// machine draws late).
 	var img *image.RGBA
-	for deadline := time.Now().Add(4 * time.Second); ; {
+	var err error
+	seen := time.Now()
+	for deadline := seen.Add(6 * time.Second); ; {
 		if img, err = xvfb.Capture(display); err != nil {
 			t.Fatal(err)
 		}
@@ -77,17 +82,16 @@ func TestWindowPeerHostKilled(t *testing.T) {
 	saveShot(t, img, migrationShot, "at the hand-over")
 	if err != nil {
 		t.Errorf("%v (the capture is logged above)", err)
+	} else {
+		t.Logf("FIGURE window: the banner captured %v after the host_changed line", time.Since(seen).Round(time.Millisecond))
 	}
-	t.Logf("window: host_changed to %s at turn %d after %d ms", hc.Str("new"), hc.Int("turn"), hc.Int("ms"))
 
 	var endHash string
 	for _, p := range peers {
 		if err := p.Exit(90 * time.Second); err != nil {
 			t.Fatalf("%s: %v\n%s", p.Name, err, p.Stderr())
 		}
-		if hc := p.Find("host_changed"); len(hc) != 1 || hc[0].Str("old") != hostID {
-			t.Errorf("%s: host_changed lines %v, want one from %s", p.Name, hc, hostID)
-		}
+		checkHandOver(t, p, hostID, turns)
 		checkEnd(t, p, turns, &endHash)
 		verifyReplayOf(t, bin, p)
 	}
@@ -235,11 +239,11 @@ func near(c color.RGBA, r, g, b, tol int) bool {
 // fails with a sentence that says the file is damaged.
 func refuseDamagedReplay(t *testing.T, bin string, p *peerproc.Proc) {
 	t.Helper()
-	rp := p.Find("replay")
-	if len(rp) != 1 {
+	rp := peerproc.ReplayPaths(p)
+	if len(rp) == 0 {
 		t.Fatalf("%s printed no replay path", p.Name)
 	}
-	data, err := os.ReadFile(rp[0].Str("path"))
+	data, err := os.ReadFile(rp[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -166,8 +166,8 @@ func atTurn(n int64) func(peerproc.Line) bool {
 
 // survive checks the end of a game for the peers still playing: each exits
 // 0 within d, printed one end line at the turn limit with the same hash as
-// the others, and the host changes it printed number hostChanges. It
-// returns the end lines.
+// the others, and it printed at least hostChanges host changes (one per
+// host the test killed; more are figures). It returns the end lines.
 func (w *world) survive(procs []*peerproc.Proc, turns int64, hostChanges int, d time.Duration) []peerproc.Line {
 	w.t.Helper()
 	var ends []peerproc.Line
@@ -186,9 +186,13 @@ func (w *world) survive(procs []*peerproc.Proc, turns int64, hostChanges int, d 
 		// Peers linger after the end so the last turns reach everyone; a
 		// host that leaves first may still be replaced then. Count the
 		// game's host changes only.
+		// More than the hosts the test killed is allowed (a live host on a
+		// starved machine replaced): a figure.
 		hc := slices.DeleteFunc(p.Find("host_changed"), func(l peerproc.Line) bool { return l.Int("turn") > turns })
-		if len(hc) != hostChanges {
-			w.t.Errorf("%s printed %d host_changed lines, want %d: %v", p.Name, len(hc), hostChanges, hc)
+		if len(hc) < hostChanges {
+			w.t.Errorf("%s printed %d host_changed lines, want %d (one per host killed): %v", p.Name, len(hc), hostChanges, hc)
+		} else if len(hc) > hostChanges {
+			w.t.Logf("FIGURE %s: %d hand-overs from a live host besides the %d killed", p.Name, len(hc)-hostChanges, hostChanges)
 		}
 		for _, l := range hc {
 			w.t.Logf("%s: host_changed to %s at turn %d, %d ms after the loss", p.Name, tail(l.Str("new"), 6), l.Int("turn"), l.Int("ms"))
@@ -197,19 +201,20 @@ func (w *world) survive(procs []*peerproc.Proc, turns int64, hostChanges int, d 
 	return ends
 }
 
-// verifyReplays runs `hostfall replay --headless --verify` on the replay
-// each process saved.
+// verifyReplays runs `hostfall replay --headless --verify` on every replay
+// each process saved (peerproc.ReplayPaths).
 func (w *world) verifyReplays(procs []*peerproc.Proc) {
 	w.t.Helper()
 	for _, p := range procs {
-		rp := p.Find("replay")
-		if len(rp) != 1 {
+		paths := peerproc.ReplayPaths(p)
+		if len(paths) == 0 {
 			w.t.Errorf("%s printed no replay path", p.Name)
-			continue
 		}
-		out, err := exec.Command(bin, "replay", "--headless", "--verify", rp[0].Str("path")).CombinedOutput()
-		if err != nil {
-			w.t.Errorf("%s: the replay does not verify: %v\n%s", p.Name, err, out)
+		for _, path := range paths {
+			out, err := exec.Command(bin, "replay", "--headless", "--verify", path).CombinedOutput()
+			if err != nil {
+				w.t.Errorf("%s: the replay %s does not verify: %v\n%s", p.Name, path, err, out)
+			}
 		}
 	}
 }

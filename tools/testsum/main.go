@@ -4,7 +4,9 @@
 // FILE so that `testsum -summary FILE` can tell, after several go test runs,
 // which tests were skipped and why, and close with the plain line
 // "N passed, N failed, N skipped, N not run" (skipped: for want of something
-// on this machine; not run: opt-in tests, listed apart).
+// on this machine; not run: opt-in tests, listed apart). The summary also
+// lists the slowest packages and tests, where a run's wall time goes
+// (-stage NAME labels a run's records, e.g. "race").
 //
 // A skip whose reason starts with "opt-in:" (a measurement or soak run only
 // when asked for) or "not applicable:" (nothing to test on this machine) is
@@ -15,6 +17,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -33,25 +36,30 @@ type event struct {
 	Elapsed float64
 }
 
-// outcome is one test's result as -record writes it.
+// outcome is one test's result as -record writes it; Test is empty for a
+// package's result (its test binary's wall time).
 type outcome struct {
 	Package, Test, Action, Reason string
+	Elapsed                       float64 `json:",omitempty"`
+	Stage                         string  `json:",omitempty"`
 }
 
 func main() {
 	record := flag.String("record", "", "append each test's outcome to this file")
 	summary := flag.String("summary", "", "print the summary of the outcomes recorded in this file")
 	requireAll := flag.Bool("require-all", false, "with -summary: fail when a test was skipped for a reason other than opt-in or not applicable")
+	stage := flag.String("stage", "", "with -record: the stage this run is (shown beside its packages' times)")
+	slowest := flag.Int("slowest", 8, "with -summary: how many of the slowest packages and tests to list")
 	flag.Parse()
 	if *summary != "" {
-		os.Exit(summarize(*summary, *requireAll, os.Stdout))
+		os.Exit(summarize(*summary, *requireAll, *slowest, os.Stdout))
 	}
-	os.Exit(stream(os.Stdin, os.Stdout, *record))
+	os.Exit(stream(os.Stdin, os.Stdout, *record, *stage))
 }
 
 // stream prints the run as it goes and records outcomes; it returns 1 when
 // a test or package failed.
-func stream(r io.Reader, w io.Writer, record string) int {
+func stream(r io.Reader, w io.Writer, record, stage string) int {
 	var rec *json.Encoder
 	if record != "" {
 		f, err := os.OpenFile(record, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -84,6 +92,9 @@ func stream(r io.Reader, w io.Writer, record string) int {
 				printPackage(w, e, out[key])
 				failed = failed || e.Action == "fail"
 				delete(out, key)
+				if rec != nil && e.Action != "skip" {
+					_ = rec.Encode(outcome{Package: e.Package, Action: e.Action, Elapsed: e.Elapsed, Stage: stage})
+				}
 				continue
 			}
 			if e.Action == "fail" {
@@ -91,7 +102,7 @@ func stream(r io.Reader, w io.Writer, record string) int {
 				fmt.Fprint(w, strings.Join(out[key], ""))
 			}
 			if rec != nil {
-				_ = rec.Encode(outcome{e.Package, e.Test, e.Action, skipReason(out[key])})
+				_ = rec.Encode(outcome{e.Package, e.Test, e.Action, skipReason(out[key]), e.Elapsed, stage})
 			}
 			delete(out, key)
 		}
@@ -145,7 +156,7 @@ func byDesign(reason string) bool {
 	return strings.HasPrefix(reason, "opt-in:") || strings.HasPrefix(reason, "not applicable:")
 }
 
-func summarize(file string, requireAll bool, w io.Writer) int {
+func summarize(file string, requireAll bool, slowest int, w io.Writer) int {
 	f, err := os.Open(file)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testsum:", err)
@@ -153,12 +164,19 @@ func summarize(file string, requireAll bool, w io.Writer) int {
 	}
 	defer f.Close()
 	var passed, failed int
-	var skipped []outcome
+	var skipped, packages, tests []outcome
 	dec := json.NewDecoder(f)
 	for {
 		var o outcome
 		if err := dec.Decode(&o); err != nil {
 			break
+		}
+		switch {
+		case o.Test == "":
+			packages = append(packages, o)
+			continue
+		case !strings.Contains(o.Test, "/"):
+			tests = append(tests, o)
 		}
 		switch o.Action {
 		case "pass":
@@ -169,6 +187,8 @@ func summarize(file string, requireAll bool, w io.Writer) int {
 			skipped = append(skipped, o)
 		}
 	}
+	printSlowest(w, "packages (their test binary's wall time)", packages, slowest)
+	printSlowest(w, "tests (top level, with their subtests)", tests, slowest)
 	// Tests run only when asked for are listed apart: the "skipped" list
 	// is what this machine could not run, and is empty where it has all
 	// a test needs.
@@ -202,4 +222,24 @@ func summarize(file string, requireAll bool, w io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// printSlowest lists the n outcomes that took longest, where a run's time
+// goes: the first place to look when the suite gets slow.
+func printSlowest(w io.Writer, what string, outs []outcome, n int) {
+	if n <= 0 || len(outs) == 0 {
+		return
+	}
+	slices.SortStableFunc(outs, func(a, b outcome) int { return cmp.Compare(b.Elapsed, a.Elapsed) })
+	fmt.Fprintf(w, "slowest %s:\n", what)
+	for _, o := range outs[:min(n, len(outs))] {
+		name := o.Package
+		if o.Test != "" {
+			name += " " + o.Test
+		}
+		if o.Stage != "" {
+			name += " [" + o.Stage + "]"
+		}
+		fmt.Fprintf(w, "  %7.1fs %s\n", o.Elapsed, name)
+	}
 }

@@ -14,7 +14,7 @@ import (
 func TestStreamAndSummary(t *testing.T) {
 	in := strings.Join([]string{
 		`{"Action":"run","Package":"p","Test":"TestA"}`,
-		`{"Action":"pass","Package":"p","Test":"TestA"}`,
+		`{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0.7}`,
 		`{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:9: want 2, got 3\n"}`,
 		`{"Action":"fail","Package":"p","Test":"TestB"}`,
 		`{"Action":"output","Package":"p","Test":"TestSoak","Output":"    soak_test.go:4: opt-in: run with -soak=N\n"}`,
@@ -26,7 +26,7 @@ func TestStreamAndSummary(t *testing.T) {
 	}, "\n")
 	rec := filepath.Join(t.TempDir(), "outcomes")
 	var out bytes.Buffer
-	if code := stream(strings.NewReader(in), &out, rec); code != 1 {
+	if code := stream(strings.NewReader(in), &out, rec, "plain"); code != 1 {
 		t.Errorf("stream exit %d, want 1 for a failed test", code)
 	}
 	for _, want := range []string{"want 2, got 3", "FAIL\tp\t1.500s"} {
@@ -39,10 +39,11 @@ func TestStreamAndSummary(t *testing.T) {
 		want       int
 	}{{false, 1}, {true, 1}} {
 		var sum bytes.Buffer
-		if code := summarize(rec, tc.requireAll, &sum); code != tc.want {
+		if code := summarize(rec, tc.requireAll, 8, &sum); code != tc.want {
 			t.Errorf("summary (require-all %v) exit %d, want %d", tc.requireAll, code, tc.want)
 		}
-		for _, want := range []string{"  p TestSoak: opt-in: run with -soak=N", "! p TestX: Xvfb is not installed", "1 passed, 1 failed, 1 skipped, 1 not run"} {
+		for _, want := range []string{"  p TestSoak: opt-in: run with -soak=N", "! p TestX: Xvfb is not installed", "1 passed, 1 failed, 1 skipped, 1 not run",
+			"slowest packages", "      1.5s p [plain]", "slowest tests", "      0.7s p TestA [plain]"} {
 			if !strings.Contains(sum.String(), want) {
 				t.Errorf("summary lacks %q:\n%s", want, sum.String())
 			}
@@ -51,11 +52,11 @@ func TestStreamAndSummary(t *testing.T) {
 	// Without the failure, only -require-all fails, and only for TestX.
 	clean := strings.ReplaceAll(in, `"Action":"fail","Package":"p","Test":"TestB"`, `"Action":"pass","Package":"p","Test":"TestB"`)
 	rec2 := filepath.Join(t.TempDir(), "outcomes")
-	stream(strings.NewReader(clean), &bytes.Buffer{}, rec2)
-	if code := summarize(rec2, false, &bytes.Buffer{}); code != 0 {
+	stream(strings.NewReader(clean), &bytes.Buffer{}, rec2, "")
+	if code := summarize(rec2, false, 8, &bytes.Buffer{}); code != 0 {
 		t.Errorf("a run with skips only: exit %d, want 0", code)
 	}
-	if code := summarize(rec2, true, &bytes.Buffer{}); code != 1 {
+	if code := summarize(rec2, true, 8, &bytes.Buffer{}); code != 1 {
 		t.Errorf("-require-all with a skip for want of Xvfb: exit %d, want 1", code)
 	}
 	_ = os.Remove(rec2)
@@ -66,6 +67,6 @@ func FuzzStream(f *testing.F) {
 	f.Add(`{"Action":"skip","Package":"p","Test":"T"}`)
 	f.Add("# build failed\n{\"Action\":\"output\"}")
 	f.Fuzz(func(t *testing.T, in string) {
-		stream(strings.NewReader(in), &bytes.Buffer{}, "")
+		stream(strings.NewReader(in), &bytes.Buffer{}, "", "")
 	})
 }
