@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make test: vet, then every test. Packages that run goroutines (the I/O shells)
 # run under the race detector; the pure cores run plain and again as 32-bit code,
-# which catches any dependence on int size.
+# which catches any dependence on int size. With --deps it first installs what
+# the tests need (scripts/deps.sh --test), as a stage of its own. The summary
+# gives each stage's wall time with the load average before and after, and the
+# slowest packages and tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,8 +15,9 @@ cd "$(dirname "$0")/.."
 race_dirs=(p2p sound match client)
 # Except p2p/e2e: it only starts hostfall processes (built without -race) and
 # reads their lines; run plain, its minutes of waiting on real networks
-# overlap the race build.
-plain_dirs=(p2p/e2e)
+# overlap the race build. And the sub-packages with no goroutines or locks
+# (generated code, pure sound synthesis, a fake): -race finds nothing there.
+plain_dirs=(p2p/e2e p2p/internal/wirepb sound/compose client/fake)
 # The window tests of render run on their own, after the plain tests: their
 # frames must not compete with the root package's two windows for two cores.
 window_dirs=(render)
@@ -33,6 +37,28 @@ can_run_386() {
 }
 
 SECONDS=0
+# stage NAME starts a stage: the previous one ends. The table of stages (wall
+# time, load average before and after: on a shared machine the figures mean
+# little without it) ends the summary.
+stages=()
+stage_name=""
+stage_start=0
+stage_load=""
+load1() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
+stage() {
+  if [ -n "$stage_name" ]; then
+    stages+=("$(printf '%-26s %5ds  (from %4ds, load %s → %s)' "$stage_name" $((SECONDS - stage_start)) "$stage_start" "$stage_load" "$(load1)")")
+  fi
+  stage_name=$1 stage_start=$SECONDS stage_load=$(load1)
+  [ -z "$stage_name" ] || echo "== $stage_name at ${SECONDS}s (load $stage_load)"
+}
+
+if [ "${1:-}" = --deps ]; then
+  stage "deps (scripts/deps.sh --test)"
+  scripts/deps.sh --test
+fi
+
+stage "build tools, list packages"
 # Every go test run streams through testsum: a line per package, the output
 # of failed tests, and each test's outcome recorded for the summary at the end
 # (which tests were skipped, and why).
@@ -41,7 +67,12 @@ go build -o bin/testsum ./tools/testsum
 outcomes=$(mktemp)
 # A suite that fails does not stop the others: the summary covers them all.
 failed=0
-gotest() { go test -json "$@" | bin/testsum -record "$outcomes" || failed=1; }
+# gotest STAGE ARGS…: one go test run, its records labelled STAGE.
+gotest() {
+  local st=$1
+  shift
+  go test -json "$@" | bin/testsum -record "$outcomes" -stage "$st" || failed=1
+}
 
 mapfile -t all < <(go list ./...)
 race=()
@@ -89,33 +120,35 @@ cleanup() {
 }
 trap cleanup EXIT
 (
+  [ "${#window[@]}" -eq 0 ] || nice -n 19 go test -c -o "$prebuilt/window/" "${window[@]}" || true
   [ "${#race[@]}" -eq 0 ] || nice -n 19 go test -race -c -o "$prebuilt/" "${race[@]}" || true
   [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
 ) >/dev/null 2>&1 &
 warmup=$!
 
-echo "== go vet"
+stage "go vet"
 go vet ./...
 
-echo "== go test (${#plain[@]} packages) at ${SECONDS}s"
+stage "go test (${#plain[@]} packages)"
 # -p 4 -parallel 4: the process tests mostly wait, so more of them overlap,
 # and the packages still to build do not wait behind them for a slot (-p
 # counts builds and running test binaries alike).
-gotest -count=1 -p 4 -parallel 4 "${plain[@]}"
+gotest plain -count=1 -p 4 -parallel 4 "${plain[@]}"
 
 if [ "${#window[@]}" -gt 0 ]; then
-  echo "== go test (window tests, ${#window[@]} packages) at ${SECONDS}s"
-  gotest -count=1 "${window[@]}"
+  stage "go test (window tests, ${#window[@]} packages)"
+  gotest window -count=1 "${window[@]}"
 fi
+stage "wait for the warm-up builds"
 wait "$warmup" || true
 
 if [ "${#race[@]}" -gt 0 ]; then
-  echo "== go test -race (${#race[@]} packages) at ${SECONDS}s"
-  gotest -count=1 -race -p 4 -parallel 4 "${race[@]}"
+  stage "go test -race (${#race[@]} packages)"
+  gotest race -count=1 -race -p 4 -parallel 4 "${race[@]}"
 fi
 
 if [ "${#pure[@]}" -gt 0 ]; then
-  echo "== GOARCH=386 go test (deterministic cores) at ${SECONDS}s"
+  stage "GOARCH=386 go test"
   exec386=()
   if ! can_run_386; then
     echo "   (this kernel cannot run 32-bit binaries; running them under qemu-i386)"
@@ -123,12 +156,16 @@ if [ "${#pure[@]}" -gt 0 ]; then
   fi
   # -short: the 32-bit run checks that the cores compute the same on another
   # int size; the 64-bit run above does the full counts (1,000 schedules).
-  GOARCH=386 CGO_ENABLED=0 gotest -count=1 -short "${exec386[@]}" "${pure[@]}"
+  GOARCH=386 CGO_ENABLED=0 gotest 386 -count=1 -short "${exec386[@]}" "${pure[@]}"
 fi
-echo "== summary after ${SECONDS}s"
+stage ""
+echo "== summary after ${SECONDS}s (load now $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 # HOSTFALL_REQUIRE_ALL_TESTS=1 (CI) fails the run when a test was skipped for
 # want of something this machine should have (root, Xvfb, avahi, …).
 bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all} || failed=1
+echo "stages (wall time):"
+printf '  %s\n' "${stages[@]}"
+echo "  total                      ${SECONDS}s"
 if [ "$failed" -ne 0 ]; then
   echo "== some tests failed (their output is above)"
   exit 1

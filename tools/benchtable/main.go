@@ -8,6 +8,12 @@
 // Every metric of every benchmark is printed; the ones with a target say whether
 // it is met. Benchmarks named in the targets file that did not run are listed as
 // missing, so a target cannot pass by silently not being measured.
+//
+// A line may carry the machine's 1-minute load average before and after it
+// ran, as the metrics "load-before" and "load-after" (scripts/bench.sh adds
+// them): the table shows them in a column of their own and marks the line
+// "busy" when either is above -busy, that is, when other work shared the
+// cores and its figures are likely worse than the code's.
 package main
 
 import (
@@ -17,6 +23,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -36,6 +43,7 @@ type result struct {
 
 func main() {
 	targetsPath := flag.String("targets", "bench/targets.txt", "file of targets")
+	flag.Float64Var(&busyLoad, "busy", busyLoad, "a line whose load average before or after is above this is marked busy")
 	flag.Parse()
 	targets, err := readTargets(*targetsPath)
 	if err != nil {
@@ -76,6 +84,27 @@ func readTargets(path string) ([]target, error) {
 
 var procSuffix = regexp.MustCompile(`-\d+$`)
 
+// The load metrics of a line, and the load above which it is marked busy:
+// three quarters of the cores (a benchmark itself keeps one core busy).
+const loadBefore, loadAfter = "load-before", "load-after"
+
+var busyLoad = 0.75 * float64(runtime.NumCPU())
+
+// loadNote is the load column of r: "0.4→1.2", with " busy" when other
+// work shared the cores; "" when the line carries no load.
+func loadNote(r *result) string {
+	before, ok1 := r.values[loadBefore]
+	after, ok2 := r.values[loadAfter]
+	if !ok1 || !ok2 {
+		return ""
+	}
+	note := fmt.Sprintf("%.2f→%.2f", before, after)
+	if max(before, after) > busyLoad {
+		note += " busy"
+	}
+	return note
+}
+
 // parseBench reads lines "BenchmarkName[-P] N v1 unit1 v2 unit2 ...".
 func parseBench(r io.Reader) []*result {
 	var out []*result
@@ -113,10 +142,15 @@ func parseBench(r io.Reader) []*result {
 
 func printTable(w io.Writer, results []*result, targets []target) (missed int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "benchmark\tmetric\tvalue\ttarget\tstatus\twhat")
+	fmt.Fprintf(w, "load: the 1-minute load average before→after each line; busy above %s (%d cores): other work shared them\n", format(busyLoad), runtime.NumCPU())
+	fmt.Fprintln(tw, "benchmark\tmetric\tvalue\ttarget\tstatus\tload\twhat")
 	seen := map[string]bool{}
 	for _, r := range results {
+		load := loadNote(r)
 		for _, m := range r.order {
+			if m == loadBefore || m == loadAfter {
+				continue
+			}
 			v := r.values[m]
 			tgt, status, what := "", "", ""
 			for _, t := range targets {
@@ -130,12 +164,12 @@ func printTable(w io.Writer, results []*result, targets []target) (missed int) {
 					}
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.bench, m, format(v), tgt, status, what)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.bench, m, format(v), tgt, status, load, what)
 		}
 	}
 	for _, t := range targets {
 		if !seen[t.bench+" "+t.metric] {
-			fmt.Fprintf(tw, "%s\t%s\t-\t%s %s\tNOT RUN\t%s\n", t.bench, t.metric, t.cmp, format(t.value), t.what)
+			fmt.Fprintf(tw, "%s\t%s\t-\t%s %s\tNOT RUN\t\t%s\n", t.bench, t.metric, t.cmp, format(t.value), t.what)
 			missed++
 		}
 	}
