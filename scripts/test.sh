@@ -47,18 +47,18 @@ stage_load=""
 load1() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 stage() {
   if [ -n "$stage_name" ]; then
-    stages+=("$(printf '%-26s %5ds  (from %4ds, load %s → %s)' "$stage_name" $((SECONDS - stage_start)) "$stage_start" "$stage_load" "$(load1)")")
+    stages+=("$(printf '%-22s %5ds  (from %4ds; load %s → %s)' "$stage_name" $((SECONDS - stage_start)) "$stage_start" "$stage_load" "$(load1)")")
   fi
   stage_name=$1 stage_start=$SECONDS stage_load=$(load1)
   [ -z "$stage_name" ] || echo "== $stage_name at ${SECONDS}s (load $stage_load)"
 }
 
 if [ "${1:-}" = --deps ]; then
-  stage "deps (scripts/deps.sh --test)"
+  stage "deps --test"
   scripts/deps.sh --test
 fi
 
-stage "build tools, list packages"
+stage "build testsum, list"
 # Every go test run streams through testsum: a line per package, the output
 # of failed tests, and each test's outcome recorded for the summary at the end
 # (which tests were skipped, and why).
@@ -121,43 +121,58 @@ cleanup() {
 trap cleanup EXIT
 (
   [ "${#window[@]}" -eq 0 ] || nice -n 19 go test -c -o "$prebuilt/window/" "${window[@]}" || true
-  [ "${#race[@]}" -eq 0 ] || nice -n 19 go test -race -c -o "$prebuilt/" "${race[@]}" || true
   [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
+  [ "${#race[@]}" -eq 0 ] || nice -n 19 go test -race -c -o "$prebuilt/" "${race[@]}" || true
 ) >/dev/null 2>&1 &
 warmup=$!
 
-stage "go vet"
-go vet ./...
-
-stage "go test (${#plain[@]} packages)"
-# -p 4 -parallel 4: the process tests mostly wait, so more of them overlap,
-# and the packages still to build do not wait behind them for a slot (-p
-# counts builds and running test binaries alike).
-gotest plain -count=1 -p 4 -parallel 4 "${plain[@]}"
-
-if [ "${#window[@]}" -gt 0 ]; then
-  stage "go test (window tests, ${#window[@]} packages)"
-  gotest window -count=1 "${window[@]}"
-fi
-stage "wait for the warm-up builds"
-wait "$warmup" || true
-
-if [ "${#race[@]}" -gt 0 ]; then
-  stage "go test -race (${#race[@]} packages)"
-  gotest race -count=1 -race -p 4 -parallel 4 "${race[@]}"
-fi
-
-if [ "${#pure[@]}" -gt 0 ]; then
-  stage "GOARCH=386 go test"
-  exec386=()
+# run386 runs the pure cores' tests as 32-bit code; it exits 1 when one failed.
+run386() {
+  local exec386=()
   if ! can_run_386; then
     echo "   (this kernel cannot run 32-bit binaries; running them under qemu-i386)"
     exec386=(-exec "$PWD/scripts/exec386.sh")
   fi
   # -short: the 32-bit run checks that the cores compute the same on another
-  # int size; the 64-bit run above does the full counts (1,000 schedules).
+  # int size; the 64-bit run does the full counts (1,000 schedules).
   GOARCH=386 CGO_ENABLED=0 gotest 386 -count=1 -short "${exec386[@]}" "${pure[@]}"
+  return "$failed"
+}
+
+stage "go vet"
+go vet ./...
+
+stage "plain (${#plain[@]} pkgs)"
+# -p 4 -parallel 4: the process tests mostly wait, so more of them overlap,
+# and the packages still to build do not wait behind them for a slot (-p
+# counts builds and running test binaries alike).
+gotest plain -count=1 -p 4 -parallel 4 "${plain[@]}"
+
+# The window tests, and beside them the 32-bit run of the pure cores: CPU
+# only, no windows, no clock; its lines are printed when both are done.
+log386=$(mktemp)
+run386_pid=""
+if [ "${#pure[@]}" -gt 0 ]; then
+  run386 >"$log386" 2>&1 &
+  run386_pid=$!
 fi
+stage "window (${#window[@]}) + 386 (${#pure[@]})"
+[ "${#window[@]}" -eq 0 ] || gotest window -count=1 "${window[@]}"
+if [ -n "$run386_pid" ]; then
+  wait "$run386_pid" || failed=1
+  echo "-- GOARCH=386 go test (${#pure[@]} packages of the deterministic cores):"
+  cat "$log386"
+fi
+rm -f "$log386"
+
+stage "warm-up builds"
+wait "$warmup" || true
+
+if [ "${#race[@]}" -gt 0 ]; then
+  stage "-race (${#race[@]} pkgs)"
+  gotest race -count=1 -race -p 4 -parallel 4 "${race[@]}"
+fi
+
 stage ""
 echo "== summary after ${SECONDS}s (load now $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 # HOSTFALL_REQUIRE_ALL_TESTS=1 (CI) fails the run when a test was skipped for
@@ -165,7 +180,7 @@ echo "== summary after ${SECONDS}s (load now $(cut -d' ' -f1-3 /proc/loadavg 2>/
 bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all} || failed=1
 echo "stages (wall time):"
 printf '  %s\n' "${stages[@]}"
-echo "  total                      ${SECONDS}s"
+printf '  %-22s %5ds\n' total "$SECONDS"
 if [ "$failed" -ne 0 ]; then
   echo "== some tests failed (their output is above)"
   exit 1
