@@ -8,6 +8,8 @@
 # and after it, and the table marks a line busy when it was high.
 # Scripts that measure outside `go test` print lines in the benchmark format
 # ("BenchmarkName 1 12.3 unit") and are appended to the same table.
+# BENCH_ONLY=REGEX measures only the packages (import paths) and scripts
+# (file names) it matches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 raw=$(mktemp)
@@ -35,6 +37,7 @@ annotate() {
 echo "== building the benchmark binaries (load $(load1))" >&2
 pkgs=()
 while read -r pkg dir; do
+  [[ "$pkg" =~ ${BENCH_ONLY:-.} ]] || continue
   grep -qs '^func Benchmark' "$dir"/*_test.go && pkgs+=("$pkg $dir")
 done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./...)
 for pd in "${pkgs[@]}"; do
@@ -51,7 +54,7 @@ for pd in "${pkgs[@]}"; do
 done
 
 for extra in scripts/bench.d/*.sh; do
-  [ -x "$extra" ] || continue
+  [ -x "$extra" ] && [[ "$extra" =~ ${BENCH_ONLY:-.} ]] || continue
   echo "== $extra (load $(load1))" >&2
   "$extra" | annotate | tee -a "$raw" >&2
 done
