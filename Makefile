@@ -6,7 +6,7 @@ BIN       := bin/hostfall
 FUZZTIME  ?= 60s
 SOAK      ?= 10000
 
-.PHONY: all deps build server server-all play test bench fuzz soak botgames proto clean
+.PHONY: all deps build server server-all play test release release-check bench fuzz soak botgames proto clean
 
 all: build
 
@@ -36,6 +36,18 @@ test:
 	@scripts/deps.sh --test
 	@scripts/test.sh
 
+# release builds dist/: the game for Windows and Linux and the server builds,
+# each archived with its README and licences, and SHA256SUMS (scripts/release.sh).
+# release-check builds it twice, the second time from a copy elsewhere, and
+# compares the bytes. Both need mingw-w64 for the Windows build.
+release:
+	@scripts/deps.sh --release
+	@scripts/release.sh dist
+
+release-check:
+	@scripts/deps.sh --release
+	@scripts/release-check.sh
+
 bench: deps
 	@scripts/bench.sh
 
@@ -55,4 +67,4 @@ proto:
 	@scripts/proto.sh
 
 clean:
-	rm -rf bin bench-results.txt
+	rm -rf bin dist bench-results.txt

@@ -4,10 +4,13 @@
 # the module proxy. Safe to run again: a machine that has everything is left alone.
 # With --test (make test) also what only tests need: Xvfb, qemu, avahi, the
 # network tools, mingw-w64 and Wine, node and the JS rendezvous point's
-# packages (from the npm registry).
+# packages (from the npm registry). With --release (make release) also
+# mingw-w64, the Windows build's compiler.
 set -euo pipefail
 for_tests=0
+for_release=0
 [ "${1:-}" = --test ] && for_tests=1
+[ "${1:-}" = --release ] && for_release=1
 
 # Each package, and why we need it. Without --test (make play, make build)
 # only what building and running the game needs: the compiler and the
@@ -18,6 +21,9 @@ packages=(
   libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
   libasound2-dev                      # beep speaker (oto v3 on ALSA)
 )
+if [ "$for_release" = 1 ]; then
+  packages+=(gcc-mingw-w64-x86-64) # make release: the Windows build's cgo cross-compiler
+fi
 if [ "$for_tests" = 1 ]; then
   packages+=(
     xvfb xauth x11-apps netpbm        # headless windows and screenshots in tests
