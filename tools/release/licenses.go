@@ -24,11 +24,12 @@ type module struct {
 	pkgDirs            []string
 }
 
-// compiledModules runs go list -deps on the package in the current
-// directory, for the target in the environment, and returns the modules
-// other than the main one whose packages it compiles, by path.
-func compiledModules() ([]*module, error) {
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}\t{{.Version}}\t{{.Dir}}\t{{$.Dir}}{{end}}{{end}}", ".")
+// compiledModules runs go list -deps on pkg for the target in the
+// environment (GOOS, GOARCH, CGO_ENABLED) and returns the modules other
+// than the main one whose packages it compiles, by path.
+func compiledModules(pkg string, env ...string) ([]*module, error) {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}\t{{.Version}}\t{{.Dir}}\t{{$.Dir}}{{end}}{{end}}", pkg)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -94,7 +95,7 @@ func hasGo(dir string) bool {
 // writeLicenses writes Go's licence and every compiled-in module's, in
 // module path order; a module without one is an error that names it.
 func writeLicenses(w io.Writer) error {
-	mods, err := compiledModules()
+	mods, err := compiledModules(".")
 	if err != nil {
 		return err
 	}
