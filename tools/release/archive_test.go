@@ -96,4 +96,3 @@ func listing(t *testing.T, ext string, b []byte, at time.Time) []string {
 		add(h.Name, h.FileInfo().Mode(), h.ModTime)
 	}
 }
-
