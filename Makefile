@@ -31,7 +31,9 @@ server-all:
 play: build
 	$(BIN) play $(ARGS)
 
-# test also installs what only tests need (node and the JS rendezvous point).
+# test also installs what only tests need (Xvfb, qemu, avahi, iptables, mingw-w64
+# and Wine, node and the JS rendezvous point); play and build install only what
+# the game needs.
 test:
 	@scripts/deps.sh --test
 	@scripts/test.sh
@@ -48,7 +50,9 @@ release-check:
 	@scripts/deps.sh --release
 	@scripts/release-check.sh
 
-bench: deps
+# bench measures windows under Xvfb and peers in namespaces: it installs what tests need.
+bench:
+	@scripts/deps.sh --test
 	@scripts/bench.sh
 
 fuzz: deps
