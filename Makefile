@@ -7,7 +7,7 @@ FUZZTIME  ?= 60s
 SOAK      ?= 10000
 RUNS      ?= 1
 
-.PHONY: all deps build server server-all play test test-under-load bench fuzz soak botgames proto clean
+.PHONY: all deps build server server-all play test test-under-load release release-check bench fuzz soak botgames proto clean
 
 all: build
 
@@ -32,8 +32,10 @@ server-all:
 play: build
 	$(BIN) play $(ARGS)
 
-# test also installs what only tests need (node and the JS rendezvous point).
-# Its summary gives each stage's wall time and the slowest packages and tests.
+# test also installs what only tests need (Xvfb, qemu, avahi, iptables, mingw-w64
+# and Wine, node and the JS rendezvous point); play and build install only what
+# the game needs. Its summary gives each stage's wall time and the slowest
+# packages and tests.
 test:
 	@scripts/test.sh --deps
 
@@ -44,7 +46,21 @@ test-under-load:
 	@scripts/deps.sh --test
 	@RUNS=$(RUNS) scripts/underload.sh
 
-bench: deps
+# release builds dist/: the game for Windows and Linux and the server builds,
+# each archived with its README and licences, and SHA256SUMS (scripts/release.sh).
+# release-check builds it twice, the second time from a copy elsewhere, and
+# compares the bytes. Both need mingw-w64 for the Windows build.
+release:
+	@scripts/deps.sh --release
+	@scripts/release.sh dist
+
+release-check:
+	@scripts/deps.sh --release
+	@scripts/release-check.sh
+
+# bench measures windows under Xvfb and peers in namespaces: it installs what tests need.
+bench:
+	@scripts/deps.sh --test
 	@scripts/bench.sh
 
 fuzz: deps
@@ -63,4 +79,4 @@ proto:
 	@scripts/proto.sh
 
 clean:
-	rm -rf bin bench-results.txt
+	rm -rf bin dist bench-results.txt

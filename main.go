@@ -33,15 +33,16 @@ type command struct {
 
 // commands are the subcommands by name; usage lists them in name order.
 var commands = map[string]command{
-	"browse": {"open the game window on the lobby browser (what hostfall alone does)", runBrowse},
-	"host":   {"host a network game in the window (it starts when N players joined or on Start; --headless: a bot plays; --load FILE resumes a save)", runHost},
-	"join":   {"join a network game in the window (--addr MULTIADDR; --headless: a bot plays instead)", runJoin},
-	"list":   {"list the sessions on the LAN (mDNS); --watch follows them", runList},
-	"play":   {"play against three bots in the game window, on the network (--offline: without it; --headless: four bots in text)", runPlay},
-	"relay":  {"run a circuit relay and session directory for players behind NAT", runRelay},
-	"replay": {"play back a replay file in the window, or check it with --headless --verify", runReplay},
-	"sim":    {"play bots against each other offline and print the result", runSim},
-	"sounds": {"list the game's sounds, play them, or render them to a WAV file", runSounds},
+	"browse":  {"open the game window on the lobby browser (what hostfall alone does)", runBrowse},
+	"host":    {"host a network game in the window (it starts when N players joined or on Start; --headless: a bot plays; --load FILE resumes a save)", runHost},
+	"join":    {"join a network game in the window (--addr MULTIADDR; --headless: a bot plays instead)", runJoin},
+	"list":    {"list the sessions on the LAN (mDNS); --watch follows them", runList},
+	"play":    {"play against three bots in the game window, on the network (--offline: without it; --headless: four bots in text)", runPlay},
+	"relay":   {"run a circuit relay and session directory for players behind NAT", runRelay},
+	"replay":  {"play back a replay file in the window, or check it with --headless --verify", runReplay},
+	"sim":     {"play bots against each other offline and print the result", runSim},
+	"sounds":  {"list the game's sounds, play them, or render them to a WAV file", runSounds},
+	"version": {"print the version, commit, Go version, and the game, protocol and rules versions peers must share (also --version)", runVersion},
 }
 
 // defaultCommand runs when hostfall is started with no arguments.
@@ -57,6 +58,9 @@ func run(ctx context.Context, args []string) int {
 	// `hostfall` alone, or with only its flags (`hostfall --name Bob`), is
 	// the default command; -h and --help list the commands.
 	name := defaultCommand
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args[0] = "version"
+	}
 	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
 		name, args = args[0], args[1:]
 	}
@@ -95,7 +99,7 @@ func usage() {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(os.Stderr, "  %-9s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(os.Stderr, "\n`hostfall COMMAND -h` describes a command's flags.")
 	if app.CheckWindow() == app.ErrServerBuild {

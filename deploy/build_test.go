@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"hostfall/internal/wine"
 )
 
 // archs are the server build's targets, with the ELF machine of each.
@@ -77,6 +78,7 @@ func buildServer(src, arch, name string) (string, time.Duration, error) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	wine.Close()
 	if servers.dir != "" {
 		os.RemoveAll(servers.dir)
 	}
@@ -136,66 +138,6 @@ func checkStatic(t *testing.T, path string, machine elf.Machine) {
 	if len(libs) > 0 {
 		t.Errorf("%s needs shared libraries %v", path, libs)
 	}
-}
-
-// The same source gives the same bytes wherever it is built: a copy of
-// the module in another directory, without its git metadata, builds the
-// binary this run built (a relay operator can check a binary against the
-// source, and the container's build matches make server's).
-func TestServerBuildIsReproducible(t *testing.T) {
-	t.Parallel() // the builds, the emulated runs and the chroot game overlap
-	first := server(t, "amd64")
-	src := filepath.Join(t.TempDir(), "elsewhere")
-	if err := copySource("..", src); err != nil {
-		t.Fatal(err)
-	}
-	again, took, err := buildServer(src, "amd64", "hostfall-server-elsewhere")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := os.ReadFile(first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(again)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Errorf("the module built in %s and in a copy differ (%d and %d bytes)", filepath.Dir(first), len(a), len(b))
-	}
-	t.Logf("the copy's build (compiled packages from the cache, linked again) took %v", took.Round(100*time.Millisecond))
-}
-
-// copySource copies what building the module reads, from the module at
-// from to the directory to: not .git, bin, test files or test data.
-func copySource(from, to string) error {
-	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(from, path)
-		if err != nil {
-			return err
-		}
-		switch name := d.Name(); {
-		case d.IsDir() && (name == ".git" || name == "bin" || name == "testdata"):
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		case strings.HasSuffix(name, "_test.go") || !d.Type().IsRegular():
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, info.Mode().Perm())
-	})
 }
 
 // The server build has no window and no speaker: what needs them is

@@ -53,11 +53,23 @@ func playSim(t *testing.T, arch string, emu []string) simEnd {
 		// (scripts/exec386.sh): goroutines switch at calls only.
 		cmd.Env = append(cmd.Env, "GODEBUG=asyncpreemptoff=1")
 	}
+	how := "natively"
+	if len(emu) > 0 {
+		how = "under " + filepath.Base(emu[0])
+	}
+	return simEndOf(t, "linux/"+arch+" "+how, cmd)
+}
+
+// simEndOf runs a sim's command (retrying a runtime crash under
+// emulation, see runEmulated) and returns its end line; what is logged
+// is labelled what.
+func simEndOf(t *testing.T, what string, cmd *exec.Cmd) simEnd {
+	t.Helper()
 	start := time.Now()
 	out, err := runEmulated(cmd)
 	took := time.Since(start)
 	if err != nil {
-		t.Fatalf("%v: %v\n%s", argv, err, out)
+		t.Fatalf("%s: %v: %v\n%s", what, cmd.Args, err, out)
 	}
 	var end simEnd
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -73,13 +85,9 @@ func playSim(t *testing.T, arch string, emu []string) simEnd {
 		}
 	}
 	if end.Hash == "" {
-		t.Fatalf("linux/%s: the sim printed no end line:\n%s", arch, out)
+		t.Fatalf("%s: the sim printed no end line:\n%s", what, out)
 	}
-	how := "natively"
-	if len(emu) > 0 {
-		how = "under " + filepath.Base(emu[0])
-	}
-	t.Logf("linux/%s %s: turn %d hash %s winner %s in %v", arch, how, end.Turn, end.Hash, end.Winner, took.Round(10*time.Millisecond))
+	t.Logf("%s: turn %d hash %s winner %s in %v", what, end.Turn, end.Hash, end.Winner, took.Round(10*time.Millisecond))
 	return end
 }
 

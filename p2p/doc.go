@@ -10,9 +10,10 @@
 //
 // # Host
 //
-// NewHost starts the libp2p host. Its identity key lives in
-// os.UserConfigDir()/hostfall/identity.key ($HOSTFALL_IDENTITY or
-// Options.IdentityPath override it), so a restarted peer is the same player.
+// NewHost starts the libp2p host. Its identity key lives where
+// datadir.Identity says (identity.key beside the settings;
+// $HOSTFALL_IDENTITY or Options.IdentityPath override it), so a restarted
+// peer is the same player.
 // Options.Libp2p takes further libp2p options (relay client, auto relay,
 // reachability); Options.HolePunching runs DCUtR. Dials try TCP before QUIC
 // (TCPFirst): a dead process's TCP connections are reset by its kernel, so the

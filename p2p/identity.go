@@ -8,24 +8,17 @@ import (
 	"path/filepath"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"hostfall/datadir"
 )
 
 // IdentityEnv names the environment variable that overrides the identity key
 // file, so several peers can run on one machine each as a player of its own.
-const IdentityEnv = "HOSTFALL_IDENTITY"
+const IdentityEnv = datadir.IdentityEnv
 
-// DefaultIdentityPath is where the identity key lives: $HOSTFALL_IDENTITY if
-// set, else os.UserConfigDir()/hostfall/identity.key.
-func DefaultIdentityPath() (string, error) {
-	if p := os.Getenv(IdentityEnv); p != "" {
-		return p, nil
-	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("p2p: no config directory for the identity key (set %s): %w", IdentityEnv, err)
-	}
-	return filepath.Join(dir, "hostfall", "identity.key"), nil
-}
+// DefaultIdentityPath is where the identity key lives: datadir.Identity
+// ($HOSTFALL_IDENTITY if set, else identity.key beside the settings).
+func DefaultIdentityPath() (string, error) { return datadir.Identity(), nil }
 
 // LoadIdentity reads the Ed25519 key at path, creating it (mode 0600) when
 // the file does not exist. The same key is the same peer ID, which is what

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"hostfall/datadir"
 )
 
 // RelayConfig is what a relay process runs with (`hostfall relay`).
@@ -29,16 +29,9 @@ type RelayConfig struct {
 	Listening func(id peer.ID, addrs []ma.Multiaddr)
 }
 
-// DefaultRelayKeyPath is relay.key in os.UserConfigDir()/hostfall: a relay
-// keeps an identity apart from the player's identity.key.
-func DefaultRelayKeyPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		// --identity is the relay command's flag for the key file.
-		return "", fmt.Errorf("no config directory for the relay's key; give --identity: %w", err)
-	}
-	return filepath.Join(dir, "hostfall", "relay.key"), nil
-}
+// DefaultRelayKeyPath is datadir.RelayKey, relay.key beside the settings: a
+// relay keeps an identity apart from the player's identity.key.
+func DefaultRelayKeyPath() (string, error) { return datadir.RelayKey(), nil }
 
 // RunRelay runs a relay and its session directory (NewHost with
 // RelayHostOptions, then StartRelay) until ctx is done; it returns nil then.

@@ -2,26 +2,39 @@
 # Installs what building and testing Hostfall needs, and only what is missing.
 # Debian packages come from apt-get (through sudo when not root); Go modules from
 # the module proxy. Safe to run again: a machine that has everything is left alone.
-# With --test (make test) also what only tests need: node and the JS rendezvous
-# point's packages, from the npm registry.
+# With --test (make test) also what only tests need: Xvfb, qemu, avahi, the
+# network tools, mingw-w64 and Wine, node and the JS rendezvous point's
+# packages (from the npm registry). With --release (make release) also
+# mingw-w64, the Windows build's compiler.
 set -euo pipefail
 for_tests=0
+for_release=0
 [ "${1:-}" = --test ] && for_tests=1
+[ "${1:-}" = --release ] && for_release=1
 
-# Each package, and why we need it.
+# Each package, and why we need it. Without --test (make play, make build)
+# only what building and running the game needs: the compiler and the
+# development headers of OpenGL, X11 and ALSA.
 packages=(
   gcc pkg-config                      # cgo: GLFW (pixel) and ALSA (beep speaker)
   libgl1-mesa-dev libx11-dev          # pixel: OpenGL and X11 headers
   libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev
   libasound2-dev                      # beep speaker (oto v3 on ALSA)
-  xvfb xauth x11-apps netpbm          # headless windows and screenshots in tests
-  libgl1-mesa-dri                     # Mesa llvmpipe: software OpenGL for the window under Xvfb (render tests)
-  iproute2 iptables                   # network namespaces, veth, netem, NAT in tests
-  avahi-utils                         # avahi-browse: checks that our mDNS records are valid DNS-SD
-  avahi-daemon dbus-daemon            # avahi-browse asks a daemon; the LAN tests run one in a namespace
-  qemu-user                           # qemu-i386: the GOARCH=386 tests where the kernel has no 32-bit support; qemu-aarch64: the arm64 server build (deploy tests)
 )
+if [ "$for_release" = 1 ]; then
+  packages+=(gcc-mingw-w64-x86-64) # make release: the Windows build's cgo cross-compiler
+fi
 if [ "$for_tests" = 1 ]; then
+  packages+=(
+    xvfb xauth x11-apps netpbm        # headless windows and screenshots in tests
+    libgl1-mesa-dri                   # Mesa llvmpipe: software OpenGL for the window under Xvfb (render tests)
+    iproute2 iptables                 # network namespaces, veth, netem, NAT in tests
+    avahi-utils                       # avahi-browse: checks that our mDNS records are valid DNS-SD
+    avahi-daemon dbus-daemon          # avahi-browse asks a daemon; the LAN tests run one in a namespace
+    qemu-user                         # qemu-i386: the GOARCH=386 tests where the kernel has no 32-bit support; qemu-aarch64: the arm64 server build (deploy tests)
+    gcc-mingw-w64-x86-64              # the Windows build (cgo cross-compiler) and the tests' ProcessPrng shim (internal/wine)
+    wine64                            # runs the Windows build in tests: its sims, LAN games and window (internal/wine)
+  )
   packages+=(python3 make g++) # node-gyp: better-sqlite3, the store of the JS rendezvous point, builds from source
   packages+=(stress-ng)        # make test-under-load: two CPU hogs beside the whole suite
   # node, npm and node's headers run the third-party rendezvous point the directory
@@ -74,7 +87,7 @@ install_packages() {
       then run this again."
     fi
   fi
-  echo "deps: installing ${missing[*]}"
+  echo "deps: installing these Debian packages with apt-get: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq ||
     die "apt-get update failed; check the network or /etc/apt/sources.list, then run this again."

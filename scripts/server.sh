@@ -7,17 +7,18 @@
 #
 #   scripts/server.sh OUT [GOARCH]    one linux binary (GOARCH: amd64 by default)
 #
-# -trimpath, no VCS stamp and a stripped binary (-s -w): the same source and Go
-# version give the same bytes wherever they are built, from a git checkout, a
-# tarball or inside the container recipe. Needs only Go; the deploy package's
-# tests build with this script and check its binaries.
+# The recipe is scripts/build.sh's (-trimpath, no VCS stamp, stripped, the
+# version stamped): the same source and Go version give the same bytes
+# wherever they are built, from a git checkout, a tarball or inside the
+# container recipe. Needs only Go; the deploy package's tests build with this
+# script and check its binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${1:?usage: scripts/server.sh OUT [GOARCH]}
 arch=${2:-amd64}
 start=$(date +%s%N)
-CGO_ENABLED=0 GOOS=linux GOARCH="$arch" go build -trimpath -buildvcs=false -ldflags="-s -w" -o "$out" .
+scripts/build.sh "$out" linux "$arch" server
 end=$(date +%s%N)
 awk -v out="$out" -v arch="$arch" -v size="$(stat -c %s "$out")" -v ns="$((end - start))" \
   'BEGIN { printf "%s: linux/%s, %d bytes (%.1f MB), built in %.1f s\n", out, arch, size, size / 1e6, ns / 1e9 }'

@@ -374,9 +374,13 @@ func (n *Node) onHello(m Message) {
 		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: code, Text: text}})
 	}
 	if hello.Protocol != ProtocolVersion || hello.GameVersion != n.cfg.GameVersion {
+		host := n.cfg.Name
+		if host == "" {
+			host = "The host"
+		}
 		refuse(RefuseVersion, fmt.Sprintf(
-			"This session runs Hostfall %s (protocol %d) and you have Hostfall %s (protocol %d); both sides need the same version.",
-			n.cfg.GameVersion, ProtocolVersion, hello.GameVersion, hello.Protocol))
+			"%s runs Hostfall %s (protocol %d); you run Hostfall %s (protocol %d): players need the same version to play together (hostfall version shows yours).",
+			host, n.cfg.GameVersion, ProtocolVersion, hello.GameVersion, hello.Protocol))
 		return
 	}
 	if n.isKicked(m.From) {

@@ -151,8 +151,9 @@ func TestVersionMismatchNamesBothVersions(t *testing.T) {
 	n := lobbyOf(t, 5, 1, simConfig(), "")
 	p := joinWith(t, n, "old", func(c *session.Config) { c.GameVersion = "0.0.9" })
 	r := refusalOf(p)
-	if r == nil || r.Code != session.RefuseVersion || !strings.Contains(r.Text, "0.1.0") || !strings.Contains(r.Text, "0.0.9") {
-		t.Fatalf("refusal %+v", r)
+	if r == nil || r.Code != session.RefuseVersion || !strings.Contains(r.Text, "0.1.0") || !strings.Contains(r.Text, "0.0.9") ||
+		strings.Count(r.Text, fmt.Sprintf("(protocol %d)", session.ProtocolVersion)) != 2 || !strings.Contains(r.Text, " runs Hostfall ") {
+		t.Fatalf("refusal %+v, want one naming the host's and the joiner's versions and protocols", r)
 	}
 	t.Logf("refused: %s", r.Text)
 }
