@@ -407,4 +407,7 @@ func (a *App) onEvent(ev client.Event) {
 		a.addChat(chatLine{text: ev.Text, sys: true})
 	}
 	a.banners.onEvent(ev, a.now, a)
+	if a.game != nil {
+		a.game.onEvent(ev)
+	}
 }

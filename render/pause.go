@@ -18,7 +18,7 @@ import (
 // (update step, under the View lock).
 func (g *gameScreen) readPause(w *game.World, out bool) {
 	g.pause = w.Paused()
-	me := g.hasMe && !out && g.rp == nil
+	me := g.hasMe && !out && g.rp == nil && !g.over
 	g.others = !me || w.PauseLimited()
 	left := 0
 	if me {
