@@ -49,6 +49,8 @@ func (a *App) howToUpdate(in *ui.Input) {
 		return
 	}
 	switch {
+	case h.pending && g.others && a.rejoin.Game != "":
+		h.pending = false // back in a game the player was in: not their first
 	case h.pending && g.others:
 		h.pending = false
 		g.notices = addNotice(g.notices, notice{text: howToHint, at: a.now, hold: howToHintTime})

@@ -35,7 +35,9 @@ func (g *gameScreen) drawHUD() {
 	case overEnd:
 		g.drawEnd()
 	case overPause:
-		g.drawPause()
+		if !g.a.howTo.shown { // the how-to (F1) over the pause: one panel, not two through each other
+			g.drawPause()
+		}
 	}
 }
 
@@ -500,17 +502,19 @@ func (g *gameScreen) drawChat() {
 		if a.now.Sub(c.at) > chatShown && !g.ui.ChatOpen {
 			break
 		}
-		y -= 18
-		shown++
 		col := colText
 		if c.sys {
 			col = colDim
 		} else if c.team {
 			col = rgb(125, 211, 252)
 		}
-		s := small.fit(chatText(c), lay.Chat.W())
-		a.top.rect(ui.XYWH(lay.Chat.Min.X-4, y-1, small.width(s)+8, 17), rgba(0, 0, 0, 0.45))
-		small.text(s, lay.Chat.Min.X, y, alignLeft, col)
+		lines := small.wrap(chatText(c), lay.Chat.W())
+		for j := len(lines) - 1; j >= 0 && shown < 6; j-- {
+			y -= 18
+			shown++
+			a.top.rect(ui.XYWH(lay.Chat.Min.X-4, y-1, small.width(lines[j])+8, 17), rgba(0, 0, 0, 0.45))
+			small.text(lines[j], lay.Chat.Min.X, y, alignLeft, col)
+		}
 	}
 }
 
@@ -554,6 +558,9 @@ func (g *gameScreen) drawMenu() {
 	title, sub := "Menu", ""
 	if g.pause.Paused && g.rp == nil {
 		title, sub = g.pauseTitle(), g.resumers
+		if g.pause.Countdown > 0 {
+			sub = g.playerName(g.pause.ResumedBy) + " resumed the game."
+		}
 	}
 	cx := box.Center().X
 	if half := a.overTxt[fontSmall].width(sub)/2 + 16; half > box.W()/2 {

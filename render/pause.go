@@ -87,9 +87,9 @@ func (g *gameScreen) pauseNotice(ev game.Event) string {
 			return fmt.Sprintf("%s paused the game (%s left).", g.playerName(ev.Player), plural(int(ev.Count), "pause", "pauses"))
 		}
 		return g.playerName(ev.Player) + " paused the game."
-	case game.EvResuming:
-		return g.playerName(ev.Player) + " resumes the game."
 	}
+	// A resume (game.EvResuming) makes no notice: the pause panel says
+	// "NAME resumed the game." over its countdown.
 	return ""
 }
 
