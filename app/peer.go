@@ -124,7 +124,7 @@ func Resume(ctx context.Context, p Peer, path string, g Game) error {
 	if err != nil {
 		return err
 	}
-	if err := r.c.Resume(&sv.Saved, client.CreateOptions{Name: g.Name, PlayerName: p.Player, Password: p.Password}, g.Turns); err != nil {
+	if err := r.c.Resume(&sv.Saved, client.CreateOptions{Name: g.Name, PlayerName: r.p.Player, Password: p.Password}, g.Turns); err != nil {
 		r.c.Close()
 		return fmt.Errorf("%s cannot be resumed here: %w", path, err)
 	}
@@ -180,7 +180,7 @@ func joinWith(ctx context.Context, p Peer, join func(*network.Client, client.Joi
 	if err != nil {
 		return err
 	}
-	if err := join(r.c, client.JoinOptions{PlayerName: p.Player, Password: p.Password}); err != nil {
+	if err := join(r.c, client.JoinOptions{PlayerName: r.p.Player, Password: p.Password}); err != nil {
 		r.c.Close()
 		return err
 	}
@@ -208,6 +208,9 @@ func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running,
 	} else {
 		if err := CheckWindow(); err != nil {
 			return nil, err
+		}
+		if r.p.Player == "" {
+			r.p.Player = windowPlayer(p.Window)
 		}
 		opt.Logger, opt.WaitScreen = logging.Window(), true
 	}
