@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -205,6 +207,71 @@ func windowGameShown(img *image.RGBA) error {
 	}
 	if n := countPx(img, image.Rect(0, 0, 1024, 28), func(c color.RGBA) bool { return int(c.R)+int(c.G)+int(c.B) > 420 }); n < 200 {
 		return fmt.Errorf("the top bar: %d text pixels", n)
+	}
+	return nil
+}
+
+// A window hosts a game of one player against a bot (`host --players 1
+// --bots 1`, play-test: it exited at once with "the game has already
+// started"). The window starts the game itself once its bot is in; nobody
+// gives orders, so the game runs to its turn limit, where the window prints
+// one end line and shows the end screen (play-test: the map froze under
+// "Replay saved to …"): the map dimmed under the big title. (The settings
+// say the how-to was seen: it would cover the end.)
+func TestWindowHostAloneWithBots(t *testing.T) {
+	t.Parallel() // a display and namespaces of its own
+	l := newWindowLab(t, "efws-", "10.93.0")
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	const turns = 300
+	config := t.TempDir()
+	if err := os.WriteFile(filepath.Join(config, "settings.json"), []byte(`{"name":"Sam","how_to_seen":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	win := l.start("window", "solo", append(l.env("solo"), "DISPLAY="+l.display, "HOSTFALL_CONFIG="+config), "host",
+		"--name", "e2e-solo", "--players", "1", "--bots", "1", "--level", "easy", "--turns", fmt.Sprint(turns), "--size", "64",
+		"--status-json", "--mute", "--fps", "20")
+	started := time.Now()
+	if _, err := win.WaitEv(ctx, "end"); err != nil {
+		t.Fatalf("the window printed no end: %v\n%s", err, win.Stderr())
+	}
+	var hash string
+	checkEnd(t, win, turns, &hash)
+	img, err := captureUntil(l.display, 10*time.Second, endScreenShown)
+	if img == nil {
+		t.Fatalf("no capture of the end: %v", err)
+	}
+	saveShot(t, img, "testdata/e2e/solo-end.png", "at the turn limit")
+	if err != nil {
+		t.Errorf("the end screen: %v", err)
+	}
+	select {
+	case <-win.Done():
+		t.Errorf("the window closed at the end without --exit-at-end: %v\n%s", win.ExitErr(), win.Stderr())
+	default:
+	}
+	t.Logf("the solo window game ended at turn %d after %.1f s", turns, time.Since(started).Seconds())
+}
+
+// endScreenShown checks a 1024×768 capture for the end screen: the map
+// dimmed under it, the title's big light letters across the middle.
+func endScreenShown(img *image.RGBA) error {
+	title := countPx(img, image.Rect(300, 120, 724, 220), func(c color.RGBA) bool { return int(c.R)+int(c.G)+int(c.B) > 600 })
+	if title < 800 {
+		return fmt.Errorf("%d light pixels where the end screen's title goes, want its big letters", title)
+	}
+	lit, all := 0, 0
+	for y := 420; y < 590; y += 4 {
+		for x := 0; x < 1024; x += 4 {
+			c := img.RGBAAt(x, y)
+			all++
+			if int(c.R)+int(c.G)+int(c.B) > 240 {
+				lit++
+			}
+		}
+	}
+	if lit > all/10 {
+		return fmt.Errorf("the map is not dimmed: %d of %d sampled pixels bright", lit, all)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ package app
 import (
 	"log/slog"
 	"os/user"
+	"strings"
 
 	"hostfall/datadir"
 	"hostfall/render"
@@ -35,11 +36,23 @@ func (w Window) withSettings() Window {
 	return w
 }
 
+// windowPlayer is the name a window's player goes by when the command
+// line gives none: the one saved in the options, else the OS account's.
+func windowPlayer(w Window) string { return w.withSettings().Name }
+
 // loginName is the player's name when neither --name nor the settings
-// give one.
+// give one: the OS account's (its full name when it has one), whatever
+// $USER says.
 func loginName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" && u.Username != "root" {
-		return settings.CleanName(u.Username)
+	u, err := user.Current()
+	if err != nil {
+		return "Player"
+	}
+	full, _, _ := strings.Cut(u.Name, ",") // the GECOS field: "Full Name,room,phone…"
+	for _, n := range []string{full, u.Username} {
+		if n = settings.CleanName(n); n != "" {
+			return n
+		}
 	}
 	return "Player"
 }

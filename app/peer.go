@@ -66,8 +66,15 @@ type Game struct {
 // with the other Auto peers on the LAN on a host, and joins that one's
 // lobby unless it is this peer.
 func Host(ctx context.Context, p Peer, g Game) error {
+	// Alone with bots, the host starts the game itself once the bots are
+	// in: StartWith 1 would start it the moment the lobby is created,
+	// before there is anyone to play against.
+	startWith := g.Players
+	if startWith == 1 && !p.Auto {
+		startWith = 0
+	}
 	r, err := start(ctx, p, func(o *network.Options) {
-		o.TurnLimit, o.StartWith, o.SaveAt, o.AwayBot = g.Turns, g.Players, g.SaveAt, g.AwayBot
+		o.TurnLimit, o.StartWith, o.SaveAt, o.AwayBot = g.Turns, startWith, g.SaveAt, g.AwayBot
 	})
 	if err != nil {
 		return err
@@ -83,7 +90,21 @@ func Host(ctx context.Context, p Peer, g Game) error {
 		r.c.Close()
 		return err
 	}
+	if startWith == 0 {
+		if err := r.c.Start(); err != nil {
+			r.c.Close()
+			return fmt.Errorf("the game with %s cannot start: %w", plural(g.Bots, "bot", "bots"), err)
+		}
+	}
 	return r.run(ctx)
+}
+
+// plural is n and the word for one or many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Resume hosts the saved game at path: the save decides the map, the slots
@@ -103,7 +124,7 @@ func Resume(ctx context.Context, p Peer, path string, g Game) error {
 	if err != nil {
 		return err
 	}
-	if err := r.c.Resume(&sv.Saved, client.CreateOptions{Name: g.Name, PlayerName: p.Player, Password: p.Password}, g.Turns); err != nil {
+	if err := r.c.Resume(&sv.Saved, client.CreateOptions{Name: g.Name, PlayerName: r.p.Player, Password: p.Password}, g.Turns); err != nil {
 		r.c.Close()
 		return fmt.Errorf("%s cannot be resumed here: %w", path, err)
 	}
@@ -159,7 +180,7 @@ func joinWith(ctx context.Context, p Peer, join func(*network.Client, client.Joi
 	if err != nil {
 		return err
 	}
-	if err := join(r.c, client.JoinOptions{PlayerName: p.Player, Password: p.Password}); err != nil {
+	if err := join(r.c, client.JoinOptions{PlayerName: r.p.Player, Password: p.Password}); err != nil {
 		r.c.Close()
 		return err
 	}
@@ -187,6 +208,9 @@ func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running,
 	} else {
 		if err := CheckWindow(); err != nil {
 			return nil, err
+		}
+		if r.p.Player == "" {
+			r.p.Player = windowPlayer(p.Window)
 		}
 		opt.Logger, opt.WaitScreen = logging.Window(), true
 	}

@@ -14,6 +14,9 @@ import (
 // CheckWindow is ErrServerBuild: this build opens no window.
 func CheckWindow() error { return ErrServerBuild }
 
+// windowPlayer is never asked: CheckWindow refuses first.
+func windowPlayer(Window) string { return "" }
+
 // OpenWindow is ErrServerBuild: this build opens no window.
 func OpenWindow(context.Context, client.Client, Window) error { return ErrServerBuild }
 

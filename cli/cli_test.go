@@ -58,8 +58,9 @@ func TestStringsHasDrop(t *testing.T) {
 	}
 }
 
-// A peer's --level is a bot level or none (idle); its player is named
-// after the host unless --player says otherwise.
+// A peer's --level is a bot level or none (idle); a headless player is
+// named after the host unless --player says otherwise, a window's is left
+// to the window's settings.
 func TestPeerParse(t *testing.T) {
 	for _, tt := range []struct {
 		args  []string
@@ -67,10 +68,10 @@ func TestPeerParse(t *testing.T) {
 		idle  bool
 		err   error
 	}{
-		{nil, ai.Hard, false, nil},
-		{[]string{"--level", "easy"}, ai.Easy, false, nil},
-		{[]string{"--level", "none"}, 0, true, nil},
-		{[]string{"--level", "medium"}, 0, false, ErrUsage},
+		{[]string{"--headless"}, ai.Hard, false, nil},
+		{[]string{"--headless", "--level", "easy"}, ai.Easy, false, nil},
+		{[]string{"--headless", "--level", "none"}, 0, true, nil},
+		{[]string{"--headless", "--level", "medium"}, 0, false, ErrUsage},
 	} {
 		var p Peer
 		fs := newFlags()
@@ -85,5 +86,11 @@ func TestPeerParse(t *testing.T) {
 	p.Add(fs)
 	if err := p.Parse(fs, []string{"--player", "Ann"}); err != nil || p.Player != "Ann" {
 		t.Errorf("--player Ann: %v, %q", err, p.Player)
+	}
+	p = Peer{}
+	fs = newFlags()
+	p.Add(fs)
+	if err := p.Parse(fs, nil); err != nil || p.Player != "" {
+		t.Errorf("a window's player without --player: %v, %q; want it left to the settings", err, p.Player)
 	}
 }

@@ -53,7 +53,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	fs.BoolVar(&p.Headless, "headless", false, "no window: a bot plays this peer's slot")
 	fs.BoolVar(&p.JSON, "status-json", false, "print one JSON object a line on stdout (the operating contract)")
 	AddVerbose(fs)
-	fs.StringVar(&p.Player, "player", "", "player name (default: the host name)")
+	fs.StringVar(&p.Player, "player", "", "player name (default: in a window, the name saved in the options, else the OS account's; headless, the host name)")
 	fs.StringVar(&p.Password, "password", "", "session password")
 	fs.StringVar(&p.level, "level", "hard", "bot level: easy, normal or hard ("+idleLevel+": this peer's slot gives no orders, for network measurements)")
 	addHost(fs, &p.Identity, &p.Listen)
@@ -63,8 +63,9 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 	fs.BoolVar(&p.ExitAtEnd, "exit-at-end", false, "window: close it when the game ends (a headless peer always exits then)")
 }
 
-// Parse parses the command line into the peer's options; the player is
-// named after the host when --player is not given.
+// Parse parses the command line into the peer's options; a headless
+// player is named after the host when --player is not given (a window's
+// takes the name its settings keep: app).
 func (p *Peer) Parse(fs *flag.FlagSet, args []string) error {
 	if err := Parse(fs, args); err != nil {
 		return err
@@ -74,7 +75,7 @@ func (p *Peer) Parse(fs *flag.FlagSet, args []string) error {
 	if p.Level, err = ai.ParseLevel(p.level); err != nil && !p.Idle {
 		return Usagef("%v", err)
 	}
-	if p.Player == "" {
+	if p.Player == "" && p.Headless { // a window takes the player's saved name (app)
 		p.Player, _ = os.Hostname()
 		if p.Player == "" {
 			p.Player = "player"

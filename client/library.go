@@ -12,6 +12,10 @@ type SaveInfo struct {
 	At      time.Time // when it was saved
 	Players []string  // the players' names in slot order, bots included
 	Turn    uint64    // the turn it was saved after
+	// Time is the game time it was saved at, in ticks (game.World.Time:
+	// the clock the player saw, which stood still while the game was
+	// paused); -1 when unknown.
+	Time int
 	// Solo: no other human player is waited for, so it plays at once.
 	Solo bool
 	// Problem says why the file cannot be loaded ("" when it can).

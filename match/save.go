@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"hostfall/game"
 	"hostfall/session"
 )
 
@@ -47,4 +48,18 @@ func CheckSaved(sv session.Saved) (uint64, error) {
 		}
 	}
 	return m.world.Hash(), nil
+}
+
+// SavedTime returns the game time (game.World.Time, in ticks: the paused
+// turns not counted) at which the state of a save was taken.
+func SavedTime(state []byte) (int, error) {
+	_, rest, err := parseHeader(state)
+	if err != nil {
+		return 0, err
+	}
+	var w game.World
+	if err := w.Restore(rest); err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrBadSnapshot, err)
+	}
+	return w.Time(), nil
 }

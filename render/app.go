@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
@@ -287,6 +288,9 @@ func (a *App) pick() {
 		if next == scrLobby {
 			a.lobby.enter()
 		}
+		if a.screen == scrBrowser {
+			a.freshChat()
+		}
 	}
 	a.screen = next
 }
@@ -390,6 +394,12 @@ func (a *App) addChat(l chatLine) {
 	}
 }
 
+// freshChat starts a session's chat: the lines of earlier games go, and
+// this frame's (the session's first) stay.
+func (a *App) freshChat() {
+	a.chat = slices.DeleteFunc(a.chat, func(l chatLine) bool { return l.at.Before(a.now) })
+}
+
 // onEvent takes in what the client reports.
 func (a *App) onEvent(ev client.Event) {
 	switch ev.Kind {
@@ -407,4 +417,7 @@ func (a *App) onEvent(ev client.Event) {
 		a.addChat(chatLine{text: ev.Text, sys: true})
 	}
 	a.banners.onEvent(ev, a.now, a)
+	if a.game != nil {
+		a.game.onEvent(ev)
+	}
 }

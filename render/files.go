@@ -84,7 +84,7 @@ func (l *filesLayout) row(i int) ui.Rect {
 var (
 	filesTitle = [...]string{filesSaves: "Load game", filesReplays: "Replays"}
 	filesOpen  = [...]string{filesSaves: "Load", filesReplays: "Watch"}
-	filesExtra = [...]string{filesSaves: "Turn", filesReplays: "Length"}
+	filesExtra = [...]string{filesSaves: "Game time", filesReplays: "Length"}
 	filesEmpty = [...]string{filesSaves: "No saved games yet: save one from the game's menu (Escape or F10).",
 		filesReplays: "No replays yet: every game played here is recorded, and shows here once over."}
 )
@@ -103,7 +103,7 @@ func (a *App) openFiles(kind filesKind) {
 	if kind == filesSaves {
 		for _, s := range lib.Saves() {
 			f.rows = append(f.rows, fileRow{path: s.Path, name: s.Name, date: fileDate(s.At), players: joinNames(s.Players),
-				extra: fmt.Sprint(s.Turn), problem: s.Problem})
+				extra: saveTime(s), problem: s.Problem})
 		}
 	} else {
 		for _, r := range lib.Replays() {
@@ -112,6 +112,15 @@ func (a *App) openFiles(kind filesKind) {
 		}
 	}
 	f.lay.set(a.w, a.h)
+}
+
+// saveTime is when in the game a save was made: the game time the player
+// saw (the clock of the top bar), or the turn when that is unknown.
+func saveTime(s client.SaveInfo) string {
+	if s.Time < 0 {
+		return fmt.Sprintf("turn %d", s.Turn)
+	}
+	return gameClock(s.Time)
 }
 
 func fileDate(t time.Time) string {

@@ -377,7 +377,7 @@ func fullShelf() shelf {
 			players = []string{"Annabelle the Magnificent", "Bartholomew", "Bot 3", "Bot 4", "Bot 5", "Bot 6", "Bot 7", "Bot 8"}
 		}
 		s.saves = append(s.saves, client.SaveInfo{Path: fmt.Sprint(i), Name: fmt.Sprint("Friday LAN party, round ", i+1), At: at,
-			Players: players, Turn: uint64(1200 + 733*i)})
+			Players: players, Turn: uint64(1200 + 733*i), Time: 1100 + 700*i})
 		s.replays = append(s.replays, client.ReplayInfo{Path: fmt.Sprint(i), Name: fmt.Sprint("Skirmish ", i+1), At: at,
 			Players: players, Turns: uint64(9000 * (i + 1)), Length: time.Duration(i+1) * 7 * time.Minute})
 	}

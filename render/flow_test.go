@@ -123,5 +123,9 @@ func TestOfflineFlow(t *testing.T) {
 	// Leave goes back to the browser.
 	frame(func(in *ui.Input) { in.Press(ui.KeyF10) })
 	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(4).Center()) })
+	if g.ui.Confirm != ui.MenuLeave || h.a.screen != scrGame {
+		t.Fatalf("Leave game in a running game: asking %v, screen %v; want the question first", g.ui.Confirm, h.a.screen)
+	}
+	frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.ConfirmButton(0).Center()) })
 	until("the browser again", func() bool { return h.a.screen == scrBrowser })
 }

@@ -155,7 +155,7 @@ func (t *textLayer) inRect(s string, r ui.Rect, c pixel.RGBA) {
 func (t *textLayer) wrap(s string, w float64) []string {
 	var lines []string
 	line := ""
-	for _, word := range splitWords(s) {
+	for _, word := range t.breakLong(splitWords(s), w) {
 		try := word
 		if line != "" {
 			try = line + " " + word
@@ -171,6 +171,37 @@ func (t *textLayer) wrap(s string, w float64) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// breakLong breaks the words wider than w (a file's path, a link) into
+// pieces that fit, after a '/' where one falls near the end of a piece.
+func (t *textLayer) breakLong(words []string, w float64) []string {
+	var out []string
+	for _, word := range words {
+		for t.width(word) > w {
+			cut, slash := 0, 0
+			for i, r := range word {
+				end := i + utf8.RuneLen(r)
+				if cut > 0 && t.width(word[:end]) > w {
+					break
+				}
+				cut = end
+				if r == '/' {
+					slash = cut
+				}
+			}
+			if slash > cut/2 {
+				cut = slash
+			}
+			if cut <= 0 || cut >= len(word) {
+				break
+			}
+			out = append(out, word[:cut])
+			word = word[cut:]
+		}
+		out = append(out, word)
+	}
+	return out
 }
 
 func splitWords(s string) []string {

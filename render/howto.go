@@ -28,6 +28,7 @@ type howTo struct {
 	modal   bool      // it takes the input and dims the map: a game of one person
 	paused  bool      // it paused the game: closing it resumes
 	resume  time.Time // closed before its pause landed: resume that pause when it does, until then
+	askAt   time.Time // a refused pause is asked again from then on
 	panel   ui.Rect
 	ok      ui.Rect
 	lines   []string // this frame's lines, wrapped
@@ -48,6 +49,8 @@ func (a *App) howToUpdate(in *ui.Input) {
 		return
 	}
 	switch {
+	case h.pending && g.others && a.rejoin.Game != "":
+		h.pending = false // back in a game the player was in: not their first
 	case h.pending && g.others:
 		h.pending = false
 		g.notices = addNotice(g.notices, notice{text: howToHint, at: a.now, hold: howToHintTime})
@@ -64,6 +67,9 @@ func (a *App) howToUpdate(in *ui.Input) {
 		return
 	}
 	a.layHowTo()
+	if h.modal && !h.paused {
+		a.pauseForHowTo()
+	}
 	if !h.modal {
 		a.howToAside(in)
 		return
@@ -102,9 +108,24 @@ func (a *App) openHowTo() {
 	h, g := &a.howTo, a.game
 	h.shown, h.modal, h.paused = true, !g.others, false
 	g.notices = slices.DeleteFunc(g.notices, func(n notice) bool { return n.text == howToHint })
-	if h.modal && g.ui.Pause.CanPause && (!g.pause.Paused || g.pause.Countdown > 0) {
-		h.paused = a.proposePause(game.CmdPause)
+	h.askAt = time.Time{}
+	if h.modal {
+		a.pauseForHowTo()
 	}
+}
+
+// pauseForHowTo pauses the game under a modal how-to. The how-to opens
+// with the game screen, while the game still loads and takes no command
+// (a network or offline session refuses commands before turn 1), so a
+// refused pause is asked again, every quarter of a second, until one is
+// taken.
+func (a *App) pauseForHowTo() {
+	h, g := &a.howTo, a.game
+	if !g.ui.Pause.CanPause || g.pause.Paused && g.pause.Countdown == 0 || a.now.Before(h.askAt) {
+		return
+	}
+	h.askAt = a.now.Add(250 * time.Millisecond)
+	h.paused = a.proposePause(game.CmdPause)
 }
 
 // closeHowTo closes the how-to, remembers it was seen and resumes the

@@ -8,9 +8,11 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/fake"
+	"hostfall/client/network"
 	"hostfall/client/offline"
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/p2p"
 	"hostfall/render/ui"
 	"hostfall/session"
 	"hostfall/settings"
@@ -201,4 +203,58 @@ func TestHowToGivesTheOfflineGameBack(t *testing.T) {
 	}
 	frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
 	until("the game going on", func() bool { now, p := clock(); return !p && now > at })
+}
+
+// TestHowToPausesANetworkSoloGame: alone against a bot in a network game
+// (a window's `host --players 1 --bots 1`, or the browser's game with
+// bots), the how-to opens while the game still loads, when the session
+// takes no command yet; its pause is asked again until taken, so the game
+// clock stands still from turn 1 while the how-to shows (play-test: it ran
+// 0:03 → 0:19), and closing it lets the game go on.
+func TestHowToPausesANetworkSoloGame(t *testing.T) {
+	testWindow(t)
+	c := loopbackClientOn(t, p2p.Options{}, nil, func(o *network.Options) { o.WaitScreen = true })
+	if err := c.Create(client.CreateOptions{Name: "Solo", PlayerName: "Ann", MaxPlayers: 2, MapSeed: 7, MapSize: 64}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetSlot(1, session.SlotBot, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := newOptionsHarness(t, c, 1024, 768, true)
+	frame := func(set func(in *ui.Input)) {
+		h.now = time.Now()
+		h.frame(set)
+		time.Sleep(10 * time.Millisecond)
+	}
+	clock := func() (n int, paused bool) {
+		c.View(func(w *game.World, _ time.Time) { n, paused = w.Time(), w.Paused().Paused })
+		return
+	}
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for range 1500 {
+			if cond() {
+				return
+			}
+			frame(nil)
+		}
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	until("the how-to over the game", func() bool { return h.a.howTo.shown })
+	until("the game paused", func() bool { _, p := clock(); return p })
+	at, _ := clock()
+	turn := c.Status().Turn
+	for range 60 {
+		frame(nil)
+	}
+	now, _ := clock()
+	t.Logf("paused at game time %d (tick), turn %d → %d under the how-to", at, turn, c.Status().Turn)
+	if now != at || at > 20 {
+		t.Fatalf("the game clock went from %d to %d under the how-to; want it held from the first second", at, now)
+	}
+	frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
+	until("the game going on", func() bool { n, p := clock(); return !p && n > at })
 }

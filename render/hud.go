@@ -35,7 +35,9 @@ func (g *gameScreen) drawHUD() {
 	case overEnd:
 		g.drawEnd()
 	case overPause:
-		g.drawPause()
+		if !g.a.howTo.shown { // the how-to (F1) over the pause: one panel, not two through each other
+			g.drawPause()
+		}
 	}
 }
 
@@ -500,17 +502,19 @@ func (g *gameScreen) drawChat() {
 		if a.now.Sub(c.at) > chatShown && !g.ui.ChatOpen {
 			break
 		}
-		y -= 18
-		shown++
 		col := colText
 		if c.sys {
 			col = colDim
 		} else if c.team {
 			col = rgb(125, 211, 252)
 		}
-		s := small.fit(chatText(c), lay.Chat.W())
-		a.top.rect(ui.XYWH(lay.Chat.Min.X-4, y-1, small.width(s)+8, 17), rgba(0, 0, 0, 0.45))
-		small.text(s, lay.Chat.Min.X, y, alignLeft, col)
+		lines := small.wrap(chatText(c), lay.Chat.W())
+		for j := len(lines) - 1; j >= 0 && shown < 6; j-- {
+			y -= 18
+			shown++
+			a.top.rect(ui.XYWH(lay.Chat.Min.X-4, y-1, small.width(lines[j])+8, 17), rgba(0, 0, 0, 0.45))
+			small.text(lines[j], lay.Chat.Min.X, y, alignLeft, col)
+		}
 	}
 }
 
@@ -545,11 +549,18 @@ func (g *gameScreen) drawMenu() {
 	a := g.a
 	lay := g.ui.Layout
 	a.over.rect(lay.Window, colShade)
+	if g.ui.Confirm != ui.MenuNone { // the question in place of the menu: one layer of text, nothing shows through
+		g.drawConfirm()
+		return
+	}
 	items := g.ui.Menu()
 	box := ui.R(lay.MenuButton(0).Min.X-30, lay.MenuButton(0).Min.Y-70, lay.MenuButton(0).Max.X+30, lay.MenuButton(len(items)-1).Max.Y+24)
 	title, sub := "Menu", ""
 	if g.pause.Paused && g.rp == nil {
 		title, sub = g.pauseTitle(), g.resumers
+		if g.pause.Countdown > 0 {
+			sub = g.playerName(g.pause.ResumedBy) + " resumed the game."
+		}
 	}
 	cx := box.Center().X
 	if half := a.overTxt[fontSmall].width(sub)/2 + 16; half > box.W()/2 {
@@ -559,30 +570,57 @@ func (g *gameScreen) drawMenu() {
 	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+12, alignCenter, colText)
 	a.overTxt[fontSmall].text(sub, box.Center().X, box.Min.Y+46, alignCenter, colDim)
 	for i, it := range items {
-		r := lay.MenuButton(i)
-		bg := colButton
-		if r.Contains(a.in.Mouse) {
-			bg = colButtonHi
-		}
-		a.over.rect(r, bg)
-		a.over.outline(r, 1, colBorder)
-		a.overTxt[fontBold].inRect(it.Label, r, colText)
+		a.drawButton(a.over, a.overTxt[fontBold], lay.MenuButton(i), it.Label, !it.Off)
 	}
 }
 
+// drawConfirm draws the question before the player leaves a game they
+// still play, over the menu.
+func (g *gameScreen) drawConfirm() {
+	a := g.a
+	lay := g.ui.Layout
+	box := lay.ConfirmBox()
+	title, yes, line := "Leave the game?", "Leave game", "The game ends here; you cannot come back to it."
+	if g.ui.Confirm == ui.MenuQuit {
+		title, yes = "Quit Hostfall?", "Quit"
+	}
+	if g.others {
+		line = "The others play on without you; you cannot come back."
+	}
+	a.panel(a.over, box)
+	a.overTxt[fontTitle].text(title, box.Center().X, box.Min.Y+16, alignCenter, colText)
+	a.overTxt[fontSmall].text(line, box.Center().X, box.Min.Y+58, alignCenter, colDim)
+	a.drawButton(a.over, a.overTxt[fontBold], lay.ConfirmButton(0), yes, true)
+	a.drawButton(a.over, a.overTxt[fontBold], lay.ConfirmButton(1), "Stay", true)
+}
+
 func (g *gameScreen) drawEnd() {
-	title, tc, sub := "Victory!", colAccent, "Your side holds the field."
-	switch g.end {
-	case endDefeat:
-		title, tc, sub = "Defeat", colBad, "Your last building has fallen."
-	case endDraw:
-		title, tc, sub = "Draw", colText, "The last armies fell together."
-	}
-	if g.end == endVictory && !g.hasMe {
-		title, sub = "Game over", "The game has a winner."
-	}
+	title, tc, sub := g.endTitle()
 	g.drawEndTable(title, tc, sub)
 	g.drawEndButtons()
+}
+
+// endTitle is the end screen's title, its colour and the line under it.
+func (g *gameScreen) endTitle() (string, pixel.RGBA, string) {
+	switch {
+	case g.end == endTimeUp && g.leader != "":
+		return "Time's up", colText, fmt.Sprintf("The game reached its limit of %s; %s leads on score.", plural(int(g.limit), "turn", "turns"), g.leader)
+	case g.end == endTimeUp:
+		return "Time's up", colText, fmt.Sprintf("The game reached its limit of %s.", plural(int(g.limit), "turn", "turns"))
+	case g.end == endDefeat && g.byScore && !g.observer:
+		return "Defeat", colBad, "Time ran out and the other side scored higher."
+	case g.end == endDefeat:
+		return "Defeat", colBad, "Your last building has fallen."
+	case g.end == endDraw:
+		return "Draw", colText, "The last armies fell together."
+	case !g.hasMe:
+		return "Game over", colAccent, "The game has a winner."
+	case g.byScore:
+		return "Victory!", colAccent, "Time ran out and your side scored highest."
+	case g.othersLeft():
+		return "Victory!", colAccent, "Everybody else left the game."
+	}
+	return "Victory!", colAccent, "Your side holds the field."
 }
 
 // endTableY returns where the end screen's table of the game starts and
@@ -627,7 +665,11 @@ func (g *gameScreen) drawEndTable(title string, tc pixel.RGBA, sub string) {
 			c = colAccent
 		}
 		t.text(t.fit(name, cols[1].x-30), x0+22, y, alignLeft, c)
-		vals := []string{endResult(info, g.over), fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
+		result := endResult(info, g.over)
+		if p < len(g.results) {
+			result = g.results[p]
+		}
+		vals := []string{result, fmt.Sprint(info.Units), fmt.Sprint(info.Buildings), fmt.Sprint(info.Mined),
 			fmt.Sprint(info.Trained), fmt.Sprint(info.Killed), fmt.Sprint(info.Lost)}
 		for i, v := range vals {
 			small.text(v, x0+cols[i+1].x, y+2, alignLeft, colText)

@@ -39,6 +39,7 @@ func TestLeaveGameToBrowserThenQuit(t *testing.T) {
 		t.Fatalf("the menu %+v has no Leave game", g.ui.Menu())
 	}
 	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.MenuButton(leave).Center()) })
+	h.frame(func(in *ui.Input) { in.Click(ui.MouseLeft, g.ui.Layout.ConfirmButton(0).Center()) })
 	h.frame(nil)
 	if h.a.screen != scrBrowser || h.a.Quit() {
 		t.Fatalf("after Leave game: screen %v, quit %v; want the browser, still open", h.a.screen, h.a.Quit())

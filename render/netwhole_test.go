@@ -436,6 +436,14 @@ func (f *flow) quit() {
 	}
 	textIn(t, img, "Quit", g.ui.Layout.MenuButton(quit), 100)
 	f.click(ui.MouseLeft, g.ui.Layout.MenuButton(quit).Center())
+	if a.Quit() || g.ui.Confirm != ui.MenuQuit {
+		t.Fatalf("Quit in a running game: quit %v, asking %v; want the question first", a.Quit(), g.ui.Confirm)
+	}
+	f.frame(nil)
+	img = f.shot("confirm-quit")
+	box := g.ui.Layout.ConfirmBox()
+	textIn(t, img, "Quit Hostfall?", ui.R(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+50), 100)
+	f.click(ui.MouseLeft, g.ui.Layout.ConfirmButton(0).Center())
 	if !a.Quit() { // what the window's loop (Run) stops on
 		t.Fatal("Quit did not ask the window to close")
 	}

@@ -126,10 +126,13 @@ func (a *App) netPanelShown() bool { return a.showNet && a.screen != scrBrowser 
 
 // netMode is the network panel's first line: how this game is played.
 func netMode(st *client.NetStatus) string {
-	others := 0
+	others, relayed := 0, 0
 	for _, p := range st.Peers {
 		if !p.Self {
 			others++
+		}
+		if !p.Self && (p.Path == client.PathRelayed || p.Limited) {
+			relayed++
 		}
 	}
 	switch {
@@ -141,8 +144,12 @@ func netMode(st *client.NetStatus) string {
 		return "LAN (the internet failed)"
 	case others == 0:
 		return "solo: no other players"
+	case relayed == others:
+		return "relay"
+	case relayed > 0:
+		return "LAN and relay"
 	default:
-		return "LAN / relay"
+		return "LAN"
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // (update step, under the View lock).
 func (g *gameScreen) readPause(w *game.World, out bool) {
 	g.pause = w.Paused()
-	me := g.hasMe && !out && g.rp == nil
+	me := g.hasMe && !out && g.rp == nil && !g.over
 	g.others = !me || w.PauseLimited()
 	left := 0
 	if me {
@@ -87,9 +87,9 @@ func (g *gameScreen) pauseNotice(ev game.Event) string {
 			return fmt.Sprintf("%s paused the game (%s left).", g.playerName(ev.Player), plural(int(ev.Count), "pause", "pauses"))
 		}
 		return g.playerName(ev.Player) + " paused the game."
-	case game.EvResuming:
-		return g.playerName(ev.Player) + " resumes the game."
 	}
+	// A resume (game.EvResuming) makes no notice: the pause panel says
+	// "NAME resumed the game." over its countdown.
 	return ""
 }
 

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gopxl/pixel/v2"
@@ -20,6 +21,7 @@ const (
 	endVictory
 	endDefeat
 	endDraw
+	endTimeUp // the turn limit ended the game before anyone won
 )
 
 // notice is a line of text over the panel for a few seconds.
@@ -88,6 +90,11 @@ type gameScreen struct {
 	endSeen  bool
 	watching bool
 	over     bool
+	limit    uint64   // the lobby's turn limit (0: none)
+	byScore  bool     // the score decided the game (game.ScoreTurn)
+	results  []string // the end screen's result of each player
+	leader   string   // at the turn limit: who leads on score
+	gone     []string // the players who left the game (their departure, not a defeat)
 	notices  []notice
 	wev      []game.Event
 	cues     []ui.Cue
@@ -225,6 +232,9 @@ func (g *gameScreen) readClient() client.NetStatus {
 		}
 	}
 	g.wev = a.cl.WorldEvents(g.wev[:0])
+	if l, ok := a.cl.Lobby(); ok {
+		g.limit = l.TurnLimit
+	}
 	return st
 }
 
@@ -239,18 +249,31 @@ func (g *gameScreen) read(w *game.World, in *ui.Input, stepped time.Time) {
 	g.sc = g.ex.Extract(w, g.me, g.observer, clock.Fraction(in.Now, stepped, g.turnLen))
 	g.tv.update(w, g.me, g.observer)
 	g.turn = w.Time()
+	timeUp := !w.Over() && g.limit > 0 && uint64(w.Turn()) >= g.limit
+	g.over = w.Over() || timeUp
 	g.readPause(w, out)
 	g.infos = g.infos[:0]
 	for p := range w.NumPlayers() {
 		g.infos = append(g.infos, w.Player(game.PlayerID(p)))
 	}
 	g.cues, g.notes = ui.EventCues(g.cues[:0], g.notes[:0], g.wev, g.me, g.observer, w)
-	g.over = w.Over()
+	g.byScore = w.ByScore()
 	if g.rp != nil {
 		g.replayRead(w)
 		return
 	}
-	switch team, won := w.Winner(); {
+	g.readEnd(w, out, timeUp)
+	g.ui.Ended = g.over
+	g.ui.AskLeave = g.hasMe && !out && !g.over
+}
+
+// readEnd takes how the game ended for the player (if it did) and every
+// player's result (under the View lock).
+func (g *gameScreen) readEnd(w *game.World, out, timeUp bool) {
+	team, won := w.Winner()
+	switch {
+	case timeUp && !out:
+		g.end = endTimeUp
 	case !g.hasMe:
 		if g.over {
 			g.end = endDraw
@@ -264,6 +287,56 @@ func (g *gameScreen) read(w *game.World, in *ui.Input, stepped time.Time) {
 		g.end = endDefeat
 	case g.over:
 		g.end = endDraw
+	}
+	if g.end == endNone {
+		return
+	}
+	g.results = g.results[:0]
+	var best int64 = -1
+	for p := range w.NumPlayers() {
+		info := w.Player(game.PlayerID(p))
+		r := endResult(info, g.over)
+		switch {
+		case info.Out && slices.Contains(g.gone, g.playerName(game.PlayerID(p))):
+			r = "left at " + gameClock(info.OutTime)
+		case r != "won":
+		case timeUp:
+			score := w.Score(game.PlayerID(p))
+			r = fmt.Sprintf("score %d", score)
+			if score > best {
+				best, g.leader = score, g.playerName(game.PlayerID(p))
+			}
+		case !won:
+			r = "draw"
+		case info.Team != team:
+			r = "lost on score"
+		case g.byScore:
+			r = "won on score"
+		}
+		g.results = append(g.results, r)
+	}
+}
+
+// othersLeft reports whether every player who is out of the game and not
+// on the player's side left it (rather than lost it): a victory by default.
+func (g *gameScreen) othersLeft() bool {
+	n := 0
+	for p, info := range g.infos {
+		if !g.hasMe || info.Team == g.infos[g.me].Team || !info.Out {
+			continue
+		}
+		if !slices.Contains(g.gone, g.playerName(game.PlayerID(p))) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// onEvent notes the departures the end screen tells from defeats.
+func (g *gameScreen) onEvent(ev client.Event) {
+	if ev.Kind == client.EvPlayerLeft && ev.Name != "" {
+		g.gone = append(g.gone, ev.Name)
 	}
 }
 

@@ -260,6 +260,7 @@ func (s *lobbyScreen) read() {
 		invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
 	}
 	s.v.set(l, me, host, st.Invite, invite)
+	s.v.hostReady(hostSlot(me, host, st))
 	s.v.long = st.InviteLong
 	s.v.setInternet(short, st.Internet, func(text string) []string { return small.wrap(text, a.w-64) })
 	if _, ok := a.cl.(client.LobbyHost); !ok {
@@ -293,6 +294,28 @@ func (v *lobbyView) set(l session.Lobby, me int, host bool, code string, invite 
 			kick:     host && v.open && sl.Kind == session.SlotHuman && !mine,
 		})
 	}
+}
+
+// hostReady ticks the host's Ready box: the host starts the game, so it
+// is always ready (the session counts it so), though its slot never says.
+func (v *lobbyView) hostReady(slot int) {
+	if slot >= 0 && slot < len(v.slots) && v.slots[slot].slot.Kind == session.SlotHuman {
+		v.slots[slot].slot.Ready = true
+	}
+}
+
+// hostSlot is the host's slot: the local player's when it hosts, else the
+// one the network status names (-1 when none does).
+func hostSlot(me int, host bool, st client.NetStatus) int {
+	if host {
+		return me
+	}
+	for _, p := range st.Peers {
+		if p.Host {
+			return p.Slot
+		}
+	}
+	return -1
 }
 
 // setInternet adds internet play to the view: the code is a short one,

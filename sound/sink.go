@@ -169,7 +169,10 @@ func startSpeaker(rate beep.SampleRate, buffer time.Duration) error {
 	si.once.Do(func() {
 		si.rate = rate
 		quietALSA()
-		if err := speaker.Init(rate, rate.N(buffer)); err != nil {
+		restore := hushStderr()
+		err := speaker.Init(rate, rate.N(buffer))
+		restore()
+		if err != nil {
 			si.err = err
 			return
 		}

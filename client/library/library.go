@@ -16,6 +16,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/playback"
+	"hostfall/match"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/session/replay"
@@ -51,12 +52,15 @@ func (l *Library) Saves() []client.SaveInfo {
 	}
 	out := make([]client.SaveInfo, 0, len(es))
 	for _, e := range es {
-		si := client.SaveInfo{Path: e.Path, Name: filepath.Base(e.Path), At: e.At}
+		si := client.SaveInfo{Path: e.Path, Name: filepath.Base(e.Path), At: e.At, Time: -1}
 		if e.Err != nil {
 			si.Problem = problem(e.Err, e.Path)
 		} else {
 			lb := e.Save.Lobby
 			si.Name, si.Turn = lb.Name, e.Save.Turn()
+			if t, err := match.SavedTime(e.Save.State.Data); err == nil {
+				si.Time = t
+			}
 			si.Players, si.Solo = savePlayers(lb, e.Save.State.Gone)
 		}
 		out = append(out, si)

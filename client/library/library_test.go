@@ -10,6 +10,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/fake"
+	"hostfall/game"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -117,5 +118,35 @@ func TestReplays(t *testing.T) {
 	}
 	if _, err := lib.OpenReplay(filepath.Join(dir, "notes.txt")); err == nil {
 		t.Error("OpenReplay played a file that is no replay")
+	}
+}
+
+// A save lists the game time the player saw (the clock stood still while
+// the game was paused), not its turn; a state that cannot be read gives -1.
+func TestSaveGameTime(t *testing.T) {
+	w, _, err := fake.Skirmish(7, 2, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Step([]game.Command{{Player: 0, Kind: game.CmdPause}})
+	for range 400 {
+		w.Step(nil)
+	}
+	data := w.AppendSnapshot([]byte{'H', 'F', 'm', 1, 2, 0, 1})
+	dir := t.TempDir()
+	s := save("Paused", time.Unix(1_790_000_000, 0), ann, bot)
+	s.State.Turn, s.State.Data = uint64(w.Turn()), data
+	if _, err := savegame.WriteFile(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := savegame.WriteFile(dir, save("Unreadable", time.Unix(1_790_000_100, 0), ann, bot)); err != nil {
+		t.Fatal(err)
+	}
+	got := (&Library{SaveDir: dir}).Saves()
+	if len(got) != 2 || got[1].Name != "Paused" || got[1].Time != w.Time() || got[0].Time != -1 {
+		t.Fatalf("saves %+v; want Paused at game time %d (turn %d), Unreadable at -1", got, w.Time(), w.Turn())
+	}
+	if w.Time() >= w.Turn()-300 {
+		t.Fatalf("the paused game's clock %d is not behind its turn %d", w.Time(), w.Turn())
 	}
 }

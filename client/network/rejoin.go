@@ -166,9 +166,13 @@ func (c *Client) seek(ctx context.Context, s *netSession, rec *LastGame, timeout
 	if lan != nil {
 		where = ", and the games on the LAN were looked through"
 	}
-	return fmt.Sprintf("Nobody in \"%s\" answered within %d s (%s of it were asked%s): the game may be over, "+
+	asked := fmt.Sprintf("its %d other players were asked", len(rec.Members)-1)
+	if len(rec.Members) == 2 {
+		asked = "its other player was asked"
+	}
+	return fmt.Sprintf("Nobody in \"%s\" answered within %d s (%s%s): the game may be over, "+
 		"or its players are out of reach. Try again, or join another game.", rec.Session, int(timeout.Seconds()),
-		plural(len(rec.Members)-1, "player", "players"), where)
+		asked, where)
 }
 
 // ask asks one player for the game. It reports whether the game answered

@@ -51,15 +51,17 @@ const (
 type MenuItem struct {
 	Label  string
 	Choice MenuChoice
+	Off    bool // shown greyed and not taken: what the player may not do now
 }
 
 // MenuItems are the pause menu's entries in a game, in order; Game.Menu
-// adds "Pause the game" or "Resume the game" after the first when the
-// player may, then "Save game" when the game can be saved, and a spectator
-// watching a replay gets ReplayMenuItems.
+// puts the pause entry (pause or resume) and "Save game" after the first,
+// greyed when the player may not, so that every player's menu has the
+// same entries in the same places; once the game is over it leaves both
+// out. A spectator watching a replay gets ReplayMenuItems.
 var (
-	MenuItems       = []MenuItem{{"Back to the game", MenuResume}, {"Options", MenuOptions}, {"Leave game", MenuLeave}, {"Quit Hostfall", MenuQuit}}
-	ReplayMenuItems = []MenuItem{{"Resume", MenuResume}, {"Watch from the start", MenuRestart}, {"Options", MenuOptions}, {"Close the replay", MenuQuit}}
+	MenuItems       = []MenuItem{{Label: "Close the menu", Choice: MenuResume}, {Label: "Options", Choice: MenuOptions}, {Label: "Leave game", Choice: MenuLeave}, {Label: "Quit Hostfall", Choice: MenuQuit}}
+	ReplayMenuItems = []MenuItem{{Label: "Resume", Choice: MenuResume}, {Label: "Watch from the start", Choice: MenuRestart}, {Label: "Options", Choice: MenuOptions}, {Label: "Close the replay", Choice: MenuQuit}}
 )
 
 // PauseState is what the player may do about the game's pause, set by the
@@ -78,15 +80,26 @@ func (g *Game) Menu() []MenuItem {
 		return ReplayMenuItems
 	}
 	items := append(make([]MenuItem, 0, 6), MenuItems[0])
+	if g.Ended {
+		return append(items, MenuItems[1:]...)
+	}
 	switch {
 	case g.Pause.CanResume:
-		items = append(items, MenuItem{"Resume the game", MenuUnpause})
+		items = append(items, MenuItem{Label: "Resume the game", Choice: MenuUnpause})
 	case g.Pause.CanPause:
-		items = append(items, MenuItem{pauseLabel(g.Pause.Left), MenuPause})
+		items = append(items, MenuItem{Label: pauseLabel(g.Pause.Left), Choice: MenuPause})
+	case g.Pause.Paused:
+		items = append(items, MenuItem{Label: "Resume the game", Choice: MenuUnpause, Off: true})
+	case g.Pause.Left == 0:
+		items = append(items, MenuItem{Label: "No pauses left", Choice: MenuPause, Off: true})
+	default:
+		items = append(items, MenuItem{Label: "Pause the game", Choice: MenuPause, Off: true})
 	}
-	if g.CanSave {
-		items = append(items, MenuItem{"Save game", MenuSave})
+	save := MenuItem{Label: "Save game", Choice: MenuSave}
+	if !g.CanSave {
+		save = MenuItem{Label: "Save (host only)", Choice: MenuSave, Off: true}
 	}
+	items = append(items, save)
 	return append(items, MenuItems[1:]...)
 }
 
@@ -108,7 +121,22 @@ func (g *Game) pauseCmd(k game.CommandKind) {
 // MenuButton returns the rectangle of pause menu entry i.
 func (l Layout) MenuButton(i int) Rect {
 	c := l.Window.Center()
-	return XYWH(c.X-110, c.Y-70+float64(i)*52, 220, 40)
+	return XYWH(c.X-110, c.Y-110+float64(i)*52, 220, 40)
+}
+
+// ConfirmBox is the rectangle of the question "Leave the game?" over the
+// menu; ConfirmButton(0) says yes, ConfirmButton(1) no.
+func (l Layout) ConfirmBox() Rect {
+	c := l.Window.Center()
+	return XYWH(c.X-230, c.Y-90, 460, 170)
+}
+
+// ConfirmButton returns the rectangle of the question's button i: 0 leaves
+// (or quits), 1 stays.
+func (l Layout) ConfirmButton(i int) Rect {
+	b := l.ConfirmBox()
+	c := b.Center()
+	return XYWH(c.X-190+float64(i)*200, b.Max.Y-60, 180, 40)
 }
 
 // Marker is the brief mark where an order was given.
@@ -147,8 +175,17 @@ type Game struct {
 	Chat     TextField
 	MenuOpen bool
 	CanSave  bool // the menu offers "Save game" (set by the caller while the menu is closed)
-	Pause    PauseState
-	Marker   Marker
+	// Ended: the game is over for everyone; the menu offers no pause and
+	// no save (set by the caller every frame).
+	Ended bool
+	// AskLeave: leaving would end a game the player still plays; the
+	// menu's Leave and Quit ask first (set by the caller every frame).
+	AskLeave bool
+	// Confirm is the menu's Leave or Quit waiting for the player's yes
+	// (MenuNone when nothing asks).
+	Confirm MenuChoice
+	Pause   PauseState
+	Marker  Marker
 	// Spectator watches (a replay): selection, camera and the menu only,
 	// no orders, no command card, no chat; the digits, Space and Tab are
 	// left to the replay's controls.
@@ -252,6 +289,10 @@ func (g *Game) menuKeys(in *Input) {
 }
 
 func (g *Game) menu(in *Input) {
+	if g.Confirm != MenuNone {
+		g.confirm(in)
+		return
+	}
 	if in.Hit[KeyEscape] || in.Hit[KeyF10] {
 		g.MenuOpen = false
 		return
@@ -260,10 +301,14 @@ func (g *Game) menu(in *Input) {
 		return
 	}
 	for i, it := range g.Menu() {
-		if !g.Layout.MenuButton(i).Contains(in.Mouse) {
+		if !g.Layout.MenuButton(i).Contains(in.Mouse) || it.Off {
 			continue
 		}
 		g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
+		if (it.Choice == MenuLeave || it.Choice == MenuQuit) && g.AskLeave {
+			g.Confirm = it.Choice
+			return
+		}
 		g.res.Menu = it.Choice
 		g.MenuOpen = it.Choice != MenuResume && it.Choice != MenuSave && it.Choice != MenuUnpause
 		switch it.Choice {
@@ -275,6 +320,22 @@ func (g *Game) menu(in *Input) {
 			g.pauseCmd(game.CmdResume)
 		}
 		break
+	}
+}
+
+// confirm runs the question before leaving a running game: its first
+// button leaves (or quits), its second or Escape goes back to the menu.
+func (g *Game) confirm(in *Input) {
+	switch {
+	case in.Hit[KeyEscape] || in.Hit[KeyF10]:
+		g.Confirm = MenuNone
+	case !in.Pressed[MouseLeft]:
+	case g.Layout.ConfirmButton(0).Contains(in.Mouse):
+		g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
+		g.res.Menu, g.Confirm = g.Confirm, MenuNone
+	case g.Layout.ConfirmButton(1).Contains(in.Mouse):
+		g.res.Cues = append(g.res.Cues, Cue{Sound: SoundClick})
+		g.Confirm = MenuNone
 	}
 }
 

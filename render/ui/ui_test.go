@@ -486,7 +486,7 @@ func TestOrdersFromInput(t *testing.T) {
 
 func TestEscapeAndMenu(t *testing.T) {
 	f := newFixture(t)
-	if r := f.pickMenu(t, 2); r.Menu != MenuLeave {
+	if r := f.pickMenu(t, 4); r.Menu != MenuLeave {
 		t.Fatalf("menu choice %v, want leave", r.Menu)
 	}
 	f.key(KeyEscape)
@@ -495,24 +495,75 @@ func TestEscapeAndMenu(t *testing.T) {
 	}
 }
 
-// A host's menu offers "Save game" second; choosing it closes the menu.
-func TestMenuOffersSaveToTheHost(t *testing.T) {
+// Every player's menu has the same entries in the same places: "Save
+// game" is the host's and greyed for a joiner, so a joiner's Leave game is
+// where the host's is; choosing Save closes the menu.
+func TestMenuSameForHostAndJoiner(t *testing.T) {
 	f := newFixture(t)
+	f.g.Pause = PauseState{CanPause: true, Left: 2}
 	f.g.CanSave = true
 	f.key(KeyEscape)
-	if m := f.g.Menu(); len(m) != 5 || m[1].Choice != MenuSave {
-		t.Fatalf("menu %+v", m)
+	host := f.g.Menu()
+	f.g.CanSave = false
+	joiner := f.g.Menu()
+	if len(host) != 6 || len(joiner) != len(host) {
+		t.Fatalf("host's menu %+v, joiner's %+v", host, joiner)
 	}
-	r := f.frame(func(in *Input) {
-		in.Mouse = f.g.Layout.MenuButton(1).Center()
-		in.Pressed[MouseLeft] = true
-	})
+	for i := range host {
+		if host[i].Choice != joiner[i].Choice || host[i].Label != joiner[i].Label && i != 2 {
+			t.Errorf("entry %d: host's %+v, joiner's %+v", i, host[i], joiner[i])
+		}
+	}
+	if host[2].Choice != MenuSave || host[2].Off || !joiner[2].Off || host[4].Choice != MenuLeave || host[5].Choice != MenuQuit {
+		t.Fatalf("host's menu %+v, joiner's %+v", host, joiner)
+	}
+	// A greyed entry takes no click.
+	if r := f.frame(func(in *Input) { in.Mouse = f.g.Layout.MenuButton(2).Center(); in.Pressed[MouseLeft] = true }); r.Menu != MenuNone || !f.g.MenuOpen {
+		t.Fatalf("a joiner's Save game: choice %v, menu open %v", r.Menu, f.g.MenuOpen)
+	}
+	f.g.CanSave = true
+	r := f.frame(func(in *Input) { in.Mouse = f.g.Layout.MenuButton(2).Center(); in.Pressed[MouseLeft] = true })
 	if r.Menu != MenuSave || f.g.MenuOpen {
 		t.Fatalf("menu choice %v, open %v; want save, closed", r.Menu, f.g.MenuOpen)
 	}
-	f.g.CanSave = false
-	if m := f.g.Menu(); len(m) != 4 || m[2].Choice != MenuLeave {
-		t.Fatalf("menu without saving %+v", m)
+	// Once the game is over, nothing to pause or save.
+	f.g.Ended = true
+	if m := f.g.Menu(); len(m) != 4 || m[1].Choice != MenuOptions || m[2].Choice != MenuLeave || m[3].Choice != MenuQuit {
+		t.Fatalf("menu after the end %+v", m)
+	}
+}
+
+// Leaving or quitting a game the player still plays asks once: the
+// question's second button or Escape goes back to the menu, its first
+// does it; a game that is over (or one the player only watches) asks
+// nothing.
+func TestLeaveAsksOnce(t *testing.T) {
+	for _, choice := range []MenuChoice{MenuLeave, MenuQuit} {
+		f := newFixture(t)
+		f.g.AskLeave = true
+		entry := 4
+		if choice == MenuQuit {
+			entry = 5
+		}
+		if r := f.pickMenu(t, entry); r.Menu != MenuNone || f.g.Confirm != choice {
+			t.Fatalf("%v: choice %v, asking %v", choice, r.Menu, f.g.Confirm)
+		}
+		if r := f.frame(func(in *Input) { in.Mouse = f.g.Layout.ConfirmButton(1).Center(); in.Pressed[MouseLeft] = true }); r.Menu != MenuNone || f.g.Confirm != MenuNone || !f.g.MenuOpen {
+			t.Fatalf("%v, Stay: choice %v, asking %v, menu open %v", choice, r.Menu, f.g.Confirm, f.g.MenuOpen)
+		}
+		f.frame(func(in *Input) { in.Mouse = f.g.Layout.MenuButton(entry).Center(); in.Pressed[MouseLeft] = true })
+		if r := f.key(KeyEscape); r.Menu != MenuNone || f.g.Confirm != MenuNone || !f.g.MenuOpen {
+			t.Fatalf("%v, Escape: choice %v, asking %v, menu open %v", choice, r.Menu, f.g.Confirm, f.g.MenuOpen)
+		}
+		f.frame(func(in *Input) { in.Mouse = f.g.Layout.MenuButton(entry).Center(); in.Pressed[MouseLeft] = true })
+		if r := f.frame(func(in *Input) { in.Mouse = f.g.Layout.ConfirmButton(0).Center(); in.Pressed[MouseLeft] = true }); r.Menu != choice {
+			t.Fatalf("%v, yes: choice %v", choice, r.Menu)
+		}
+		f.g.AskLeave, f.g.Ended = false, true
+		f.g.MenuOpen = false
+		if r := f.pickMenu(t, 2); r.Menu != MenuLeave {
+			t.Fatalf("after the end, Leave game: choice %v, asking %v", r.Menu, f.g.Confirm)
+		}
 	}
 }
 
@@ -589,9 +640,9 @@ func TestPauseKeysAndMenu(t *testing.T) {
 	}{
 		{"running, 2 pauses left", PauseState{CanPause: true, Left: 2}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause (2 left)"},
 		{"running, alone with bots", PauseState{CanPause: true, Left: -1}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause the game"},
-		{"running, no pauses left", PauseState{}, nil, MenuOptions, "Options"},
+		{"running, no pauses left", PauseState{}, nil, MenuPause, "No pauses left"},
 		{"paused, may resume", PauseState{Paused: true, CanResume: true, Left: 2}, nil, MenuUnpause, "Resume the game"},
-		{"paused by another", PauseState{Paused: true, Left: 2}, nil, MenuOptions, "Options"},
+		{"paused by another", PauseState{Paused: true, Left: 2}, nil, MenuUnpause, "Resume the game"},
 		{"countdown: may pause again", PauseState{Paused: true, CanPause: true, Left: 1}, nil, MenuPause, "Pause (1 left)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -609,12 +660,16 @@ func TestPauseKeysAndMenu(t *testing.T) {
 				in.Mouse = f.g.Layout.MenuButton(1).Center()
 				in.Pressed[MouseLeft] = true
 			})
-			switch tc.second {
-			case MenuPause:
+			switch {
+			case m[1].Off:
+				if len(r.Commands) != 0 || !f.g.MenuOpen {
+					t.Fatalf("greyed %q: %+v, menu open %v", m[1].Label, r.Commands, f.g.MenuOpen)
+				}
+			case tc.second == MenuPause:
 				if len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdPause || r.Commands[0].Player != f.g.Me || !f.g.MenuOpen {
 					t.Fatalf("Pause: %+v, menu open %v", r.Commands, f.g.MenuOpen)
 				}
-			case MenuUnpause:
+			case tc.second == MenuUnpause:
 				if len(r.Commands) != 1 || r.Commands[0].Kind != game.CmdResume || f.g.MenuOpen {
 					t.Fatalf("Resume: %+v, menu open %v", r.Commands, f.g.MenuOpen)
 				}
