@@ -520,8 +520,8 @@ func (p *Peer) connChanges() {
 			kind = session.MsgDisconnected
 			p.lostAt[c.Peer] = time.Now()
 		}
-		p.log.Debug("connection", "peer", c.Peer, "up", c.Up)
-		_ = p.node.Step(session.Message{Kind: kind, From: from})
+		p.log.Debug("connection", "peer", c.Peer, "up", c.Up, "closed", c.Closed)
+		_ = p.node.Step(session.Message{Kind: kind, From: from, Closed: c.Closed})
 	}
 }
 
