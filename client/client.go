@@ -302,7 +302,7 @@ type EventKind uint8
 
 const (
 	EvNone           EventKind = iota
-	EvHostChanged              // Name is now hosting; the hand-over took Millis
+	EvHostChanged              // Name is now hosting; the hand-over took Millis; Text, when set, says it instead (this player hosted before)
 	EvWaiting                  // the game waits for Name (OtherPlayers: a new host for its followers), away in Seconds
 	EvWaitOver                 // the wait for Name ended
 	EvPlayerLeft               // Name left the game; Text says why
