@@ -101,3 +101,28 @@ func TestOneVOneHostRestartsAfterCrash(t *testing.T) {
 	n.Run(300)
 	noViolations(t, n)
 }
+
+// A host that leaves a game of two on purpose (its Bye) is replaced at
+// once: the survivor does not wait for a player that said goodbye.
+func TestOneVOneHostLeaves(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	n := gameOf(t, 32, 2, cfg)
+	proposeAll(n)
+	n.Run(30)
+	h := hostOf(n)
+	other := n.Peers[1]
+	if other == h {
+		other = n.Peers[0]
+	}
+	e := h.LastEpoch()
+	n.Leave(h)
+	ticks, ok := runUntil(n, cfg.DropTicks, func() bool { return other.LastEpoch() > e })
+	if !ok || ticks >= cfg.FailTicks {
+		t.Fatalf("the survivor's turns flow again after %d ticks (ok %v): it waited for a host that left", ticks, ok)
+	}
+	t.Logf("the survivor hosts %d ticks after the Bye", ticks)
+	proposeAll(n)
+	n.Run(100)
+	noViolations(t, n)
+}
