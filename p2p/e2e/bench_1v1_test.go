@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -22,10 +21,7 @@ func TestBenchLAN1v1HostKill(t *testing.T) {
 	if os.Getenv(benchEnv) == "" {
 		t.Skip("opt-in: network benchmark; scripts/bench.d/lan1v1.sh runs it with " + benchEnv + "=1")
 	}
-	kills := 10
-	if n, err := strconv.Atoi(os.Getenv("HFLAN_BENCH_1V1")); err == nil && n > 0 {
-		kills = min(n, 50)
-	}
+	kills := benchRuns("HFLAN_BENCH_1V1", 10)
 	w := newWorld(t)
 	names := []string{"ann", "bo"}
 	_, spaces := w.lan("10.67.0", names...)
