@@ -364,7 +364,11 @@ func SessionEvent(ev session.Event, lobby *session.Lobby, tickMillis int) (out E
 		secs := (ev.TicksLeft*tickMillis + 999) / 1000
 		return Event{Kind: EvWaiting, Name: n, Seconds: secs}, true
 	case session.EvWaitOver:
-		return Event{Kind: EvWaitOver, Name: name(ev.Slot)}, true
+		n := ev.Name
+		if n == "" {
+			n = name(ev.Slot)
+		}
+		return Event{Kind: EvWaitOver, Name: n}, true
 	case session.EvPlayerLeft:
 		return Event{Kind: EvPlayerLeft, Name: name(ev.Slot), Turn: ev.Turn, Text: ev.Reason.String()}, true
 	case session.EvPlayerAway:

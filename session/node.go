@@ -38,6 +38,12 @@ func (n *Node) setRole(to role) {
 	if !slices.Contains(transitions[n.role], to) {
 		panic(fmt.Sprintf("session: %s cannot become %s", n.role, to))
 	}
+	if n.role == roleCandidate && to != roleCandidate && n.el != nil && n.el.waiting {
+		// However the candidacy ends, its wait for the others is over:
+		// nothing shown may count it down any more.
+		n.el.waiting = false
+		n.emit(Event{Kind: EvWaitOver, Slot: -1, Name: OtherPlayers})
+	}
 	n.role = to
 }
 

@@ -126,3 +126,40 @@ func TestOneVOneHostLeaves(t *testing.T) {
 	n.Run(100)
 	noViolations(t, n)
 }
+
+// A candidate's wait for the others ("waiting for the other players")
+// always ends in an event that says so — a new host, or the wait's end when
+// it goes back to a host that answered — so no screen counts it down after.
+func TestOneVOneWaitForOthersEnds(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	for _, cutFor := range []int{60, 150, 250, 400} {
+		n := gameOf(t, 33, 2, cfg)
+		proposeAll(n)
+		n.Run(30)
+		h := hostOf(n)
+		other := n.Peers[1]
+		if other == h {
+			other = n.Peers[0]
+		}
+		k := len(other.Events)
+		n.Cut(h.ID, other.ID)
+		n.Run(cutFor)
+		n.Heal()
+		proposeAll(n)
+		n.Run(600)
+		open := false
+		for _, e := range other.Events[k:] {
+			switch {
+			case e.Kind == session.EvWaiting && e.Slot == -1:
+				open = true
+			case e.Kind == session.EvWaitOver && e.Slot == -1, e.Kind == session.EvHostChanged:
+				open = false
+			}
+		}
+		if open {
+			t.Errorf("cut for %d ticks: the wait for the other players never ended", cutFor)
+		}
+		noViolations(t, n)
+	}
+}

@@ -24,7 +24,7 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, 
 	case EvWaiting:
 		se = session.Event{Kind: session.EvWaiting, Slot: ev.Slot, Name: ev.Name, TicksLeft: int(ev.Left / tick)}
 	case EvWaitOver:
-		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot}
+		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot, Name: ev.Name}
 	case EvPlayerLeft:
 		se = session.Event{Kind: session.EvPlayerLeft, Slot: ev.Slot, Turn: ev.Turn, Reason: ev.Reason}
 	case EvPlayerAway:
