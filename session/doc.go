@@ -133,6 +133,14 @@
 //     host's ping or a merge order counts only from the player of that
 //     slot. A generation more than 2^16 ahead of any this node knows is
 //     refused, and only players of the game move the node's own.
+//   - A peer whose connection was closed by its end (MsgDisconnected with
+//     Closed) does not count among the players present when a candidate
+//     counts its majority. Only the peer itself can close its connection,
+//     so a member that does so on purpose is taken as gone by those it hung
+//     up on and gains nothing more than leaving: the others play on without
+//     it and it finds the game again as any absent player does. A close
+//     from a host that lives (a reset on the way) makes a split, which the
+//     split rule below merges.
 //   - A follower in a migration follows a claim only from the candidate
 //     its own rule names (or a player listed before it, which the claim
 //     proves alive); a claim from further down waits until the rule comes
