@@ -85,12 +85,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 		l := s.peer.Lobby()
 		names = &l
 	}
-	if e, ok := convert(ev, names, c.tick); ok {
-		if e.Kind == client.EvHostChanged && ev.OldHost == c.opt.Host.ID() && ev.Host != ev.OldHost {
-			// This player hosted, went quiet (stopped, cut off) and the
-			// game went on under another: nobody left.
-			e.Text = "You were away too long — " + e.Name + " took over hosting"
-		}
+	if e, ok := convert(ev, names, c.tick, c.opt.Host.ID()); ok {
 		c.push(e)
 	}
 }
