@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -260,7 +261,11 @@ func (r *running) meetAuto(ctx context.Context) (bool, error) {
 func (r *running) run(ctx context.Context) error {
 	defer r.c.Close()
 	if r.p.Headless {
-		return r.c.PlayOut(ctx, endLinger)
+		err := r.c.PlayOut(ctx, endLinger)
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil // Ctrl+C or SIGTERM: the player left (Close says goodbye)
+		}
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -302,7 +302,7 @@ type EventKind uint8
 
 const (
 	EvNone           EventKind = iota
-	EvHostChanged              // Name is now hosting; the hand-over took Millis
+	EvHostChanged              // Name is now hosting; the hand-over took Millis; Text, when set, says it instead (this player hosted before)
 	EvWaiting                  // the game waits for Name (OtherPlayers: a new host for its followers), away in Seconds
 	EvWaitOver                 // the wait for Name ended
 	EvPlayerLeft               // Name left the game; Text says why
@@ -364,7 +364,11 @@ func SessionEvent(ev session.Event, lobby *session.Lobby, tickMillis int) (out E
 		secs := (ev.TicksLeft*tickMillis + 999) / 1000
 		return Event{Kind: EvWaiting, Name: n, Seconds: secs}, true
 	case session.EvWaitOver:
-		return Event{Kind: EvWaitOver, Name: name(ev.Slot)}, true
+		n := ev.Name
+		if n == "" {
+			n = name(ev.Slot)
+		}
+		return Event{Kind: EvWaitOver, Name: n}, true
 	case session.EvPlayerLeft:
 		return Event{Kind: EvPlayerLeft, Name: name(ev.Slot), Turn: ev.Turn, Text: ev.Reason.String()}, true
 	case session.EvPlayerAway:

@@ -134,6 +134,10 @@ type Inbound struct {
 type ConnChange struct {
 	Peer peer.ID
 	Up   bool
+	// Closed (with Up false): the remote end closed or reset the
+	// connection rather than it timing out (hangup.go). A loss reported
+	// without it may be reported again with it.
+	Closed bool
 }
 
 // transport carries frames between this peer and others, one stream per peer
@@ -173,6 +177,12 @@ type transport struct {
 	held     map[peer.ID]*time.Timer    // peers whose limited circuit ended: loss not reported yet (circuit.go)
 	notifee  network.Notifiee
 	cutOff   bool // tests: see cut
+
+	// How connections ended (hangup.go): the last to end per peer, those a
+	// stream's read saw closed by the remote, and the peers reported so.
+	lastDown    map[peer.ID]network.Conn
+	closedConns map[network.Conn]bool
+	closedSent  map[peer.ID]bool
 }
 
 type peerLimiter struct {
@@ -190,6 +200,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		changed:  map[peer.ID]bool{},
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
+		lastDown: map[peer.ID]network.Conn{}, closedConns: map[network.Conn]bool{}, closedSent: map[peer.ID]bool{},
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
@@ -207,6 +218,7 @@ func (t *transport) close(linger time.Duration) {
 	for time.Now().Before(deadline) && !t.drained() {
 		time.Sleep(5 * time.Millisecond)
 	}
+	t.hangUp(linger)
 	t.h.h.RemoveStreamHandler(ProtocolID)
 	t.h.h.Network().StopNotify(t.notifee)
 	t.mu.Lock() // nothing adds to wg after this (link and ensureConnected check ctx under mu)
@@ -275,6 +287,8 @@ func (t *transport) link(p peer.ID) *link {
 		dead:   make(chan network.Stream, 4),
 		reopen: make(chan struct{}, 1),
 		exited: make(chan struct{}),
+		hangup: make(chan struct{}, 1),
+		hungUp: make(chan struct{}),
 	}
 	t.links[p] = l
 	t.wg.Add(1)
@@ -306,6 +320,7 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	if t.conns[p] == 1 {
 		t.changed[p] = true
 	}
+	t.forgetDown(p)
 	t.unhold(p)
 	t.mu.Unlock()
 	t.signal()
@@ -320,6 +335,7 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
+		t.lastDown[p] = c
 		if c.Stat().Limited && t.ctx.Err() == nil {
 			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
 		} else {
@@ -345,8 +361,12 @@ func (t *transport) connChanges() []ConnChange {
 	var out []ConnChange
 	for p := range t.changed {
 		up := t.conns[p] > 0
-		if up != t.reported[p] {
-			out = append(out, ConnChange{Peer: p, Up: up})
+		closed := t.wasClosed(p, up)
+		if up != t.reported[p] || closed && !t.closedSent[p] {
+			out = append(out, ConnChange{Peer: p, Up: up, Closed: closed})
+		}
+		if closed {
+			t.closedSent[p] = true
 		}
 		if up {
 			t.reported[p] = true
@@ -507,6 +527,8 @@ type link struct {
 	dead   chan network.Stream
 	reopen chan struct{} // a direct connection appeared (upgrade.go)
 	exited chan struct{}
+	hangup chan struct{} // the transport closes: end the stream with a FIN (hangup.go)
+	hungUp chan struct{} // closed once the other end has read to it, or there is no stream
 
 	flushes  atomic.Uint64 // writes to a stream (a limited circuit's overhead)
 	frames   atomic.Uint64 // frames read
@@ -584,7 +606,15 @@ func (l *link) run() {
 		lostAt  time.Time    // when a stream on a limited circuit ended; zero when none did
 		lostOn  network.Conn // that circuit
 		planned bool         // it ended by renewCircuit
+		hanging bool         // hung up: the stream ends with a FIN, no new one opens
+		hung    bool         // l.hungUp is closed
 	)
+	hungUp := func() {
+		if hanging && !hung {
+			hung = true
+			close(l.hungUp)
+		}
+	}
 	drop := func() {
 		if cur != nil {
 			cur.Reset()
@@ -594,6 +624,7 @@ func (l *link) run() {
 		}
 		cur, w = nil, nil
 		l.up.Store(false)
+		hungUp()
 		if check != nil {
 			check.Stop()
 			check = nil
@@ -642,7 +673,7 @@ func (l *link) run() {
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	for {
-		if cur == nil && (len(l.out) > 0 || want) && retry == nil && opening == nil {
+		if cur == nil && (len(l.out) > 0 || want) && retry == nil && opening == nil && !hanging {
 			want = false
 			opening = make(chan opened, 1)
 			go func(done chan<- opened, relayFirst bool) {
@@ -656,8 +687,8 @@ func (l *link) run() {
 		}
 		var out chan []byte
 		var retryC, checkC <-chan time.Time
-		if cur != nil {
-			out = l.out
+		if cur != nil && !hanging {
+			out = l.out // nothing follows the FIN of a hang-up
 		}
 		if check != nil {
 			checkC = check.C
@@ -677,6 +708,8 @@ func (l *link) run() {
 		case o := <-opening:
 			opening = nil
 			switch {
+			case hanging && o.err == nil:
+				o.s.Reset() // this peer is closing: no new stream
 			case o.err != nil && cur == nil:
 				t.openFailed.Add(1)
 				t.log.Debug("cannot open a session stream", "peer", l.p, "err", o.err, "retry in", backoff)
@@ -692,6 +725,10 @@ func (l *link) run() {
 				o.s.Reset()
 			}
 		case s := <-l.adopt:
+			if hanging {
+				s.Reset() // this peer is closing: no new stream
+				continue
+			}
 			if cur != nil {
 				t.simultaneous.Add(1)
 			}
@@ -737,6 +774,13 @@ func (l *link) run() {
 		case <-l.reopen:
 			if s := l.reopenDirect(cur); s != nil {
 				use(s, true)
+			}
+		case <-l.hangup:
+			hanging = true
+			if cur == nil {
+				hungUp()
+			} else if err := cur.CloseWrite(); err != nil {
+				drop()
 			}
 		case <-l.kick:
 		}
@@ -839,6 +883,7 @@ func (t *transport) read(l *link, s network.Stream) {
 				violation(fmt.Errorf("stream ended inside a frame: %w", err))
 			default:
 				t.log.Debug("session stream ended", "peer", p, "err", err)
+				t.noteStreamEnd(s, err)
 				s.Reset()
 			}
 			return

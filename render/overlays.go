@@ -44,14 +44,26 @@ func (b *banners) add(kind client.EventKind, text string, c pixel.RGBA, until ti
 func (b *banners) onEvent(ev client.Event, now time.Time, a *App) {
 	switch ev.Kind {
 	case client.EvHostChanged:
-		b.stopWaiting(client.OtherPlayers) // the hand-over ended that wait
-		b.add(ev.Kind, fmt.Sprintf("Host left — %s is now hosting (hand-over took %d ms)", ev.Name, ev.Millis), colAccent, now.Add(bannerTime))
+		// Every wait was the old host's (or the hand-over's): the new
+		// host says what it waits for itself.
+		b.waiting = nil
+		text := fmt.Sprintf("Host left — %s is now hosting (hand-over took %d ms)", ev.Name, ev.Millis)
+		if ev.Text != "" {
+			text = ev.Text // this player hosted, and another took over
+		}
+		b.add(ev.Kind, text, colAccent, now.Add(bannerTime))
 		a.cue(ui.Cue{Sound: ui.SoundHostChanged})
 	case client.EvWaiting:
 		b.stopWaiting(ev.Name)
 		b.waiting = append(b.waiting, waitFor{name: ev.Name, deadline: now.Add(time.Duration(ev.Seconds) * time.Second)})
 	case client.EvWaitOver:
 		b.stopWaiting(ev.Name)
+	case client.EvNotice:
+		if ev.Name != "" {
+			b.stopWaiting(ev.Name) // away or back: the wait for them is over
+		}
+	case client.EvLeft:
+		b.waiting = nil
 	case client.EvPlayerLeft:
 		b.stopWaiting(ev.Name)
 		text := ev.Name + " left the game"
@@ -74,9 +86,15 @@ func (b *banners) stopWaiting(name string) {
 	b.waiting = slices.DeleteFunc(b.waiting, func(w waitFor) bool { return w.name == name })
 }
 
+// waitGrace is how long a wait is shown at 0 s for the word that ends it;
+// then it is over whether that word came or not (its host stepped down,
+// say), and "away in 0 s" never stays.
+const waitGrace = 2 * time.Second
+
 // expire drops the banners whose time is up at now (update step).
 func (b *banners) expire(now time.Time) {
 	b.list = slices.DeleteFunc(b.list, func(x banner) bool { return !now.Before(x.until) })
+	b.waiting = slices.DeleteFunc(b.waiting, func(w waitFor) bool { return now.Sub(w.deadline) > waitGrace })
 }
 
 // lines returns the banners to show at now, oldest first.

@@ -47,7 +47,9 @@
 // # Connections
 //
 // The transport reports connection changes by stepping the local kinds
-// MsgConnected and MsgDisconnected with From set to the peer. A lost
+// MsgConnected and MsgDisconnected with From set to the peer; Closed on a
+// MsgDisconnected says the remote end closed or reset the connection (its
+// process died, or it hung up) rather than the link timing out. A lost
 // connection to the host starts a migration at once; a host that goes silent
 // without a report is suspected after FailTicks. Local kinds are never encoded.
 //
@@ -111,7 +113,8 @@
 // speaks again (then it rejects the claim) or is suspected too. Followers
 // send what they hold: their history (checked by a chain hash), the lobby,
 // and their unsequenced commands. With followers making a strict majority of
-// the players present (the failed host counted: it may only be slow) the
+// the players present (the failed host counted: it may only be slow; not
+// one that said Bye or whose connection its end closed, which is gone) the
 // candidate adopts the longest history and the newest lobby, marks away
 // everyone who did not follow, and closes a turn at once. Without that
 // majority it goes back to the old host if that answers, and otherwise waits
@@ -130,6 +133,14 @@
 //     host's ping or a merge order counts only from the player of that
 //     slot. A generation more than 2^16 ahead of any this node knows is
 //     refused, and only players of the game move the node's own.
+//   - A peer whose connection was closed by its end (MsgDisconnected with
+//     Closed) does not count among the players present when a candidate
+//     counts its majority. Only the peer itself can close its connection,
+//     so a member that does so on purpose is taken as gone by those it hung
+//     up on and gains nothing more than leaving: the others play on without
+//     it and it finds the game again as any absent player does. A close
+//     from a host that lives (a reset on the way) makes a split, which the
+//     split rule below merges.
 //   - A follower in a migration follows a claim only from the candidate
 //     its own rule names (or a player listed before it, which the claim
 //     proves alive); a claim from further down waits until the rule comes

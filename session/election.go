@@ -383,7 +383,12 @@ func (n *Node) decide() {
 			players++
 		}
 	}
-	present := slices.DeleteFunc(n.presentPlayers(), func(p PeerID) bool { return slices.Contains(el.quit, p) })
+	// A host that said Bye, or whose connection its end closed or reset,
+	// is not present: it is not slow, it is gone (a live one that hung up
+	// is a side of a split, which the split rule merges later).
+	present := slices.DeleteFunc(n.presentPlayers(), func(p PeerID) bool {
+		return slices.Contains(el.quit, p) || n.closed[p]
+	})
 	if !slices.Contains(present, n.self) {
 		// This node is away itself (the game went on without it, say it
 		// was stopped): it counts among those present, so it never wins

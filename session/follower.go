@@ -51,10 +51,16 @@ func (n *Node) stepMember(m Message) {
 	}
 	switch m.Kind {
 	case MsgBye:
-		n.suspectHost()
-		if n.el != nil && !slices.Contains(n.el.quit, m.From) {
-			n.el.quit = append(n.el.quit, m.From) // it left on purpose: not waited for
+		// It left on purpose: not waited for. Noted before the migration
+		// starts, so a candidate alone with it (a game of two) wins at once.
+		if n.el == nil {
+			n.el = &election{lostEpoch: n.epoch}
+			n.lostAt = n.now
 		}
+		if !slices.Contains(n.el.quit, m.From) {
+			n.el.quit = append(n.el.quit, m.From)
+		}
+		n.suspectHost()
 	case MsgRefuse:
 		if m.Refusal != nil {
 			n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})

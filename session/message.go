@@ -46,7 +46,9 @@ const (
 
 	// MsgConnected reports that the transport connected to From.
 	MsgConnected
-	// MsgDisconnected reports that the connection to From was lost.
+	// MsgDisconnected reports that the connection to From was lost; with
+	// Closed set, the remote closed or reset it (its process is gone, or it
+	// hung up) rather than the link going silent until a timeout.
 	MsgDisconnected
 
 	// Timeouts: the node steps these to itself (From = itself) from Tick
@@ -124,4 +126,8 @@ type Message struct {
 	Targets  []PeerID
 	Desync   *DesyncInfo
 	Loaded   bool
+
+	// Closed (MsgDisconnected only, never encoded): the remote end closed
+	// or reset the connection, so nothing waits for it to speak again.
+	Closed bool
 }

@@ -38,6 +38,12 @@ func (n *Node) setRole(to role) {
 	if !slices.Contains(transitions[n.role], to) {
 		panic(fmt.Sprintf("session: %s cannot become %s", n.role, to))
 	}
+	if n.role == roleCandidate && to != roleCandidate && n.el != nil && n.el.waiting {
+		// However the candidacy ends, its wait for the others is over:
+		// nothing shown may count it down any more.
+		n.el.waiting = false
+		n.emit(Event{Kind: EvWaitOver, Slot: -1, Name: OtherPlayers})
+	}
 	n.role = to
 }
 
@@ -184,6 +190,7 @@ type Node struct {
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int
 	connLost    map[PeerID]bool
+	closed      map[PeerID]bool          // connLost by the remote's close or reset: its process is gone (or it hung up)
 	snaps       map[PeerID]*snapAssembly // snapshots arriving in parts (chunk.go)
 
 	// silence is what this follower learnt of its host's link from false
@@ -217,7 +224,7 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("%w: Config.Self is empty", ErrBadArgument)
 	}
 	cfg.fill()
-	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, snaps: map[PeerID]*snapAssembly{}, maxGen: cfg.Generation}
+	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, closed: map[PeerID]bool{}, snaps: map[PeerID]*snapAssembly{}, maxGen: cfg.Generation}
 	for i := range n.nextSeq {
 		n.nextSeq[i] = 1
 	}
@@ -444,18 +451,23 @@ func (n *Node) Step(m Message) error {
 	switch m.Kind {
 	case MsgConnected:
 		delete(n.connLost, m.From)
+		delete(n.closed, m.From)
 		if n.hs != nil {
 			n.hs.connChanged(n, m.From, false)
 		}
 		return nil
 	case MsgDisconnected:
 		n.connLost[m.From] = true
+		if m.Closed {
+			n.closed[m.From] = true
+		}
 		n.peerLost(m.From)
 		return nil
 	}
 	if m.Kind.IsLocal() || m.Kind == MsgNone {
 		return fmt.Errorf("%w: kind %d", ErrBadArgument, m.Kind)
 	}
+	delete(n.closed, m.From) // it speaks: whatever closed, it is there
 	if epochGen(m.Epoch) > n.maxGen+maxGenLeap {
 		return fmt.Errorf("%w: generation %d from %s is implausibly far ahead of %d", ErrBadArgument, epochGen(m.Epoch), m.From, n.maxGen)
 	}

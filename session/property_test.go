@@ -128,8 +128,9 @@ func runSchedule(seed uint64) (res schedResult) {
 			nextFault = n.Now + 40 + rng.IntN(160)
 			w, e, alone := injectFault(n, rng.IntN(faultKinds()), &healAt, &faulty, logf)
 			if w {
-				// A lone survivor is not a majority: it waits DropTicks
-				// for the others before it plays on.
+				// A lone survivor of a silent host is not a majority: it
+				// waits DropTicks for the others before it plays on (one
+				// whose host's connection reset knows it is gone).
 				// Followers that suspected a live host on a lossy link
 				// allow their host more silence (Status.HostSilence).
 				bound = fast + maxSilenceExtra(n, cfg)
@@ -258,10 +259,11 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 		if roll < 10 {
 			logf("crash host %s", h.ID)
 			n.Crash(h.ID)
-		} else {
-			logf("hang host %s", h.ID)
-			n.Hang(h.ID)
+			// Its connections reset: a lone survivor knows it is gone.
+			return checked, e, false
 		}
+		logf("hang host %s", h.ID)
+		n.Hang(h.ID)
 		return checked, e, others == 1
 	case roll < 28:
 		if pick != h {
@@ -284,11 +286,19 @@ func injectFault(n *simnet.Net, roll int, healAt *int, faulty *bool, logf func(s
 			n.Restart(p.ID, h.ID)
 		}
 	case roll < 48:
-		if pick != other && rng.IntN(2) == 0 {
+		switch r := rng.IntN(3); {
+		case pick == other:
+		case r == 0:
 			logf("cut %s-%s", pick.ID, other.ID)
 			n.Cut(pick.ID, other.ID)
 			heal()
-		} else if pick != other {
+		case r == 1:
+			// Both live, yet each reads the other's close or reset: a
+			// split the survivor rule must not take for a crash.
+			logf("reset %s-%s", pick.ID, other.ID)
+			n.Reset(pick.ID, other.ID)
+			heal()
+		default:
 			// What they send meanwhile waits in the transport's queues and
 			// arrives, stale, when the link is back.
 			logf("cut %s-%s, queued", pick.ID, other.ID)

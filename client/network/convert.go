@@ -3,6 +3,8 @@ package network
 import (
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"hostfall/client"
 	"hostfall/session"
 )
@@ -11,8 +13,9 @@ import (
 // events go through client.SessionEvent, so the window words them the same
 // way whichever client runs the session; names come from lobby (the lobby
 // the game started with, once it has). Events the screens do not show, and
-// those the client handles itself (reports, the end), give ok false.
-func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, bool) {
+// those the client handles itself (reports, the end), give ok false. self
+// is this peer: a host change away from it is told as such.
+func convert(ev Event, lobby *session.Lobby, tick time.Duration, self peer.ID) (client.Event, bool) {
 	var se session.Event
 	switch ev.Kind {
 	case EvRefused:
@@ -24,7 +27,7 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, 
 	case EvWaiting:
 		se = session.Event{Kind: session.EvWaiting, Slot: ev.Slot, Name: ev.Name, TicksLeft: int(ev.Left / tick)}
 	case EvWaitOver:
-		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot}
+		se = session.Event{Kind: session.EvWaitOver, Slot: ev.Slot, Name: ev.Name}
 	case EvPlayerLeft:
 		se = session.Event{Kind: session.EvPlayerLeft, Slot: ev.Slot, Turn: ev.Turn, Reason: ev.Reason}
 	case EvPlayerAway:
@@ -46,6 +49,11 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration) (client.Event, 
 		}
 		// p2p measured the hand-over: from the loss to the new host's first turn.
 		out.Millis = int(ev.Took.Milliseconds())
+		if ev.OldHost == self && ev.Host != self {
+			// This player hosted, went quiet (stopped, cut off) and the
+			// game went on under another: nobody left.
+			out.Text = "You were away too long — " + out.Name + " took over hosting"
+		}
 		return out, ok
 	default:
 		return client.Event{}, false

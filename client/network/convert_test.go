@@ -28,8 +28,8 @@ func testIDs(t *testing.T, n int) []peer.ID {
 }
 
 func TestConvert(t *testing.T) {
-	ids := testIDs(t, 3)
-	ann, bo, stranger := ids[0], ids[1], ids[2]
+	ids := testIDs(t, 4)
+	ann, bo, stranger, self := ids[0], ids[1], ids[2], ids[3]
 	l := &session.Lobby{Slots: []session.Slot{
 		{Kind: session.SlotHuman, Peer: session.PeerID(ann.String()), Name: "Ann"},
 		{Kind: session.SlotHuman, Peer: session.PeerID(bo.String()), Name: "Bo"},
@@ -43,6 +43,8 @@ func TestConvert(t *testing.T) {
 	}{
 		{Event{Kind: EvHostChanged, OldHost: ann, Host: bo, Epoch: 3, Took: 137 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 137}, true},
+		{Event{Kind: EvHostChanged, OldHost: self, Host: bo, Took: 138 * time.Millisecond},
+			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 138, Text: "You were away too long — Bo took over hosting"}, true},
 		{Event{Kind: EvHostChanged, Host: stranger, Took: 5 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: shortID(stranger.String()), Millis: 5}, true},
 		{Event{Kind: EvWaiting, Slot: 1, Name: "Bo", Left: 2500 * time.Millisecond},
@@ -69,7 +71,7 @@ func TestConvert(t *testing.T) {
 		{Event{Kind: EvDesyncReport}, client.Event{}, false},
 	}
 	for _, tt := range tests {
-		got, ok := convert(tt.in, l, tick)
+		got, ok := convert(tt.in, l, tick, self)
 		if ok != tt.ok || got != tt.want {
 			t.Errorf("%v: got %+v %v, want %+v %v", tt.in.Kind, got, ok, tt.want, tt.ok)
 		}

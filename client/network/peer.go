@@ -85,6 +85,7 @@ type Peer struct {
 
 	status  atomic.Pointer[Status]
 	lobby   atomic.Pointer[session.Lobby]
+	gone    atomic.Uint32 // slots whose players left the game (the announcement does not count them)
 	evDrops atomic.Uint64
 
 	// Loop-only state.
@@ -200,7 +201,14 @@ func (p *Peer) Over() bool { return p.m.Over() }
 // for announcing it (p2p.AnnounceLobby, p2p.RegisterLobby).
 func (p *Peer) Hosting() (session.Lobby, bool) {
 	st := p.Status()
-	return p.Lobby(), st.IsHost && st.Joined && !st.Left && !st.Over
+	l := p.Lobby()
+	gone := p.gone.Load()
+	for i := range l.Slots {
+		if i < 32 && gone&(1<<i) != 0 {
+			l.Slots[i].Kind = session.SlotClosed // left: no player of it any more, and no seat either
+		}
+	}
+	return l, st.IsHost && st.Joined && !st.Left && !st.Over
 }
 
 // Host opens a session with this peer as host in slot 0 (or, resuming a
@@ -520,8 +528,8 @@ func (p *Peer) connChanges() {
 			kind = session.MsgDisconnected
 			p.lostAt[c.Peer] = time.Now()
 		}
-		p.log.Debug("connection", "peer", c.Peer, "up", c.Up)
-		_ = p.node.Step(session.Message{Kind: kind, From: from})
+		p.log.Debug("connection", "peer", c.Peer, "up", c.Up, "closed", c.Closed)
+		_ = p.node.Step(session.Message{Kind: kind, From: from, Closed: c.Closed})
 	}
 }
 
@@ -717,6 +725,9 @@ func (p *Peer) event(ev session.Event) {
 	case kind == EvDesync && ev.Desync != nil:
 		e.Turn = ev.Desync.Turn
 	case kind == EvPlayerLeft && ev.Slot >= 0 && ev.Slot < len(p.lob.Slots):
+		if ev.Slot < 32 {
+			p.gone.Or(1 << ev.Slot)
+		}
 		if id, err := p.peerID(p.lob.Slots[ev.Slot].Peer); err == nil && id != p.h.ID() {
 			p.admit.departed(id)
 		}

@@ -85,7 +85,7 @@ func (c *Client) handle(s *netSession, ev Event) {
 		l := s.peer.Lobby()
 		names = &l
 	}
-	if e, ok := convert(ev, names, c.tick); ok {
+	if e, ok := convert(ev, names, c.tick, c.opt.Host.ID()); ok {
 		c.push(e)
 	}
 }

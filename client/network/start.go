@@ -69,7 +69,11 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	// The host and what runs around it live until Close, not until ctx
+	// ends: a peer stopped by a signal still says goodbye to its game
+	// (Close leaves, waits for the Bye to be read, then stops the host).
+	startCtx := ctx
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	var rc *p2p.RelayClient
 	var in *p2p.Internet
 	var ip *inetPlay
@@ -113,7 +117,7 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	if ip != nil {
 		ip.h = h
 		if ip.always {
-			if err := ip.ensure(ctx); err != nil {
+			if err := ip.ensure(startCtx); err != nil {
 				h.Close()
 				cancel()
 				return nil, err

@@ -6,12 +6,22 @@ import (
 	"hostfall/session"
 )
 
-// The fault verbs. Connection-level faults (Cut, Isolate, Crash, Heal,
-// Restart) are reported to the nodes the way a transport would: a local
-// MsgDisconnected / MsgConnected one tick later. Hang, Drop, Delay and Slow
-// are silent: only heartbeats can notice them.
+// The fault verbs. Connection-level faults (Cut, Isolate, Crash, Reset,
+// Heal, Restart) are reported to the nodes the way a transport would: a
+// local MsgDisconnected / MsgConnected one tick later. A Crash or Reset is
+// reported with Closed set (the remote end closed or reset the connection:
+// a TCP RST or FIN, a QUIC close); a Cut or Isolate without it (a transport
+// that gave up on a silent link). Hang, Drop, Delay and Slow are silent:
+// only heartbeats can notice them.
 
-func (n *Net) setCut(a, b session.PeerID, cut bool) {
+func (n *Net) setCut(a, b session.PeerID, cut bool) { n.cutLink(a, b, cut, false) }
+
+// Reset closes the connection between a and b while both processes live
+// (a middlebox's RST, a transport that hung up): each is told the other
+// closed it, and they stay apart until Heal, which reconnects them.
+func (n *Net) Reset(a, b session.PeerID) { n.cutLink(a, b, true, true) }
+
+func (n *Net) cutLink(a, b session.PeerID, cut, closed bool) {
 	for _, k := range []linkKey{{a, b}, {b, a}} {
 		l := n.link(k.a, k.b)
 		if l.cut == cut {
@@ -30,7 +40,11 @@ func (n *Net) setCut(a, b session.PeerID, cut bool) {
 			kind = session.MsgConnected
 		}
 		if pa, pb := n.Peer(k.a), n.Peer(k.b); pa != nil && pb != nil && pa.Up && pb.Up {
-			n.report(k.a, k.b, kind)
+			if closed {
+				n.reportClosed(k.a, k.b)
+			} else {
+				n.report(k.a, k.b, kind)
+			}
 		}
 	}
 	if cut {
@@ -183,7 +197,7 @@ func (n *Net) crash(id session.PeerID, report bool) {
 	if report {
 		for _, q := range n.Peers {
 			if q.ID != id {
-				n.report(q.ID, id, session.MsgDisconnected)
+				n.reportClosed(q.ID, id) // the kernel closes a dead process's sockets
 			}
 		}
 	}

@@ -21,6 +21,7 @@ type envelope struct {
 	from, to session.PeerID
 	data     []byte          // encoded message, or nil for a local report
 	local    session.MsgKind // MsgConnected / MsgDisconnected
+	closed   bool            // a MsgDisconnected for a connection the remote closed or reset
 	forged   bool            // made up by a test's hostile member (Inject)
 }
 
@@ -191,6 +192,15 @@ func (n *Net) report(to, about session.PeerID, kind session.MsgKind) {
 	}
 }
 
+// reportClosed tells peer `to` (if up) that `about` closed or reset their
+// connection, as a transport reads a TCP FIN or RST or a QUIC close.
+func (n *Net) reportClosed(to, about session.PeerID) {
+	if p := n.Peer(to); p != nil && p.Up {
+		n.enqueue(about, to, nil, session.MsgDisconnected, 1)
+		n.queue[len(n.queue)-1].closed = true
+	}
+}
+
 // Send puts a message on the wire from p, re-encoding it as the real network
 // would.
 func (n *Net) send(from *Peer, m session.Message) {
@@ -285,7 +295,7 @@ func (n *Net) deliver(e envelope) {
 	}
 	var m session.Message
 	if e.data == nil {
-		m = session.Message{Kind: e.local}
+		m = session.Message{Kind: e.local, Closed: e.closed}
 	} else {
 		var err error
 		if m, err = session.UnmarshalMessage(e.data); err != nil {

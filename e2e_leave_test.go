@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"hostfall/internal/peerproc"
+)
+
+// A headless player stopped by SIGINT (Ctrl+C) or SIGTERM leaves on
+// purpose: every other peer prints player_left for its slot, and never
+// waits for it or marks it away first. In games of two, three and four, the
+// host leaving or a joiner. The time from the signal to each player_left is
+// printed.
+func TestHeadlessSignalIsALeave(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
+	if testing.Short() {
+		t.Skip("multi-process network test; skipped with -short")
+	}
+	bin := buildBinary(t)
+	for _, players := range []int{2, 3, 4} {
+		for _, who := range []string{"host", "join"} {
+			for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+				t.Run(fmt.Sprintf("%d-%s-%v", players, who, sig), func(t *testing.T) {
+					signalLeave(t, bin, players, who, sig)
+				})
+			}
+		}
+	}
+}
+
+func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.Signal) {
+	dir := t.TempDir()
+	env := func(name string) []string {
+		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	host, err := peerproc.Start("host", append([]string{bin, "host", "--headless", "--name", "leave", "--players", fmt.Sprint(players),
+		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json"}, loopback...), env("host")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Kill()
+	_, addr := hostAddr(t, ctx, host)
+	procs := []*peerproc.Proc{host}
+	for i := 1; i < players; i++ {
+		name := fmt.Sprintf("j%d", i)
+		j, err := peerproc.Start(name, append([]string{bin, "join", "--headless", "--addr", addr, "--player", name,
+			"--level", "easy", "--status-json"}, loopback...), env(name)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Kill()
+		procs = append(procs, j)
+	}
+	leaver := procs[len(procs)-1]
+	if who == "host" {
+		leaver = host
+	}
+	start, err := leaver.WaitEv(ctx, "start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := start.Int("slot")
+	for _, p := range procs {
+		if _, err := p.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sent := time.Now()
+	if err := leaver.Cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range procs {
+		if p == leaver {
+			continue
+		}
+		ofLeaver := func(ev string) func(peerproc.Line) bool {
+			return func(l peerproc.Line) bool { return l.Ev() == ev && l.Int("slot") == slot }
+		}
+		if _, err := p.Wait(ctx, ofLeaver("player_left")); err != nil {
+			t.Fatalf("%s: no player_left for slot %d: %v", p.Name, slot, err)
+		}
+		took := time.Since(sent)
+		for _, ev := range []string{"waiting", "player_away"} {
+			for _, l := range p.Lines() {
+				if ofLeaver(ev)(l) {
+					t.Errorf("%s printed %s for the leaver: %v", p.Name, ev, l)
+				}
+			}
+		}
+		t.Logf("%s: player_left for slot %d %d ms after %v to %s", p.Name, slot, took.Milliseconds(), sig, leaver.Name)
+	}
+	if err := leaver.Exit(10 * time.Second); err != nil {
+		t.Errorf("the leaver did not end well after %v: %v", sig, err)
+	}
+}

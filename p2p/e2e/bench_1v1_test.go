@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"hostfall/internal/peerproc"
+)
+
+// TestBenchLAN1v1HostKill measures issue 29's figure with two processes in
+// two namespaces on one bridge, joining by mDNS: the host of a game of two
+// gets SIGKILL at turn 100, and the time from the kill to the survivor's
+// host_changed line (printed with the first turn it sequences: its turns
+// flow again) is one sample. HFLAN_BENCH_1V1 games (default 10):
+//
+//	BenchmarkLAN1v1HostKill 1 <p50> ms-p50 <p99> ms-p99 <n> kills
+func TestBenchLAN1v1HostKill(t *testing.T) {
+	if os.Getenv(benchEnv) == "" {
+		t.Skip("opt-in: network benchmark; scripts/bench.d/lan1v1.sh runs it with " + benchEnv + "=1")
+	}
+	kills := benchRuns("HFLAN_BENCH_1V1", 10)
+	w := newWorld(t)
+	names := []string{"ann", "bo"}
+	_, spaces := w.lan("10.67.0", names...)
+	var took []float64
+	for r := range kills {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		g := playOnLAN(ctx, w, spaces, names, fmt.Sprintf("duel-%d", r), 400, "--level", "easy")
+		alive, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100)
+		w.must(err)
+		for _, p := range alive {
+			p.Kill() // the figure is in; the rest of the game is not
+		}
+		took = append(took, m...)
+		t.Logf("bench_1v1: kill %d: the survivor's turns flow again %v ms after the kill", r+1, m)
+		cancel()
+	}
+	fmt.Printf("BenchmarkLAN1v1HostKill 1 %.2f ms-p50 %.2f ms-p99 %d kills\n",
+		peerproc.Percentile(took, 50), peerproc.Percentile(took, 99), len(took))
+}

@@ -1,0 +1,165 @@
+package session_test
+
+import (
+	"testing"
+
+	session "hostfall/session"
+	"hostfall/session/simnet"
+)
+
+// In a game of two, how the host disappears decides how long the survivor
+// waits: a process that died has its connection closed or reset (the
+// survivor is alone, and knows it), a silent one may only be slow or cut
+// off, and a majority of one out of two is no majority. Each case ends in
+// one game once the two can talk again.
+func TestOneVOneHostLoss(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300 // the defaults, named
+	for _, c := range []struct {
+		name  string
+		fault func(n *simnet.Net, host, other session.PeerID)
+		fast  bool // the survivor plays on without waiting DropTicks
+		heal  bool // the host lives: the two meet again and must merge
+	}{
+		{"crash", func(n *simnet.Net, h, _ session.PeerID) { n.Crash(h) }, true, false},
+		{"hang", func(n *simnet.Net, h, _ session.PeerID) { n.Hang(h) }, false, false},
+		{"stop", func(n *simnet.Net, h, _ session.PeerID) { n.Pause(h, 0) }, false, true},
+		{"cut", func(n *simnet.Net, h, o session.PeerID) { n.Cut(h, o) }, false, true},
+		// Both live yet each reads a close: a split, not a crash. The
+		// survivor goes on at once; the senior decides once they meet.
+		{"reset", func(n *simnet.Net, h, o session.PeerID) { n.Reset(h, o) }, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := gameOf(t, 29, 2, cfg)
+			proposeAll(n)
+			n.Run(30)
+			h := hostOf(n)
+			other := n.Peers[0]
+			if other == h {
+				other = n.Peers[1]
+			}
+			e := h.LastEpoch()
+			c.fault(n, h.ID, other.ID)
+			ticks, ok := runUntil(n, 2*cfg.DropTicks, func() bool { return other.LastEpoch() > e })
+			if !ok {
+				t.Fatalf("the survivor's turns never resumed: %+v", other.Status)
+			}
+			t.Logf("%s: the survivor's turns flow again after %d ticks (FailTicks %d, DropTicks %d)", c.name, ticks, cfg.FailTicks, cfg.DropTicks)
+			if c.fast && ticks >= cfg.FailTicks {
+				t.Errorf("%s: %d ticks: the survivor waited for a host whose connection closed", c.name, ticks)
+			}
+			if !c.fast && ticks < cfg.DropTicks {
+				t.Errorf("%s: %d ticks: the survivor played on alone before DropTicks (%d) with a host that may be alive", c.name, ticks, cfg.DropTicks)
+			}
+			if c.heal {
+				n.Heal()
+				n.Resume(h.ID)
+				took, ok := runUntil(n, 3000, func() bool {
+					return h.Live() && other.Live() && h.Status.Host == other.Status.Host && h.Status.Epoch == other.Status.Epoch &&
+						h.Status.Slot >= 0 && other.Status.Slot >= 0 && h.Last()+10 >= other.Last() && other.Last()+10 >= h.Last()
+				})
+				if !ok {
+					t.Fatalf("not one game after the heal: %+v / %+v", h.Status, other.Status)
+				}
+				t.Logf("%s: one game %d ticks after the heal", c.name, took)
+			}
+			proposeAll(n)
+			n.Run(300)
+			noViolations(t, n)
+		})
+	}
+}
+
+// A restarted host (same identity, all state lost) resets its old
+// connection: the survivor hosts at once, and the restarted process finds
+// the game again in its old slot.
+func TestOneVOneHostRestartsAfterCrash(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	n := gameOf(t, 30, 2, cfg)
+	proposeAll(n)
+	n.Run(30)
+	h := hostOf(n)
+	other := n.Peers[1]
+	if other == h {
+		other = n.Peers[0]
+	}
+	slot, e := h.Status.Slot, h.LastEpoch()
+	n.Crash(h.ID)
+	n.Restart(h.ID, other.ID) // it rejoins the game it played (--rejoin)
+	if _, ok := runUntil(n, cfg.FailTicks, func() bool { return other.LastEpoch() > e }); !ok {
+		t.Fatalf("the survivor waited for a restarted host: %+v", other.Status)
+	}
+	took, ok := runUntil(n, 3000, func() bool {
+		return h.Status.Host == other.ID && h.Status.Slot == slot && h.Last()+10 >= other.Last()
+	})
+	if !ok {
+		t.Fatalf("the restarted host is not back in slot %d: %+v", slot, h.Status)
+	}
+	t.Logf("restarted host back in its slot %d ticks later", took)
+	proposeAll(n)
+	n.Run(300)
+	noViolations(t, n)
+}
+
+// A host that leaves a game of two on purpose (its Bye) is replaced at
+// once: the survivor does not wait for a player that said goodbye.
+func TestOneVOneHostLeaves(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	n := gameOf(t, 32, 2, cfg)
+	proposeAll(n)
+	n.Run(30)
+	h := hostOf(n)
+	other := n.Peers[1]
+	if other == h {
+		other = n.Peers[0]
+	}
+	e := h.LastEpoch()
+	n.Leave(h)
+	ticks, ok := runUntil(n, cfg.DropTicks, func() bool { return other.LastEpoch() > e })
+	if !ok || ticks >= cfg.FailTicks {
+		t.Fatalf("the survivor's turns flow again after %d ticks (ok %v): it waited for a host that left", ticks, ok)
+	}
+	t.Logf("the survivor hosts %d ticks after the Bye", ticks)
+	proposeAll(n)
+	n.Run(100)
+	noViolations(t, n)
+}
+
+// A candidate's wait for the others ("waiting for the other players")
+// always ends in an event that says so — a new host, or the wait's end when
+// it goes back to a host that answered — so no screen counts it down after.
+func TestOneVOneWaitForOthersEnds(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	for _, cutFor := range []int{60, 150, 250, 400} {
+		n := gameOf(t, 33, 2, cfg)
+		proposeAll(n)
+		n.Run(30)
+		h := hostOf(n)
+		other := n.Peers[1]
+		if other == h {
+			other = n.Peers[0]
+		}
+		k := len(other.Events)
+		n.Cut(h.ID, other.ID)
+		n.Run(cutFor)
+		n.Heal()
+		proposeAll(n)
+		n.Run(600)
+		open := false
+		for _, e := range other.Events[k:] {
+			switch {
+			case e.Kind == session.EvWaiting && e.Slot == -1:
+				open = true
+			case e.Kind == session.EvWaitOver && e.Slot == -1, e.Kind == session.EvHostChanged:
+				open = false
+			}
+		}
+		if open {
+			t.Errorf("cut for %d ticks: the wait for the other players never ended", cutFor)
+		}
+		noViolations(t, n)
+	}
+}
