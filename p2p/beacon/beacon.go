@@ -3,13 +3,11 @@ package beacon
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -19,6 +17,7 @@ import (
 // queries a second in all. A browser queries when it opens and again at
 // queryAgain.
 const (
+	readPause  = 10 * time.Millisecond
 	Interval   = time.Second
 	minGap     = 100 * time.Millisecond
 	answerRate = 20
@@ -95,28 +94,11 @@ func directedBroadcast(a net.Addr) net.IP {
 	return out
 }
 
-// listenShared binds Port on every address, shared with the machine's
-// other beacon sockets.
-func listenShared(port int) (*net.UDPConn, error) {
-	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
-		var serr error
-		if err := rc.Control(func(fd uintptr) { serr = reuse(fd) }); err != nil {
-			return err
-		}
-		return serr
-	}}
-	pc, err := lc.ListenPacket(context.Background(), "udp4", fmt.Sprintf("0.0.0.0:%d", port))
-	if err != nil {
-		return nil, fmt.Errorf("beacon: cannot listen on UDP port %d: %w", port, err)
-	}
-	return pc.(*net.UDPConn), nil
-}
-
 // send writes b to every target; it reports whether any write went out.
-func send(c *net.UDPConn, b []byte, targets []*net.UDPAddr, log *slog.Logger) bool {
+func send(c conn, b []byte, targets []*net.UDPAddr, log *slog.Logger) bool {
 	sent := false
 	for _, t := range targets {
-		if _, err := c.WriteToUDP(b, t); err != nil {
+		if err := c.WriteTo(b, t); err != nil {
 			log.Debug("beacon: not sent", "to", t, "err", err)
 			continue
 		}
@@ -129,7 +111,7 @@ func send(c *net.UDPConn, b []byte, targets []*net.UDPAddr, log *slog.Logger) bo
 type Announcer struct {
 	cfg      Config
 	log      *slog.Logger
-	conn     *net.UDPConn
+	conn     conn
 	instance uint64
 
 	mu   sync.Mutex
@@ -146,7 +128,7 @@ func Announce(txt []string, cfg Config) (*Announcer, error) {
 	if _, err := (&Packet{Kind: KindAnnounce, TXT: txt}).Encode(); err != nil {
 		return nil, err
 	}
-	conn, err := listenShared(cfg.port())
+	conn, err := open(cfg.port(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -224,11 +206,12 @@ func (a *Announcer) answerLoop() {
 	defer a.done.Done()
 	buf := make([]byte, MaxPacket+1)
 	for {
-		n, from, err := a.conn.ReadFromUDP(buf)
+		n, from, err := a.conn.ReadFrom(buf)
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
+			time.Sleep(readPause) // an error that repeats must not spin
 			continue
 		}
 		p, err := Decode(buf[:n])
@@ -239,7 +222,7 @@ func (a *Announcer) answerLoop() {
 			continue
 		}
 		if b, err := a.packet(KindAnnounce); err == nil {
-			if _, err := a.conn.WriteToUDP(b, from); err != nil {
+			if err := a.conn.WriteTo(b, from); err != nil {
 				a.log.Debug("beacon: answer not sent", "to", from, "err", err)
 			}
 		}
@@ -256,8 +239,8 @@ type Heard struct {
 type Listener struct {
 	cfg    Config
 	log    *slog.Logger
-	shared *net.UDPConn // Port: periodic broadcasts (nil if the port is taken)
-	own    *net.UDPConn // an ephemeral port: queries out, answers in
+	shared conn // Port: periodic broadcasts (nil if the port is taken)
+	own    conn // an ephemeral port: queries out, answers in
 	heard  func(Heard)
 	cancel context.CancelFunc
 	done   sync.WaitGroup
@@ -269,12 +252,13 @@ type Listener struct {
 // and queries at once. If Port is taken by a program that does not share
 // it, the listener still works: it then queries every Interval instead.
 func Listen(ctx context.Context, cfg Config, heard func(Heard)) (*Listener, error) {
-	own, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4zero})
+	own, err := open(0, false)
 	if err != nil {
-		return nil, fmt.Errorf("beacon: cannot open a UDP socket: %w", err)
+		return nil, err
 	}
 	l := &Listener{cfg: cfg, log: cfg.log(), own: own, heard: heard}
-	if l.shared, err = listenShared(cfg.port()); err != nil {
+	if l.shared, err = open(cfg.port(), true); err != nil {
+		l.shared = nil
 		l.log.Debug("beacon: hearing only answers to queries", "err", err)
 	}
 	ctx, l.cancel = context.WithCancel(ctx)
@@ -333,15 +317,16 @@ func (l *Listener) queries(ctx context.Context) {
 	}
 }
 
-func (l *Listener) read(c *net.UDPConn) {
+func (l *Listener) read(c conn) {
 	defer l.done.Done()
 	buf := make([]byte, MaxPacket+1)
 	for {
-		n, from, err := c.ReadFromUDP(buf)
+		n, from, err := c.ReadFrom(buf)
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
+			time.Sleep(readPause)
 			continue
 		}
 		p, err := Decode(buf[:n])
