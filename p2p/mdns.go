@@ -409,7 +409,8 @@ func Browse(ctx context.Context, opt BrowseOptions) *Browser {
 	return b
 }
 
-// Close stops browsing and waits for the last query to end.
+// Close stops browsing. It does not wait for an mDNS query under way:
+// hashicorp/mdns ends it by itself within Interval.
 func (b *Browser) Close() {
 	b.cancel()
 	<-b.done
@@ -499,8 +500,18 @@ func (b *Browser) query(ctx context.Context, ifi *net.Interface) {
 			}
 		}
 	}()
-	if err := mdns.QueryContext(ctx, p); err != nil && ctx.Err() == nil {
-		b.log.Debug("mdns: query failed", "iface", ifi.Name, "err", err)
+	// hashicorp/mdns's query ignores ctx until its timeout: do not wait for
+	// it once ctx is done, or Close (and so join --session, which closes
+	// its browser as soon as it has its answer) waits a whole Interval.
+	// Its goroutine ends by itself within Interval.
+	errc := make(chan error, 1)
+	go func() { errc <- mdns.QueryContext(ctx, p) }()
+	select {
+	case err := <-errc:
+		if err != nil && ctx.Err() == nil {
+			b.log.Debug("mdns: query failed", "iface", ifi.Name, "err", err)
+		}
+	case <-ctx.Done():
 	}
 	close(stop)
 	wg.Wait()
