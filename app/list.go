@@ -20,7 +20,7 @@ type Listing struct {
 	JSON       bool
 }
 
-// List prints the sessions that mDNS sees on the LAN to out.
+// List prints the sessions that mDNS and beacons find on the LAN to out.
 func List(ctx context.Context, l Listing, out io.Writer) error {
 	b := p2p.Browse(ctx, p2p.BrowseOptions{Interfaces: l.Interfaces, Logger: slog.Default()})
 	defer b.Close()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"hostfall/p2p/beacon"
 	"hostfall/session"
 )
 
@@ -24,44 +25,60 @@ type Hosting interface {
 }
 
 // AnnounceLobby advertises p's session on the LAN whenever p hosts it — at
-// the start, or later after a host migration — and keeps the announcement
-// current (players, lobby or playing). It withdraws when p stops hosting,
-// the game ends, or ctx is done; the returned stop does the same and waits.
+// the start, or later after a host migration — with mDNS and with beacons
+// (p2p/beacon), and keeps the announcement current (players, lobby or
+// playing). It withdraws when p stops hosting, the game ends, or ctx is
+// done; the returned stop does the same and waits.
 func AnnounceLobby(ctx context.Context, h *Host, p Hosting, auto bool, opt AdvertiseOptions) (stop func()) {
 	log := orDefault(opt.Logger)
 	var ad *Advertiser
+	var bc *beacon.Announcer
 	var last []string
 	warned := false // a machine with no multicast interface fails every try: say it once
 	announce := func(_ context.Context, l session.Lobby) {
 		a := LobbyAnnouncement(h, &l, auto)
 		txt := a.TXT()
+		if bc == nil {
+			var err error
+			if bc, err = beacon.Announce(txt, beacon.Config{Interfaces: opt.Interfaces, Logger: log}); err != nil {
+				log.Debug("beacon: cannot announce", "err", err)
+			}
+		}
 		switch {
 		case ad == nil:
 			var err error
-			if ad, err = Advertise(a, opt); err != nil {
-				if !warned {
-					log.Warn("the session cannot be advertised on the LAN (players can still join by invite code or address); trying again quietly", "err", err)
-					warned = true
-				} else {
-					log.Debug("mdns: advertising failed again", "err", err)
-				}
-			} else {
+			switch ad, err = Advertise(a, opt); {
+			case err == nil:
 				warned = false
 				log.Debug("mdns: session advertised", "name", a.Name)
+			case warned:
+				log.Debug("mdns: advertising failed again", "err", err)
+			case bc == nil:
+				log.Warn("the session cannot be advertised on the LAN (players can still join by invite code or address); trying again quietly", "err", err)
+				warned = true
+			default:
+				log.Info("the session is announced by broadcast only: mDNS cannot advertise it; trying again quietly", "err", err)
+				warned = true
 			}
-			last = txt
-		case !slices.Equal(txt, last):
-			if err := ad.Update(a); err == nil {
-				last = txt
-			}
+		case ad != nil && !slices.Equal(txt, last):
+			_ = ad.Update(a)
 		}
+		if bc != nil && !slices.Equal(txt, last) {
+			_ = bc.Update(txt)
+		}
+		last = txt
 	}
 	withdraw := func() {
 		if ad != nil {
 			_ = ad.Close()
-			ad, last = nil, nil
+			ad = nil
 			log.Debug("mdns: session withdrawn")
 		}
+		if bc != nil {
+			_ = bc.Close()
+			bc = nil
+		}
+		last = nil
 	}
 	return whileHosting(ctx, p, announceEvery, announce, withdraw)
 }
@@ -97,7 +114,8 @@ func whileHosting(ctx context.Context, p Hosting, period time.Duration, on func(
 	}
 }
 
-// SessionResolver finds a LAN session by name with mDNS (join --session).
+// SessionResolver finds a LAN session by name with mDNS and beacons (join
+// --session).
 type SessionResolver struct {
 	Name   string
 	Browse BrowseOptions
@@ -125,7 +143,7 @@ func (r SessionResolver) Resolve(ctx context.Context, _ *Host) (peer.AddrInfo, e
 			if len(names) > 0 {
 				seen = "only " + strings.Join(names, ", ")
 			}
-			return peer.AddrInfo{}, fmt.Errorf("no session named %q on the LAN (mDNS sees %s): %w", r.Name, seen, ctx.Err())
+			return peer.AddrInfo{}, fmt.Errorf("no session named %q on the LAN (mDNS and broadcast find %s): %w", r.Name, seen, ctx.Err())
 		case <-b.Changed():
 		}
 	}

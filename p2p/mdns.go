@@ -17,6 +17,8 @@ import (
 	"github.com/miekg/dns"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
+
+	"hostfall/p2p/beacon"
 )
 
 // mDNS facts this file is built around (hashicorp/mdns v1.0.7): the server
@@ -334,11 +336,14 @@ func mdnsLogger(l *slog.Logger) *log.Logger {
 	return slog.NewLogLogger(l.Handler(), slog.LevelDebug)
 }
 
-// BrowseOptions tune a Browser. The zero value browses every multicast
-// interface, asking every 400 ms and forgetting a session after 3 s of
-// silence.
+// BrowseOptions tune a Browser. The zero value browses with mDNS on every
+// multicast interface, asking every 400 ms, and hears beacons (package
+// p2p/beacon) on every interface; it forgets a session after 3 s of
+// silence on both.
 type BrowseOptions struct {
 	Interfaces []string
+	// Discovery: the ways to look (none: $HOSTFALL_DISCOVERY, else both).
+	Discovery Discovery
 	// Interval is each query's listening window; a new session is seen
 	// within about one interval.
 	Interval time.Duration
@@ -355,7 +360,9 @@ type Seen struct {
 	Source   net.IP    // the A record's address
 	Port     int       // the SRV port
 	First    time.Time // first seen
-	Last     time.Time // last answer
+	Last     time.Time // last answer, on either path
+	Via      Discovery // the path that found it first
+	instance uint64    // the beacon announcer's run, to match its goodbye
 }
 
 // DialInfo is the host's peer ID and addresses; when the TXT carried no
@@ -392,6 +399,9 @@ func Browse(ctx context.Context, opt BrowseOptions) *Browser {
 	if opt.Expire <= 0 {
 		opt.Expire = 3 * time.Second
 	}
+	if opt.Discovery == 0 {
+		opt.Discovery = discoveryFromEnv()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	b := &Browser{opt: opt, log: orDefault(opt.Logger), seen: map[string]*Seen{},
 		changed: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
@@ -399,7 +409,8 @@ func Browse(ctx context.Context, opt BrowseOptions) *Browser {
 	return b
 }
 
-// Close stops browsing and waits for the last query to end.
+// Close stops browsing. It does not wait for an mDNS query under way:
+// hashicorp/mdns ends it by itself within Interval.
 func (b *Browser) Close() {
 	b.cancel()
 	<-b.done
@@ -426,6 +437,18 @@ func (b *Browser) Sessions() []Seen {
 
 func (b *Browser) run(ctx context.Context) {
 	defer close(b.done)
+	if b.opt.Discovery&DiscoveryBeacon != 0 {
+		l, err := beacon.Listen(ctx, beacon.Config{Interfaces: b.opt.Interfaces, Logger: b.log}, b.heard)
+		if err != nil {
+			b.log.Warn("LAN games announced by broadcast cannot be heard", "err", err)
+		} else {
+			defer l.Close()
+		}
+	}
+	if b.opt.Discovery&DiscoveryMDNS == 0 {
+		b.expireUntil(ctx)
+		return
+	}
 	var ifaces []net.Interface
 	var listed time.Time
 	for ctx.Err() == nil {
@@ -477,8 +500,18 @@ func (b *Browser) query(ctx context.Context, ifi *net.Interface) {
 			}
 		}
 	}()
-	if err := mdns.QueryContext(ctx, p); err != nil && ctx.Err() == nil {
-		b.log.Debug("mdns: query failed", "iface", ifi.Name, "err", err)
+	// hashicorp/mdns's query ignores ctx until its timeout: do not wait for
+	// it once ctx is done, or Close (and so join --session, which closes
+	// its browser as soon as it has its answer) waits a whole Interval.
+	// Its goroutine ends by itself within Interval.
+	errc := make(chan error, 1)
+	go func() { errc <- mdns.QueryContext(ctx, p) }()
+	select {
+	case err := <-errc:
+		if err != nil && ctx.Err() == nil {
+			b.log.Debug("mdns: query failed", "iface", ifi.Name, "err", err)
+		}
+	case <-ctx.Done():
 	}
 	close(stop)
 	wg.Wait()
@@ -492,8 +525,9 @@ func (b *Browser) query(ctx context.Context, ifi *net.Interface) {
 	}
 }
 
-// record notes one answer. Answers for other services (the client does not
-// filter) and records that are not Hostfall announcements are skipped.
+// record notes one mDNS answer. Answers for other services (the client
+// does not filter) and records that are not Hostfall announcements are
+// skipped.
 func (b *Browser) record(e *mdns.ServiceEntry, iface string) {
 	if e == nil || !strings.HasSuffix(strings.ToLower(e.Name), strings.ToLower("."+ServiceType+"."+ServiceDomain)) {
 		return
@@ -503,21 +537,78 @@ func (b *Browser) record(e *mdns.ServiceEntry, iface string) {
 		b.log.Debug("mdns: announcement skipped", "instance", e.Name, "err", err)
 		return
 	}
+	b.note(&Seen{Announcement: a, Instance: e.Name, Iface: iface, Source: e.AddrV4, Port: e.Port, Via: DiscoveryMDNS})
+}
+
+// heard notes one beacon: an announcement, or a goodbye that forgets the
+// session it names (if from the run that announced it).
+func (b *Browser) heard(h beacon.Heard) {
+	a, err := DecodeTXT(h.TXT)
+	if err != nil {
+		b.log.Debug("beacon: announcement skipped", "from", h.From, "err", err)
+		return
+	}
+	if h.Kind == beacon.KindGoodbye {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if old := b.seen[a.Host.String()]; old != nil && old.instance == h.Instance {
+			delete(b.seen, a.Host.String())
+			b.bump()
+		}
+		return
+	}
+	b.note(&Seen{Announcement: a, Source: h.From.IP, Port: srvPort(a.Addrs), Via: DiscoveryBeacon, instance: h.Instance})
+}
+
+// maxSeen bounds the sessions a browser keeps: a flood of forged
+// announcements must not grow it without end.
+const maxSeen = 256
+
+// note records s, heard now on path s.Via: one entry per host peer ID,
+// whichever path heard it.
+func (b *Browser) note(s *Seen) {
 	now := time.Now()
-	key := a.Host.String()
+	key := s.Host.String()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	old := b.seen[key]
-	s := &Seen{Announcement: a, Instance: e.Name, Iface: iface, Source: e.AddrV4, Port: e.Port, First: now, Last: now}
+	if old == nil && len(b.seen) >= maxSeen {
+		return
+	}
+	s.First, s.Last = now, now
 	if old != nil {
-		s.First = old.First
-		if sameAnnouncement(&old.Announcement, &a) {
-			old.Last, old.Iface = now, iface
+		s.First, s.Via = old.First, old.Via
+		if s.instance == 0 {
+			s.instance = old.instance
+		}
+		if s.Instance == "" { // a beacon: keep what mDNS told
+			s.Instance, s.Iface = old.Instance, old.Iface
+		}
+		if sameAnnouncement(&old.Announcement, &s.Announcement) {
+			old.Last, old.instance = now, s.instance
+			if s.Iface != "" {
+				old.Iface = s.Iface
+			}
 			return
 		}
 	}
 	b.seen[key] = s
 	b.bump()
+}
+
+// expireUntil forgets silent sessions until ctx is done (when no mDNS
+// loop does it).
+func (b *Browser) expireUntil(ctx context.Context) {
+	t := time.NewTicker(b.opt.Expire / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			b.expire(now)
+		}
+	}
 }
 
 func (b *Browser) expire(now time.Time) {

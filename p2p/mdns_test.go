@@ -10,6 +10,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/internal/netns"
+	"hostfall/p2p/beacon"
 )
 
 // childEnv names the test a re-executed test binary runs inside a namespace.
@@ -68,7 +69,7 @@ func TestMDNSDiscovery(t *testing.T) {
 	b := a
 	b.Name = "second"
 	b.Host = mustPeer(t, "12D3KooWPMg4ZbAVnDK9Vwf9hgW3zREW76LKXTWYtjHFdyLo2Fcq")
-	br := Browse(ctx, BrowseOptions{Interval: 200 * time.Millisecond, Expire: time.Second})
+	br := Browse(ctx, BrowseOptions{Interval: 200 * time.Millisecond, Expire: time.Second, Discovery: DiscoveryMDNS})
 	defer br.Close()
 
 	start := time.Now()
@@ -111,6 +112,52 @@ func TestMDNSDiscovery(t *testing.T) {
 	if _, err := (SessionResolver{Name: "nobody"}).Resolve(nctx, nil); err == nil || !strings.Contains(err.Error(), `"nobody"`) {
 		t.Fatalf("resolving a missing session: %v", err)
 	}
+}
+
+// One session announced both ways is listed once, whichever path heard it
+// first; it stays while either path still hears it, and a beacon goodbye
+// forgets it. A browser that only hears beacons finds it too.
+func TestLANBothPaths(t *testing.T) {
+	if !inNamespace(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	a := testAnnouncement(t)
+	// One interface: hashicorp/mdns's client changes an entry it has
+	// handed over when a second responder answers for it (a data race).
+	ad, err := Advertise(a, AdvertiseOptions{Interfaces: []string{"hflan0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ad.Close()
+	bc, err := beacon.Announce(a.TXT(), beacon.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bc.Close()
+	for _, d := range []Discovery{DiscoveryMDNS, DiscoveryBeacon} {
+		start := time.Now()
+		br := Browse(ctx, BrowseOptions{Discovery: d})
+		waitSeen(ctx, t, br, d.String()+" session", func(ss []Seen) bool { return len(ss) == 1 })
+		t.Logf("%s alone: listed %.1f ms after opening", d, float64(time.Since(start).Microseconds())/1000)
+		br.Close()
+	}
+	br := Browse(ctx, BrowseOptions{Interval: 200 * time.Millisecond, Expire: time.Second})
+	defer br.Close()
+	waitSeen(ctx, t, br, "the session", func(ss []Seen) bool { return len(ss) == 1 })
+	time.Sleep(500 * time.Millisecond) // both paths have answered by now
+	if ss := br.Sessions(); len(ss) != 1 || ss[0].Host != a.Host {
+		t.Fatalf("listed %+v, want the one session once", ss)
+	}
+	t.Logf("found first by %s", br.Sessions()[0].Via)
+	ad.Close()
+	time.Sleep(2 * time.Second) // past Expire: mDNS answers no more
+	if ss := br.Sessions(); len(ss) != 1 {
+		t.Fatalf("with mDNS gone the beacon should keep the session; listed %+v", ss)
+	}
+	bc.Close()
+	waitSeen(ctx, t, br, "the session to go", func(ss []Seen) bool { return len(ss) == 0 })
 }
 
 func waitSeen(ctx context.Context, t *testing.T, b *Browser, what string, ok func([]Seen) bool) {

@@ -8,7 +8,7 @@ import (
 	"hostfall/session"
 )
 
-// LAN is the Browser over the sessions mDNS sees (a p2p.Browser): a
+// LAN is the Browser over the sessions mDNS and beacons find (a p2p.Browser): a
 // listing's ID is its host's peer ID. Peers still looking for an --auto game
 // host nothing and are not listed.
 type LAN struct {
