@@ -55,6 +55,14 @@ type Limits struct {
 	// those are small. Only members and the hosts this peer asked may send
 	// turns and snapshots up to MaxFrameSize.
 	StrangerFrame int
+	// Strangers and StrangersPerIP bound the inbound connections of peers
+	// the loop has not admitted, in all and per remote IP address (on
+	// loopback too, where go-libp2p lifts its own per-address cap); one
+	// over a bound closes the oldest stranger's connection. A stranger
+	// still not admitted after StrangerLinger is closed (strangers.go).
+	Strangers      int
+	StrangersPerIP int
+	StrangerLinger time.Duration
 }
 
 // DefaultLimits are generous for a game (a follower sends ~25 frames a
@@ -69,6 +77,8 @@ var DefaultLimits = Limits{
 	BlockFor:     time.Minute,
 	ProofRate:    2, ProofBurst: 20,
 	StrangerFrame: 64<<10 + 1,
+	Strangers:     64, StrangersPerIP: 8,
+	StrangerLinger: time.Minute,
 }
 
 func (l Limits) filled() Limits {
@@ -102,6 +112,9 @@ func (l Limits) filled() Limits {
 	defi(&l.ProofBurst, d.ProofBurst)
 	defi(&l.StrangerFrame, d.StrangerFrame)
 	l.StrangerFrame = min(l.StrangerFrame, MaxFrameSize)
+	defi(&l.Strangers, d.Strangers)
+	defi(&l.StrangersPerIP, d.StrangersPerIP)
+	defd(&l.StrangerLinger, d.StrangerLinger)
 	return l
 }
 
@@ -173,6 +186,11 @@ type transport struct {
 	held     map[peer.ID]*time.Timer    // peers whose limited circuit ended: loss not reported yet (circuit.go)
 	notifee  network.Notifiee
 	cutOff   bool // tests: see cut
+	// protected are the peers protected in the connection manager;
+	// strangers the inbound connections of everyone else, oldest first
+	// (strangers.go).
+	protected map[peer.ID]bool
+	strangers []stranger
 }
 
 type peerLimiter struct {
@@ -190,6 +208,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		changed:  map[peer.ID]bool{},
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
+		protected: map[peer.ID]bool{},
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
@@ -198,6 +217,8 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		t.connected(h.h.Network(), c)
 	}
 	h.h.SetStreamHandler(ProtocolID, t.handle)
+	t.wg.Add(1)
+	go t.sweepStrangers()
 	return t
 }
 
@@ -209,6 +230,7 @@ func (t *transport) close(linger time.Duration) {
 	}
 	t.h.h.RemoveStreamHandler(ProtocolID)
 	t.h.h.Network().StopNotify(t.notifee)
+	t.protect(nil)
 	t.mu.Lock() // nothing adds to wg after this (link and ensureConnected check ctx under mu)
 	t.cancel()
 	for p := range t.held {
@@ -310,9 +332,11 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	t.mu.Unlock()
 	t.signal()
 	t.directConnected(c)
+	t.noteStranger(c)
 }
 
 func (t *transport) disconnected(_ network.Network, c network.Conn) {
+	t.forgetStranger(c)
 	t.mu.Lock()
 	p := c.RemotePeer()
 	if t.conns[p] > 0 {

@@ -23,6 +23,9 @@ type admission struct {
 	asked []peer.ID // loop only; the newest last, at most maxAsked
 	lobby []peer.ID // loop only; the lobby's members
 	gone  []peer.ID // loop only; players whose departure a turn held: never admitted again
+	// protect is told the admitted peers whenever they change: the
+	// transport keeps their connections from being trimmed for strangers.
+	protect func([]peer.ID)
 }
 
 // maxAsked bounds the peers remembered as asked: a peer asks its host, the
@@ -83,4 +86,11 @@ func (a *admission) publish() {
 		delete(s, p)
 	}
 	a.set.Store(&s)
+	if a.protect != nil {
+		ids := make([]peer.ID, 0, len(s))
+		for p := range s {
+			ids = append(ids, p)
+		}
+		a.protect(ids)
+	}
 }
