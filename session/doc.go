@@ -129,7 +129,9 @@
 //   - An epoch names its host (generation×16 + slot): a claim, a rival
 //     host's ping or a merge order counts only from the player of that
 //     slot. A generation more than 2^16 ahead of any this node knows is
-//     refused, and only players of the game move the node's own.
+//     refused, and only players of the game move the node's own, by at
+//     most 64 a message (maxGenStep): an honest game moves it by one a
+//     migration.
 //   - A follower in a migration follows a claim only from the candidate
 //     its own rule names (or a player listed before it, which the claim
 //     proves alive); a claim from further down waits until the rule comes

@@ -32,6 +32,9 @@ type peerInfo struct {
 	silence learntSilence
 
 	welcomedAt int // tick of its last Welcome during play (0: none)
+
+	answers answerBudget // what this host may still answer it (budget.go)
+	waits   waitLog      // how long the game waited for it lately (budget.go)
 }
 
 type sentTurn struct {
@@ -144,7 +147,9 @@ func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
 // maybeBack ends an away player's absence once it follows this host again
 // and has caught up to within half the lag the host tolerates.
 func (h *hostState) maybeBack(n *Node, pi *peerInfo, silent bool) {
-	if _, moved := h.newer[pi.id]; silent || !pi.current || moved || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+	_, moved := h.newer[pi.id]
+	inStep := !silent && pi.current && !moved && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2)
+	if !pi.waits.keptUp(n.now, inStep) {
 		return
 	}
 	if n.lobby.State >= StateLoading && !h.loaded[pi.id] {
@@ -222,6 +227,7 @@ func (n *Node) stepHost(m Message) {
 		return
 	}
 	n.heardAfter(pi, n.now-pi.heard)
+	pi.answers.credit(weight(&m))
 	pi.heard, pi.msgAt = n.now, n.now
 	pi.connLost = false
 	pi.current = m.Epoch == n.epoch
@@ -343,7 +349,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		// One answer per gap: a peer that wakes up reads many pings at
 		// once and asks for the same turns after each.
 		pi.resentAt, pi.needHave = n.now, m.Have
-		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Have, n.last()), Delay: n.delay})
+		n.catchUp(pi, m.Have)
 	}
 	for _, hr := range m.Hashes {
 		h.recordHash(n, pi.id, hr.Turn, hr.Hash)
@@ -633,7 +639,7 @@ func (n *Node) hostTick() {
 		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
 			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks && !n.sendRejoin(pi) {
 			pi.resentAt = n.now
-			n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(pi.acked, n.last()), Delay: n.delay})
+			n.catchUp(pi, pi.acked)
 		}
 	}
 	h.checkHashes(n)
@@ -734,6 +740,13 @@ func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
 		return false
 	}
 	pi.waited++
+	if n.lobby.State == StatePlaying && pi.waits.add(n.now) {
+		// It made the game wait its share of the last minute: away
+		// until it has kept up for a while (budget.go).
+		pi.waits.held, pi.waits.keptSince = true, -1
+		h.setAway(n, pi, true)
+		return false
+	}
 	budget := n.cfg.DropTicks
 	if loading && !silent {
 		budget = n.cfg.LoadTicks
@@ -873,7 +886,7 @@ func (n *Node) lateFollower(m Message) {
 	l := n.lobby.Clone()
 	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
 	if m.Turn < n.last() {
-		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Turn, n.last()), Delay: n.delay})
+		n.catchUp(pi, m.Turn)
 	}
 }
 

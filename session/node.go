@@ -99,6 +99,13 @@ func epochSlot(e uint64) int                { return int(e & (1<<epochSlotBits -
 // every later claim (and the generation written to disk) towards overflow.
 const maxGenLeap = 1 << 16
 
+// maxGenStep bounds how far one message of a player moves the newest
+// generation this node knows (which its next claim builds on and which is
+// written to disk). An honest game moves it by one a migration, and a
+// missed run of failed claims by a few; a member that puts a generation
+// far ahead in every message walks it only this far each time.
+const maxGenStep = 64
+
 // owns reports whether p may act as the host of epoch e: an epoch carries
 // the slot of the player that claimed it, and only that player sequences,
 // pings or merges in its name.
@@ -469,7 +476,7 @@ func (n *Node) Step(m Message) error {
 	if n.role == roleJoining || n.rosterIndex(m.From) >= 0 {
 		// Only the players of the game (or the host a joiner asks) move
 		// the generation: a stranger's message costs nothing.
-		n.maxGen = max(n.maxGen, epochGen(m.Epoch))
+		n.maxGen = max(n.maxGen, min(epochGen(m.Epoch), n.maxGen+maxGenStep))
 	}
 	switch n.role {
 	case roleJoining:

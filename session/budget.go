@@ -1,0 +1,174 @@
+package session
+
+// Answers are budgeted. A host answers what a member asks for: the turns
+// after the one it says it has (a catch-up), a repair when its hash
+// differs. What a member says costs it a few bytes; an answer can cost the
+// host megabytes. So each member has an answer budget in bytes: it starts
+// with room for one whole catch-up (maxTurnBytesInMsg) and gains answerRatio
+// bytes for every byte the member sends (by the estimate of weight), up to
+// that room. A catch-up that does not fit is cut to what does (the member
+// asks again for the rest as its budget refills); so over any stretch of
+// time after the first catch-up, the host answers a member at most
+// answerRatio times what that member sent it, whatever its acks claim.
+//
+// Repairs are counted apart: a member whose hash differed is repaired (a
+// desync event, a report file, a snapshot) at most maxRepairs times in
+// repairWindow; differing reports past that are left unanswered until the
+// window has moved on. An honest peer's state differs once in a long while;
+// one that differs every hash turn is broken or lying, and another
+// snapshot would not help it.
+const (
+	answerRatio  = 4
+	answerRoom   = maxTurnBytesInMsg
+	maxRepairs   = 3
+	repairWindow = 6000 // ticks: a minute at DefaultTickMillis
+)
+
+// answerBudget is what a host may still answer one member, in bytes.
+type answerBudget struct {
+	bytes   int
+	started bool // the member's room was given
+	repairs []int
+}
+
+// fill gives a new member its room for one catch-up.
+func (b *answerBudget) fill() {
+	if !b.started {
+		b.started, b.bytes = true, answerRoom
+	}
+}
+
+// credit adds what the member sent (w bytes) times answerRatio.
+func (b *answerBudget) credit(w int) {
+	b.fill()
+	b.bytes = min(answerRoom, b.bytes+answerRatio*w)
+}
+
+// take cuts turns to what the budget holds (at least none) and charges it.
+func (b *answerBudget) take(turns []Turn) []Turn {
+	b.fill()
+	for i, t := range turns {
+		w := turnWeight(t)
+		if w > b.bytes {
+			return turns[:i]
+		}
+		b.bytes -= w
+	}
+	return turns
+}
+
+// repairAllowed reports whether the member may be repaired at tick now,
+// and counts the repair if so.
+func (b *answerBudget) repairAllowed(now int) bool {
+	i := 0
+	for i < len(b.repairs) && now-b.repairs[i] >= repairWindow {
+		i++
+	}
+	b.repairs = b.repairs[i:]
+	if len(b.repairs) >= maxRepairs {
+		return false
+	}
+	b.repairs = append(b.repairs, now)
+	return true
+}
+
+// turnWeight estimates a turn's bytes on the wire.
+func turnWeight(t Turn) int {
+	w := 16 + 8*(len(t.Departures)+len(t.Presence))
+	for _, c := range t.Commands {
+		w += 16 + len(c.Data)
+	}
+	return w
+}
+
+// weight estimates a message's bytes on the wire, from its parts that can
+// be large; it needs no encoding, so the host can count every message.
+func weight(m *Message) int {
+	w := 24 + 16*len(m.Hashes) + 16*len(m.Targets)
+	for _, t := range m.Turns {
+		w += turnWeight(t)
+	}
+	for _, c := range m.Commands {
+		w += 16 + len(c.Data)
+	}
+	if m.Snapshot != nil {
+		w += len(m.Snapshot.Data)
+	}
+	if m.Chat != nil {
+		w += len(m.Chat.Text)
+	}
+	return w
+}
+
+// catchUp sends pi the turns after from that its answer budget holds.
+func (n *Node) catchUp(pi *peerInfo, from uint64) {
+	turns := pi.answers.take(n.turnsAfter(from, n.last()))
+	if len(turns) == 0 {
+		return
+	}
+	n.hostSend(pi, Message{Kind: MsgTurns, Turns: turns, Delay: n.delay})
+}
+
+// Waiting is budgeted per player. The host holds turns for a player that
+// is silent or lags (waitFor), up to DropTicks in one stretch; a player
+// that falls behind and catches up again and again would make every
+// stretch a new one. So each player may make the game wait waitShare ticks
+// within waitWindow (3 s a minute at the defaults: the game keeps 95 % of
+// its pace). Past that it is marked away at once, nobody waits for it, and
+// it is marked back only once it kept up for keepUpTicks in a row (30 s);
+// a player away for the first time comes back as soon as it caught up.
+const (
+	waitWindow   = 6000 // ticks: a minute at DefaultTickMillis
+	waitBuckets  = 60
+	waitShareDiv = 20 // waitShare = waitWindow / waitShareDiv
+	waitShare    = waitWindow / waitShareDiv
+	keepUpTicks  = 3000
+)
+
+// waitLog counts the ticks the game waited for one player, in buckets of
+// waitWindow/waitBuckets ticks.
+type waitLog struct {
+	ticks [waitBuckets]int
+	at    [waitBuckets]int // the bucket's index in time, to tell a stale one
+	// held: it used up its share and is away until it kept up since
+	// keptSince (-1: not keeping up now).
+	held      bool
+	keptSince int
+}
+
+// add counts a tick waited at now and reports whether the player is over
+// its share of the window.
+func (w *waitLog) add(now int) bool {
+	size := waitWindow / waitBuckets
+	i := now / size
+	b := i % waitBuckets
+	if w.at[b] != i {
+		w.at[b], w.ticks[b] = i, 0
+	}
+	w.ticks[b]++
+	total := 0
+	for k := range w.ticks {
+		if i-w.at[k] < waitBuckets {
+			total += w.ticks[k]
+		}
+	}
+	return total > waitShare
+}
+
+// keptUp notes whether the player is in step at now and reports whether it
+// may be marked back.
+func (w *waitLog) keptUp(now int, inStep bool) bool {
+	if !w.held {
+		return inStep
+	}
+	switch {
+	case !inStep:
+		w.keptSince = -1
+	case w.keptSince < 0:
+		w.keptSince = now
+	case now-w.keptSince >= keepUpTicks:
+		w.held, w.keptSince = false, -1
+		return true
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package session_test
+
+import (
+	"testing"
+
+	"hostfall/session"
+	"hostfall/session/simnet"
+)
+
+// A member that names a generation far ahead (just under the 2^16 refused
+// outright) in every message walks the others' generation, which their
+// next claim builds on and which is written to disk, only a little per
+// message, and the game goes on with its host.
+func TestMemberMovesGenerationsLittle(t *testing.T) {
+	const msgs, step = 50, 64
+	n := gameOf(t, 5, 3, simConfig())
+	n.Run(20)
+	gen := n.Peers[0].Status.Generation
+	epoch := n.Peers[0].Status.Epoch
+	two := inSlot(t, n, 2)
+	for range msgs {
+		for _, p := range n.Peers {
+			if p.ID != two.ID {
+				cur := p.Status.Generation
+				n.Inject(two.ID, p.ID, session.Message{Kind: session.MsgPing, Epoch: epochOf(cur+1<<16-1, 2), Count: 1, Slot: 2})
+			}
+		}
+		n.Run(2)
+	}
+	n.Run(20)
+	for _, p := range n.Peers {
+		if p.ID == two.ID {
+			continue
+		}
+		t.Logf("%s: generation %d → %d after %d messages", p.ID, gen, p.Status.Generation, msgs)
+		if p.Status.Generation > gen+msgs*step {
+			t.Errorf("%s: generation %d after %d messages from slot 2, more than %d past %d", p.ID, p.Status.Generation, msgs, msgs*step, gen)
+		}
+		if p.Status.Epoch != epoch {
+			t.Errorf("%s: epoch %d, want the host's %d", p.ID, p.Status.Epoch, epoch)
+		}
+	}
+	noViolations(t, n)
+}
+
+// encodedSize is m's size on the wire.
+func encodedSize(t *testing.T, m session.Message) int {
+	t.Helper()
+	b, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(b)
+}
+
+// A member whose acks ask for the turns after turn 1, then after turn 2,
+// and so on alternately (each a new gap to a host that answers one
+// catch-up per gap) late in a game gets answers of at most one catch-up's
+// room plus answerRatio (4) times the bytes it sent: not one catch-up per
+// ack. The others play on.
+func TestAcksCannotAmplifyCatchUps(t *testing.T) {
+	const (
+		ratio = 4
+		room  = 4 << 20
+		acks  = 1500
+	)
+	n := gameOf(t, 9, 3, simConfig())
+	for i := range 2000 {
+		if i%5 == 0 {
+			proposeAll(n)
+		}
+		n.Tick()
+	}
+	host, bad := n.Peers[0], inSlot(t, n, 2)
+	start := host.Last()
+	sent, recv := 0, 0
+	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
+		for _, m := range rd.Messages {
+			switch {
+			case p == host && m.To == bad.ID && m.Kind == session.MsgTurns && len(m.Turns) > 0 && m.Turns[0].Number < start:
+				sent += encodedSize(t, m)
+			case p == bad && m.To == host.ID:
+				recv += encodedSize(t, m)
+			}
+		}
+	}
+	for i := range acks {
+		m := session.Message{Kind: session.MsgAck, Epoch: host.Status.Epoch, Have: uint64(1 + i%2), Need: true}
+		recv += encodedSize(t, m)
+		n.Inject(bad.ID, host.ID, m)
+		if i%5 == 0 {
+			proposeAll(n)
+		}
+		n.Tick()
+	}
+	t.Logf("turn %d → %d: the member sent %d bytes (%d forged acks), the host answered %d bytes of catch-ups (%.1f×)",
+		start, host.Last(), recv, acks, sent, float64(sent)/float64(recv))
+	if sent > room+ratio*recv {
+		t.Errorf("the host answered %d bytes to a member that sent %d: more than %d + %d×", sent, recv, room, ratio)
+	}
+}
+
+// lagAndCatchUp plays a 3-player game for ticks ticks; with lag, slot 2's
+// client says it is just over MaxLagTurns behind (its acks ask for the
+// turns after that) for 280 ticks, nearly DropTicks, then lets its honest
+// acks catch up for 100, again and again. It returns the turns played.
+func lagAndCatchUp(t *testing.T, ticks int, lag bool) uint64 {
+	n := gameOf(t, 13, 3, simConfig())
+	n.Run(200)
+	host, bad := n.Peers[0], inSlot(t, n, 2)
+	start := host.Last()
+	for i := range ticks {
+		if lag && i%380 < 280 && host.Last() > 11 {
+			n.Inject(bad.ID, host.ID, session.Message{Kind: session.MsgAck, Epoch: host.Status.Epoch, Have: host.Last() - 11, Need: true})
+		}
+		if i%5 == 0 {
+			proposeAll(n)
+		}
+		n.Tick()
+	}
+	return host.Last() - start
+}
+
+// A player that lags just long enough to be waited for, catches up before
+// it would be marked away, and does it again, costs the others at most
+// its share of waiting: they keep at least 90 % of their pace over two
+// minutes.
+func TestLagAndCatchUpCostsLittleWaiting(t *testing.T) {
+	const ticks = 12000
+	normal := lagAndCatchUp(t, ticks, false)
+	lagged := lagAndCatchUp(t, ticks, true)
+	t.Logf("turns in %d ticks: %d without the pattern, %d with it (%.0f %%)", ticks, normal, lagged, 100*float64(lagged)/float64(normal))
+	if lagged*10 < normal*9 {
+		t.Errorf("the game played %d turns with a member lagging and catching up, %d without: under 90 %%", lagged, normal)
+	}
+}
