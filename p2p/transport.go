@@ -53,8 +53,12 @@ type Limits struct {
 	// StrangerFrame bounds a frame from a peer the loop has not admitted
 	// (see Transport.Admit): a stranger may only knock (Hello, Proof), and
 	// those are small. Only members and the hosts this peer asked may send
-	// turns and snapshots up to MaxFrameSize.
+	// turns and snapshots up to MaxFrameSize. StrangerRate bounds the bytes
+	// a second a stranger's stream is read at (on top of ByteRate). Of a
+	// stranger's session messages only the kind is read (session.PeekKind):
+	// a Hello or a Proof goes on to the loop, anything else is dropped.
 	StrangerFrame int
+	StrangerRate  float64
 	// Strangers and StrangersPerIP bound the inbound connections of peers
 	// the loop has not admitted, in all and per remote IP address (on
 	// loopback too, where go-libp2p lifts its own per-address cap); one
@@ -76,8 +80,8 @@ var DefaultLimits = Limits{
 	StrikeWindow: time.Minute,
 	BlockFor:     time.Minute,
 	ProofRate:    2, ProofBurst: 20,
-	StrangerFrame: 64<<10 + 1,
-	Strangers:     64, StrangersPerIP: 8,
+	StrangerFrame: 8<<10 + 1, StrangerRate: 32 << 10,
+	Strangers: 64, StrangersPerIP: 8,
 	StrangerLinger: time.Minute,
 }
 
@@ -111,6 +115,7 @@ func (l Limits) filled() Limits {
 	def(&l.ProofRate, d.ProofRate)
 	defi(&l.ProofBurst, d.ProofBurst)
 	defi(&l.StrangerFrame, d.StrangerFrame)
+	def(&l.StrangerRate, d.StrangerRate)
 	l.StrangerFrame = min(l.StrangerFrame, MaxFrameSize)
 	defi(&l.Strangers, d.Strangers)
 	defi(&l.StrangersPerIP, d.StrangersPerIP)
@@ -172,6 +177,7 @@ type transport struct {
 	simultaneous atomic.Int64                         // streams that met one opened the other way
 	openFailed   atomic.Int64                         // stream opens that failed (tests: the tie-break had one side only)
 	noRenew      atomic.Bool                          // LeaveLimitsToRelay
+	ignored      atomic.Int64                         // strangers' frames dropped unread (knocks)
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -195,6 +201,7 @@ type transport struct {
 
 type peerLimiter struct {
 	frames, bytes *rate.Limiter
+	stranger      *rate.Limiter // bytes while the peer is no member
 }
 
 func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
@@ -487,8 +494,9 @@ func (t *transport) limiter(p peer.ID) *peerLimiter {
 	pl := t.limiters[p]
 	if pl == nil {
 		pl = &peerLimiter{
-			frames: rate.NewLimiter(rate.Limit(t.lim.FrameRate), t.lim.FrameBurst),
-			bytes:  rate.NewLimiter(rate.Limit(t.lim.ByteRate), t.lim.ByteBurst),
+			frames:   rate.NewLimiter(rate.Limit(t.lim.FrameRate), t.lim.FrameBurst),
+			bytes:    rate.NewLimiter(rate.Limit(t.lim.ByteRate), t.lim.ByteBurst),
+			stranger: rate.NewLimiter(rate.Limit(t.lim.StrangerRate), 2*t.lim.StrangerFrame),
 		}
 		t.limiters[p] = pl
 	}
@@ -871,7 +879,8 @@ func (t *transport) read(l *link, s network.Stream) {
 		l.recv.Add(uint64(size))
 		l.frames.Add(1)
 		l.heard.Store(time.Now().UnixNano())
-		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil {
+		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil ||
+			fr.max < MaxFrameSize && lim.stranger.WaitN(t.ctx, size) != nil {
 			s.Reset()
 			return
 		}
@@ -909,10 +918,25 @@ func (t *transport) frameCap(p peer.ID) int {
 	return MaxFrameSize
 }
 
+// knocks are the session messages a stranger may send: a join and its
+// password proof. Anything else from a stranger is dropped by its kind.
+var knocks = map[session.MsgKind]bool{session.MsgHello: true, session.MsgProof: true}
+
 // frame handles one frame after the hello; ip is the sender's address.
 func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error {
+	member := t.member(l.p)
 	switch kind {
 	case frameSession:
+		if !member {
+			k, err := session.PeekKind(body)
+			if err != nil {
+				return err
+			}
+			if !knocks[k] {
+				l.t.ignored.Add(1)
+				return nil // a stranger's turns, acks or claims: nothing of its business
+			}
+		}
 		m, err := session.UnmarshalMessage(body)
 		if err != nil {
 			return err
@@ -927,6 +951,10 @@ func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error
 		case <-t.ctx.Done():
 		}
 	case framePeers:
+		if !member {
+			l.t.ignored.Add(1)
+			return nil // only members tell where others are
+		}
 		infos, err := decodePeers(body)
 		if err != nil {
 			return err

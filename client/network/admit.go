@@ -34,9 +34,13 @@ const maxAsked = 64
 
 // askingKinds are the messages a peer sends to a host it chose to join or
 // follow: the answers to them (a Welcome and snapshot, turns) may be large.
+// A Welcome is the host's side of the same choice: the joiner may speak as
+// a member from then on (the transport reads only a stranger's Hello and
+// Proof), even before the lobby that lists it is published.
 var askingKinds = map[session.MsgKind]bool{
 	session.MsgHello: true, session.MsgProof: true, session.MsgFollow: true,
 	session.MsgCommands: true, session.MsgAck: true, session.MsgLoaded: true,
+	session.MsgWelcome: true,
 }
 
 func (a *admission) admitted(p peer.ID) bool {
