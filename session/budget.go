@@ -20,7 +20,7 @@ package session
 const (
 	answerRatio  = 4
 	answerRoom   = maxTurnBytesInMsg
-	maxRepairs   = 3
+	maxRepairs   = 10
 	repairWindow = 6000 // ticks: a minute at DefaultTickMillis
 )
 
@@ -110,65 +110,11 @@ func (n *Node) catchUp(pi *peerInfo, from uint64) {
 }
 
 // Waiting is budgeted per player. The host holds turns for a player that
-// is silent or lags (waitFor), up to DropTicks in one stretch; a player
-// that falls behind and catches up again and again would make every
-// stretch a new one. So each player may make the game wait waitShare ticks
-// within waitWindow (3 s a minute at the defaults: the game keeps 95 % of
-// its pace). Past that it is marked away at once, nobody waits for it, and
-// it is marked back only once it kept up for keepUpTicks in a row (30 s);
-// a player away for the first time comes back as soon as it caught up.
-const (
-	waitWindow   = 6000 // ticks: a minute at DefaultTickMillis
-	waitBuckets  = 60
-	waitShareDiv = 20 // waitShare = waitWindow / waitShareDiv
-	waitShare    = waitWindow / waitShareDiv
-	keepUpTicks  = 3000
-)
-
-// waitLog counts the ticks the game waited for one player, in buckets of
-// waitWindow/waitBuckets ticks.
-type waitLog struct {
-	ticks [waitBuckets]int
-	at    [waitBuckets]int // the bucket's index in time, to tell a stale one
-	// held: it used up its share and is away until it kept up since
-	// keptSince (-1: not keeping up now).
-	held      bool
-	keptSince int
-}
-
-// add counts a tick waited at now and reports whether the player is over
-// its share of the window.
-func (w *waitLog) add(now int) bool {
-	size := waitWindow / waitBuckets
-	i := now / size
-	b := i % waitBuckets
-	if w.at[b] != i {
-		w.at[b], w.ticks[b] = i, 0
-	}
-	w.ticks[b]++
-	total := 0
-	for k := range w.ticks {
-		if i-w.at[k] < waitBuckets {
-			total += w.ticks[k]
-		}
-	}
-	return total > waitShare
-}
-
-// keptUp notes whether the player is in step at now and reports whether it
-// may be marked back.
-func (w *waitLog) keptUp(now int, inStep bool) bool {
-	if !w.held {
-		return inStep
-	}
-	switch {
-	case !inStep:
-		w.keptSince = -1
-	case w.keptSince < 0:
-		w.keptSince = now
-	case now-w.keptSince >= keepUpTicks:
-		w.held, w.keptSince = false, -1
-		return true
-	}
-	return false
-}
+// is silent or lags (waitFor), up to DropTicks in one stretch, from a
+// budget (peerInfo.waited) that only time in step refills: one tick for
+// every waitEarn ticks the player kept up. Being marked away or back
+// leaves the budget as it is, so a player that falls behind and catches up
+// again and again is waited for once, and then only for a tenth of the
+// time it kept up: the others keep at least 90 % of their pace, and a
+// player over its budget is away (nobody waits) until it caught up.
+const waitEarn = 10

@@ -17,7 +17,7 @@ type peerInfo struct {
 	connLost   bool
 	stallSince int // tick the wait for it began; -1 when not waiting
 	lastWaitEv int
-	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
+	waited     int // ticks waited for it, recovering 1 per waitEarn ticks in step: a peer that keeps falling behind runs out
 	resentAt   int
 	rejoinAt   int    // tick it was last told to rejoin by snapshot (see sendRejoin)
 	needHave   uint64 // the turn it last asked to be sent turns after
@@ -34,7 +34,6 @@ type peerInfo struct {
 	welcomedAt int // tick of its last Welcome during play (0: none)
 
 	answers answerBudget // what this host may still answer it (budget.go)
-	waits   waitLog      // how long the game waited for it lately (budget.go)
 }
 
 type sentTurn struct {
@@ -132,8 +131,7 @@ func (h *hostState) awaySlot(n *Node, slot int) bool {
 
 // setAway sequences slot going away (or coming back) in the next turn.
 func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
-	pi.away = away
-	pi.waited = 0
+	pi.away = away // the wait budget stays spent (budget.go)
 	if pi.stallSince >= 0 {
 		pi.stallSince = -1
 		h.broadcastWait(n, pi.slot, 0)
@@ -147,9 +145,7 @@ func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
 // maybeBack ends an away player's absence once it follows this host again
 // and has caught up to within half the lag the host tolerates.
 func (h *hostState) maybeBack(n *Node, pi *peerInfo, silent bool) {
-	_, moved := h.newer[pi.id]
-	inStep := !silent && pi.current && !moved && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2)
-	if !pi.waits.keptUp(n.now, inStep) {
+	if _, moved := h.newer[pi.id]; silent || !pi.current || moved || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
 		return
 	}
 	if n.lobby.State >= StateLoading && !h.loaded[pi.id] {
@@ -731,7 +727,10 @@ func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
 			pi.stallSince = -1
 			h.broadcastWait(n, pi.slot, 0)
 		}
-		if pi.waited > 0 && n.now%4 == 0 {
+		// Keeping up refills the budget, slowly (budget.go); a long
+		// load's wait does not weigh on the game's.
+		pi.waited = min(pi.waited, n.cfg.DropTicks)
+		if pi.waited > 0 && n.now%waitEarn == 0 {
 			pi.waited--
 		}
 		return false
@@ -740,13 +739,6 @@ func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
 		return false
 	}
 	pi.waited++
-	if n.lobby.State == StatePlaying && pi.waits.add(n.now) {
-		// It made the game wait its share of the last minute: away
-		// until it has kept up for a while (budget.go).
-		pi.waits.held, pi.waits.keptSince = true, -1
-		h.setAway(n, pi, true)
-		return false
-	}
 	budget := n.cfg.DropTicks
 	if loading && !silent {
 		budget = n.cfg.LoadTicks
