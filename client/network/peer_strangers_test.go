@@ -2,8 +2,10 @@ package network
 
 import (
 	"context"
+	"encoding/binary"
 	"flag"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 
 	"hostfall/internal/testwait"
 	"hostfall/p2p"
+	"hostfall/session"
 )
 
 var strangerCount = flag.Int("strangers", 200, "stranger identities TestStrangersCannotTrimMembers connects")
@@ -103,4 +106,82 @@ func TestStrangersCannotTrimMembers(t *testing.T) {
 		}
 	}
 	survivorsAgree(t, peers, limit, 0)
+}
+
+// knockFrame is a valid session frame of the largest size a stranger may
+// send: a Commands message of many small commands, which would cost a
+// full decode (and reach the loop) if the host read it.
+func knockFrame(tb testing.TB) []byte {
+	cmds := make([]session.Command, 0, 2048)
+	var body []byte
+	for len(cmds) < cap(cmds) {
+		next := append(cmds, session.Command{Slot: 1, Seq: uint64(len(cmds) + 1), Data: []byte{1}})
+		b, err := (&session.Message{Kind: session.MsgCommands, Commands: next}).Marshal()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(b)+1 > p2p.DefaultLimits.StrangerFrame {
+			break
+		}
+		cmds, body = next, b
+	}
+	f := binary.AppendUvarint(nil, uint64(len(body)+1))
+	f = append(f, 2) // a session frame
+	return append(f, body...)
+}
+
+// TestStrangerFloodLeavesTheLoopAlone: 16 fresh identities send valid
+// session frames of the largest size a stranger may send (commands, which
+// only members may send) as fast as the host reads them, for 5 s, to the
+// host of a running 3-player game on loopback. No follower claims, the
+// host stays, nobody is waited for. The loop's longest stall is a figure.
+func TestStrangerFloodLeavesTheLoopAlone(t *testing.T) {
+	const (
+		limit     = 400
+		attackers = 16
+		lasting   = 5 * time.Second
+	)
+	peers := newGame(t, gameOpts{players: 3, turnLimit: limit})
+	host := peers[0]
+	before := make([]time.Duration, len(peers))
+	for i, p := range peers {
+		before[i] = p.Status().Stall
+	}
+	frame := knockFrame(t)
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	for range attackers {
+		h := newTestHost(t)
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), lasting)
+			defer cancel()
+			if h.LibP2P().Connect(ctx, host.host.AddrInfo()) != nil {
+				return
+			}
+			s, err := h.LibP2P().NewStream(ctx, host.ID(), p2p.ProtocolID)
+			if err != nil {
+				return
+			}
+			defer s.Reset()
+			_ = s.SetWriteDeadline(time.Now().Add(lasting))
+			if _, err := s.Write(helloFrame); err != nil {
+				return
+			}
+			for ctx.Err() == nil {
+				if _, err := s.Write(frame); err != nil {
+					return
+				}
+				sent.Add(int64(len(frame)))
+			}
+		})
+	}
+	wg.Wait()
+	survivorsAgree(t, peers, limit, 0)
+	for i, p := range peers {
+		t.Logf("%s: longest loop stall %v (%v before the flood)", p.name, p.Status().Stall, before[i])
+		for _, e := range p.all(EvWaiting) {
+			t.Errorf("%s waited for slot %d (%s) during the flood", p.name, e.Slot, e.Name)
+		}
+	}
+	t.Logf("%d strangers wrote %.1f MiB of %d-byte frames in %v", attackers, float64(sent.Load())/(1<<20), len(frame), lasting)
 }
