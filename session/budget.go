@@ -118,3 +118,42 @@ func (n *Node) catchUp(pi *peerInfo, from uint64) {
 // time it kept up: the others keep at least 90 % of their pace, and a
 // player over its budget is away (nobody waits) until it caught up.
 const waitEarn = 10
+
+// History is bounded in bytes as well as in turns: a member may send one
+// command of 64 KiB a turn within its slot's budget, and 8,192 such turns
+// would hold half a gigabyte. Past Config.KeepBytes the oldest turns the
+// caller has had go, down to three quarters of it (the turns it holds back
+// stay); a peer that needs older turns rejoins by snapshot, as after a
+// long absence.
+func (n *Node) bytesCut() int {
+	target, w, cut := n.cfg.KeepBytes*3/4, n.logBytes, 0
+	for cut < len(n.log) && n.base+uint64(cut) < n.released && w > target {
+		w -= turnWeight(n.log[cut])
+		cut++
+	}
+	return cut
+}
+
+// Bulk is budgeted per slot: a player's commands may hold bulkBytes in
+// bulkWindow (1 MiB a minute; orders are tens of bytes, a busy player
+// sends a few KiB a second). Commands past it wait with their sender, and
+// each batch that brings them is an offence (offence.go): a member that
+// keeps sending bulk is warned, then removed. So the history, the replay
+// and every peer's memory grow by what honest play makes.
+const (
+	bulkBytes  = 1 << 20
+	bulkWindow = 6000 // ticks: a minute at DefaultTickMillis
+)
+
+// bulkUse is a slot's command bytes taken in the current window.
+type bulkUse struct {
+	bytes, since int
+}
+
+// room reports how many more command bytes the slot may have at now.
+func (b *bulkUse) room(now int) int {
+	if now-b.since >= bulkWindow {
+		b.bytes, b.since = 0, now
+	}
+	return bulkBytes - b.bytes
+}

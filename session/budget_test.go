@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"hostfall/session"
@@ -133,4 +134,57 @@ func TestLagAndCatchUpCostsLittleWaiting(t *testing.T) {
 	if lagged*10 < normal*9 {
 		t.Errorf("the game played %d turns with a member lagging and catching up, %d without: under 90 %%", lagged, normal)
 	}
+}
+
+// A member whose client proposes one 64 KiB command a turn (inside the
+// per-turn budget of its slot) is over its minute's budget of command
+// bytes within seconds: warned, then removed as for other offences, so the
+// history and the replay grow no further by it.
+func TestBulkMemberIsRemoved(t *testing.T) {
+	n := gameOf(t, 17, 3, simConfig())
+	bad := inSlot(t, n, 2)
+	bulk := make([]byte, 64<<10)
+	for i := range 3000 {
+		if i%5 == 0 {
+			proposeAll(n)
+			if bad.Live() && bad.Status.Slot == 2 && bad.Status.State == session.StatePlaying {
+				binary.BigEndian.PutUint32(bulk, uint32(i))
+				_ = n.Propose(bad, 2, bulk)
+			}
+		}
+		n.Tick()
+	}
+	host := hostOf(n)
+	if departed(host, 2) != session.DepartMisbehaved {
+		t.Errorf("the member sending 64 KiB a turn was not removed for it (departure %v)", departed(host, 2))
+	}
+}
+
+// The history a peer holds stays within Config.KeepBytes (here 4 MiB)
+// when turns are large: the host's own slot, which no budget limits,
+// sends 64 KiB a turn for 400 turns (25 MiB).
+func TestHistoryBoundedInBytes(t *testing.T) {
+	const keep = 4 << 20
+	cfg := simConfig()
+	cfg.KeepBytes = keep
+	n := gameOf(t, 17, 3, cfg)
+	host := n.Peers[0]
+	bulk := make([]byte, 64<<10)
+	most := 0
+	for i := range 2000 {
+		if i%5 == 0 {
+			proposeAll(n)
+			binary.BigEndian.PutUint32(bulk, uint32(i)) // the checker tells commands by their bytes
+			_ = n.Propose(host, host.Status.Slot, bulk)
+		}
+		n.Tick()
+		for _, p := range n.Peers {
+			most = max(most, p.Node.HistoryBytes())
+		}
+	}
+	t.Logf("largest history held: %.1f MiB (bound %d MiB) over %d turns", float64(most)/(1<<20), keep>>20, host.Last())
+	if most > keep+(64<<10)+(1<<10) {
+		t.Errorf("a peer held %d bytes of history, more than the %d kept", most, keep)
+	}
+	noViolations(t, n)
 }

@@ -181,7 +181,7 @@ func (n *Node) applySnapshot(m Message) {
 	repaired := n.released > 0
 	if s != nil {
 		if c, ok := n.chainAt(s.Turn); !ok || c != s.Chain {
-			n.log, n.chains, n.arrived = nil, nil, nil
+			n.log, n.chains, n.arrived, n.logBytes = nil, nil, nil, 0
 			n.base, n.baseChain, n.gone = s.Turn, s.Chain, s.Gone
 			n.away, n.baseAway = s.Away, s.Away
 			for i := range n.nextSeq {

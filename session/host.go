@@ -34,6 +34,7 @@ type peerInfo struct {
 	welcomedAt int // tick of its last Welcome during play (0: none)
 
 	answers answerBudget // what this host may still answer it (budget.go)
+	bulk    bulkUse      // its commands' bytes this minute (budget.go)
 }
 
 type sentTurn struct {
@@ -292,6 +293,11 @@ func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
 		if count >= maxSlotCmdsPerTurn || count > 0 && size+len(c.Data) > maxSlotBytesPerTurn {
 			return // the rest wait for a later turn
 		}
+		if len(c.Data) > pi.bulk.room(n.now) {
+			h.offence(n, pi, fmt.Sprintf("more than %d KiB of commands in a minute", bulkBytes>>10))
+			return // they wait; the sender resends
+		}
+		pi.bulk.bytes += len(c.Data)
 		h.open = append(h.open, c)
 		count, size = count+1, size+len(c.Data)
 	}

@@ -159,6 +159,7 @@ type Node struct {
 	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain
 	// hash after log[i]; arrived[i] the tick it was committed here.
 	log       []Turn
+	logBytes  int // turnWeight of the turns in log (budget.go)
 	chains    []uint64
 	arrived   []int
 	base      uint64
@@ -656,6 +657,7 @@ func (n *Node) commit(t Turn) {
 	t.WantHash = false
 	chain := chainMix(n.lastChain(), &t)
 	n.log = append(n.log, t)
+	n.logBytes += turnWeight(t)
 	n.chains = append(n.chains, chain)
 	n.arrived = append(n.arrived, n.now)
 	for _, c := range t.Commands {
@@ -675,12 +677,21 @@ func (n *Node) commit(t Turn) {
 
 func (n *Node) prune() {
 	keep := n.cfg.KeepTurns
-	if len(n.log) <= keep+512 || n.released < n.base+512 {
+	cut := 0
+	switch {
+	case n.released < n.base+1:
+		return // nothing handed over yet: nothing may go
+	case len(n.log) > keep+512 && n.released >= n.base+512:
+		cut = 512
+	case n.logBytes > n.cfg.KeepBytes:
+		cut = n.bytesCut()
+	}
+	if cut == 0 {
 		return
 	}
-	cut := 512
 	for _, t := range n.log[:cut] {
 		n.baseAway = applyPresence(n.baseAway, t.Presence)
+		n.logBytes -= turnWeight(t)
 	}
 	n.baseChain = n.chains[cut-1]
 	n.base += uint64(cut)
