@@ -2,6 +2,8 @@ package session_test
 
 import (
 	"encoding/binary"
+	"runtime"
+	"runtime/metrics"
 	"testing"
 
 	"hostfall/session"
@@ -187,4 +189,53 @@ func TestHistoryBoundedInBytes(t *testing.T) {
 		t.Errorf("a peer held %d bytes of history, more than the %d kept", most, keep)
 	}
 	noViolations(t, n)
+}
+
+// BenchmarkBulkMemberHeap: a 3-player simnet game of 10 minutes (60,000
+// ticks) in which one member sends the most command bytes its budget
+// allows (16 KiB every second, just under 1 MiB a minute) and the others
+// play. Figures: the live heap of the process above what it was before
+// (three nodes, their toy games and simnet's record of every applied turn,
+// which a real peer does not keep), and the largest history a node held.
+func BenchmarkBulkMemberHeap(b *testing.B) {
+	var heap, hist float64
+	for b.Loop() {
+		n := gameOf(b, 23, 3, simConfig())
+		bad := n.Peers[2]
+		base := liveHeap()
+		bulk := make([]byte, 16<<10)
+		most := 0
+		for i := range 60000 {
+			if i%5 == 0 {
+				proposeAll(n)
+			}
+			if i%100 == 0 && bad.Live() && bad.Status.Slot >= 0 && bad.Status.State == session.StatePlaying {
+				binary.BigEndian.PutUint32(bulk, uint32(i))
+				_ = n.Propose(bad, bad.Status.Slot, bulk)
+			}
+			n.Tick()
+			if i%1000 == 0 {
+				for _, p := range n.Peers {
+					most = max(most, p.Node.HistoryBytes())
+				}
+			}
+		}
+		if departed(hostOf(n), bad.Status.Slot) != 255 {
+			b.Fatalf("the member within its budget left (%v)", departed(hostOf(n), bad.Status.Slot))
+		}
+		live := liveHeap()
+		runtime.KeepAlive(n) // measured with the nodes alive
+		heap = max(heap, float64(live-min(live, base))/1e6)
+		hist = max(hist, float64(most)/1e6)
+	}
+	b.ReportMetric(heap, "heap-MB")
+	b.ReportMetric(hist, "history-MB")
+}
+
+// liveHeap is the heap the last GC found live, after a fresh GC.
+func liveHeap() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
