@@ -230,3 +230,52 @@ func TestStrangersOnlyKnock(t *testing.T) {
 	}
 	arrives(session.MsgSnapshot, member.ID())
 }
+
+// A stranger's session messages are read only as far as their kind: a
+// Hello and a Proof reach the loop, turns, acks, claims and commands (here
+// 500 of them, within the stranger's frame size) never do, and neither
+// does its list of other peers' addresses.
+func TestStrangerMessagesStopAtTheKind(t *testing.T) {
+	victim := newTestHost(t)
+	tr := NewTransport(victim, Limits{}, nil)
+	t.Cleanup(func() { tr.Close(0) })
+	tr.Admit(func(peer.ID) bool { return false })
+	stranger := newTestHost(t)
+	s := rawStream(t, stranger, victim)
+	cmds := make([]session.Command, 500)
+	for i := range cmds {
+		cmds[i] = session.Command{Slot: 1, Seq: uint64(i + 1), Data: []byte{1}}
+	}
+	frames := helloFrame()
+	for _, m := range []session.Message{
+		{Kind: session.MsgCommands, Commands: cmds},
+		{Kind: session.MsgAck, Have: 3, Need: true},
+		{Kind: session.MsgClaim, Epoch: 1 << 20},
+		{Kind: session.MsgTurns, Turns: []session.Turn{{Number: 1}}},
+		{Kind: session.MsgHello, Hello: &session.Hello{Name: "knock"}},
+	} {
+		frames = append(frames, sessionFrame(t, m)...)
+	}
+	other := newTestHost(t)
+	frames = append(frames, appendFrame(nil, framePeers, encodePeers([]peer.AddrInfo{other.AddrInfo()}))...)
+	if _, err := s.Write(frames); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case in := <-tr.Inbound():
+		if in.Msg.Kind != session.MsgHello {
+			t.Fatalf("a stranger's %v reached the loop", in.Msg.Kind)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stranger's Hello did not arrive")
+	}
+	testwait.For(t, "the other frames read", 5*time.Second, func() bool { return tr.t.ignored.Load() >= 5 })
+	select {
+	case in := <-tr.Inbound():
+		t.Errorf("a stranger's %v reached the loop after its Hello", in.Msg.Kind)
+	default:
+	}
+	if addrs := victim.LibP2P().Peerstore().Addrs(other.ID()); len(addrs) > 0 {
+		t.Errorf("the stranger's word put %v in the peerstore", addrs)
+	}
+}

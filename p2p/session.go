@@ -41,6 +41,17 @@ func NewTransport(h *Host, lim Limits, log *slog.Logger) *Transport {
 // Until Admit is called everyone is admitted.
 func (t *Transport) Admit(admitted func(peer.ID) bool) { t.t.admit.Store(&admitted) }
 
+// Protect tells the transport the peers of this peer's game (players,
+// spectators, the host it joins): go-libp2p's connection manager never
+// trims their connections, and they do not count as strangers. Peers of
+// an earlier call that are not in ids lose that protection. Call it from
+// one goroutine.
+func (t *Transport) Protect(ids []peer.ID) { t.t.protect(ids) }
+
+// Strangers is how many inbound connections of peers that are no members
+// are open.
+func (t *Transport) Strangers() int { return t.t.strangerCount() }
+
 // Inbound delivers decoded session messages with their sender. Readers
 // wait when it is full, so a slow loop slows the senders, not the memory.
 func (t *Transport) Inbound() <-chan Inbound { return t.t.in }

@@ -53,8 +53,20 @@ type Limits struct {
 	// StrangerFrame bounds a frame from a peer the loop has not admitted
 	// (see Transport.Admit): a stranger may only knock (Hello, Proof), and
 	// those are small. Only members and the hosts this peer asked may send
-	// turns and snapshots up to MaxFrameSize.
+	// turns and snapshots up to MaxFrameSize. StrangerRate bounds the bytes
+	// a second a stranger's stream is read at (on top of ByteRate). Of a
+	// stranger's session messages only the kind is read (session.PeekKind):
+	// a Hello or a Proof goes on to the loop, anything else is dropped.
 	StrangerFrame int
+	StrangerRate  float64
+	// Strangers and StrangersPerIP bound the inbound connections of peers
+	// the loop has not admitted, in all and per remote IP address (on
+	// loopback too, where go-libp2p lifts its own per-address cap); one
+	// over a bound closes the oldest stranger's connection. A stranger
+	// still not admitted after StrangerLinger is closed (strangers.go).
+	Strangers      int
+	StrangersPerIP int
+	StrangerLinger time.Duration
 }
 
 // DefaultLimits are generous for a game (a follower sends ~25 frames a
@@ -68,7 +80,9 @@ var DefaultLimits = Limits{
 	StrikeWindow: time.Minute,
 	BlockFor:     time.Minute,
 	ProofRate:    2, ProofBurst: 20,
-	StrangerFrame: 64<<10 + 1,
+	StrangerFrame: 8<<10 + 1, StrangerRate: 32 << 10,
+	Strangers: 64, StrangersPerIP: 8,
+	StrangerLinger: time.Minute,
 }
 
 func (l Limits) filled() Limits {
@@ -101,7 +115,11 @@ func (l Limits) filled() Limits {
 	def(&l.ProofRate, d.ProofRate)
 	defi(&l.ProofBurst, d.ProofBurst)
 	defi(&l.StrangerFrame, d.StrangerFrame)
+	def(&l.StrangerRate, d.StrangerRate)
 	l.StrangerFrame = min(l.StrangerFrame, MaxFrameSize)
+	defi(&l.Strangers, d.Strangers)
+	defi(&l.StrangersPerIP, d.StrangersPerIP)
+	defd(&l.StrangerLinger, d.StrangerLinger)
 	return l
 }
 
@@ -163,6 +181,7 @@ type transport struct {
 	simultaneous atomic.Int64                         // streams that met one opened the other way
 	openFailed   atomic.Int64                         // stream opens that failed (tests: the tie-break had one side only)
 	noRenew      atomic.Bool                          // LeaveLimitsToRelay
+	ignored      atomic.Int64                         // strangers' frames dropped unread (knocks)
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -183,10 +202,16 @@ type transport struct {
 	lastDown    map[peer.ID]network.Conn
 	closedConns map[network.Conn]bool
 	closedSent  map[peer.ID]bool
+	// protected are the peers protected in the connection manager;
+	// strangers the inbound connections of everyone else, oldest first
+	// (strangers.go).
+	protected map[peer.ID]bool
+	strangers []stranger
 }
 
 type peerLimiter struct {
 	frames, bytes *rate.Limiter
+	stranger      *rate.Limiter // bytes while the peer is no member
 }
 
 func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
@@ -201,6 +226,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
 		lastDown: map[peer.ID]network.Conn{}, closedConns: map[network.Conn]bool{}, closedSent: map[peer.ID]bool{},
+		protected: map[peer.ID]bool{},
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
@@ -209,6 +235,8 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		t.connected(h.h.Network(), c)
 	}
 	h.h.SetStreamHandler(ProtocolID, t.handle)
+	t.wg.Add(1)
+	go t.sweepStrangers()
 	return t
 }
 
@@ -221,6 +249,7 @@ func (t *transport) close(linger time.Duration) {
 	t.hangUp(linger)
 	t.h.h.RemoveStreamHandler(ProtocolID)
 	t.h.h.Network().StopNotify(t.notifee)
+	t.protect(nil)
 	t.mu.Lock() // nothing adds to wg after this (link and ensureConnected check ctx under mu)
 	t.cancel()
 	for p := range t.held {
@@ -325,9 +354,11 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	t.mu.Unlock()
 	t.signal()
 	t.directConnected(c)
+	t.noteStranger(c)
 }
 
 func (t *transport) disconnected(_ network.Network, c network.Conn) {
+	t.forgetStranger(c)
 	t.mu.Lock()
 	p := c.RemotePeer()
 	if t.conns[p] > 0 {
@@ -483,8 +514,9 @@ func (t *transport) limiter(p peer.ID) *peerLimiter {
 	pl := t.limiters[p]
 	if pl == nil {
 		pl = &peerLimiter{
-			frames: rate.NewLimiter(rate.Limit(t.lim.FrameRate), t.lim.FrameBurst),
-			bytes:  rate.NewLimiter(rate.Limit(t.lim.ByteRate), t.lim.ByteBurst),
+			frames:   rate.NewLimiter(rate.Limit(t.lim.FrameRate), t.lim.FrameBurst),
+			bytes:    rate.NewLimiter(rate.Limit(t.lim.ByteRate), t.lim.ByteBurst),
+			stranger: rate.NewLimiter(rate.Limit(t.lim.StrangerRate), 2*t.lim.StrangerFrame),
 		}
 		t.limiters[p] = pl
 	}
@@ -892,7 +924,8 @@ func (t *transport) read(l *link, s network.Stream) {
 		l.recv.Add(uint64(size))
 		l.frames.Add(1)
 		l.heard.Store(time.Now().UnixNano())
-		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil {
+		if lim.frames.Wait(t.ctx) != nil || lim.bytes.WaitN(t.ctx, size) != nil ||
+			fr.max < MaxFrameSize && lim.stranger.WaitN(t.ctx, size) != nil {
 			s.Reset()
 			return
 		}
@@ -930,10 +963,25 @@ func (t *transport) frameCap(p peer.ID) int {
 	return MaxFrameSize
 }
 
+// knocks are the session messages a stranger may send: a join and its
+// password proof. Anything else from a stranger is dropped by its kind.
+var knocks = map[session.MsgKind]bool{session.MsgHello: true, session.MsgProof: true}
+
 // frame handles one frame after the hello; ip is the sender's address.
 func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error {
+	member := t.member(l.p)
 	switch kind {
 	case frameSession:
+		if !member {
+			k, err := session.PeekKind(body)
+			if err != nil {
+				return err
+			}
+			if !knocks[k] {
+				l.t.ignored.Add(1)
+				return nil // a stranger's turns, acks or claims: nothing of its business
+			}
+		}
 		m, err := session.UnmarshalMessage(body)
 		if err != nil {
 			return err
@@ -948,6 +996,10 @@ func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error
 		case <-t.ctx.Done():
 		}
 	case framePeers:
+		if !member {
+			l.t.ignored.Add(1)
+			return nil // only members tell where others are
+		}
 		infos, err := decodePeers(body)
 		if err != nil {
 			return err

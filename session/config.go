@@ -32,6 +32,7 @@ type Config struct {
 	HashEvery      int // peers report their state hash every this many turns (default 10)
 	MaxDelayTurns  int // cap of the adaptive input delay (default 4)
 	KeepTurns      int // committed turns kept in memory for catch-up and migration (default 8192)
+	KeepBytes      int // and at most about this many bytes of them (default 64 MiB; budget.go)
 	SnapshotChunk  int // a snapshot's state travels in parts of at most this many bytes (default 1 MiB)
 
 	// Generation is Status.Generation as an earlier run of this identity
@@ -73,5 +74,6 @@ func (c *Config) fill() {
 	def(&c.HashEvery, 10)
 	def(&c.MaxDelayTurns, 4)
 	def(&c.KeepTurns, 8192)
+	def(&c.KeepBytes, 64<<20)
 	def(&c.SnapshotChunk, 1<<20)
 }

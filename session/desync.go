@@ -137,7 +137,7 @@ func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 	var source PeerID
 	for _, r := range rs {
 		if r.Hash != maj {
-			if _, busy := h.repairing[r.Peer]; !busy {
+			if _, busy := h.repairing[r.Peer]; !busy && h.repairAllowed(n, r.Peer) {
 				minority = append(minority, r.Peer)
 			}
 		} else if h.votes(n, r.Peer) && (source == "" || r.Peer == n.self) {
@@ -181,7 +181,7 @@ func (n *Node) applySnapshot(m Message) {
 	repaired := n.released > 0
 	if s != nil {
 		if c, ok := n.chainAt(s.Turn); !ok || c != s.Chain {
-			n.log, n.chains, n.arrived = nil, nil, nil
+			n.log, n.chains, n.arrived, n.logBytes = nil, nil, nil, 0
 			n.base, n.baseChain, n.gone = s.Turn, s.Chain, s.Gone
 			n.away, n.baseAway = s.Away, s.Away
 			for i := range n.nextSeq {
@@ -235,4 +235,14 @@ func (n *Node) fitsRepair(s *Snapshot) bool {
 	}
 	c, ok := n.chainAt(s.Turn)
 	return !ok || c == s.Chain
+}
+
+// repairAllowed reports whether p's differing hash is answered with a
+// repair: the host's own always is, a member's within its budget.
+func (h *hostState) repairAllowed(n *Node, p PeerID) bool {
+	if p == n.self {
+		return true
+	}
+	pi := h.peer(p)
+	return pi != nil && pi.answers.repairAllowed(n.now)
 }

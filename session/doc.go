@@ -99,7 +99,10 @@
 // than MaxLagTurns behind, silent, or disconnected, the host holds turns
 // back, everyone sees EvWaiting with the ticks left, and after DropTicks the
 // player is away: Turn.Presence marks it at a turn (EvPlayerAway on every
-// peer at the same turn). Its slot and units stay; nobody waits for it
+// peer at the same turn). The DropTicks of waiting are a budget per player
+// that only time in step refills (a tick per 4), not away and back: a
+// player that lags and catches up again and again is waited for once, then
+// little (budget.go). Its slot and units stay; nobody waits for it
 // (with Lobby.AwayBot the host drives the slot, a bot plays it). Once
 // it follows the host again and has caught up to within MaxLagTurns/2, a
 // later turn marks it back (EvPlayerBack). Only a player's own Leave (or a
@@ -132,7 +135,9 @@
 //   - An epoch names its host (generation×16 + slot): a claim, a rival
 //     host's ping or a merge order counts only from the player of that
 //     slot. A generation more than 2^16 ahead of any this node knows is
-//     refused, and only players of the game move the node's own.
+//     refused, and only players of the game move the node's own, by at
+//     most 64 a message (maxGenStep): an honest game moves it by one a
+//     migration.
 //   - A peer whose connection was closed by its end (MsgDisconnected with
 //     Closed) does not count among the players present when a candidate
 //     counts its majority. Only the peer itself can close its connection,
@@ -167,6 +172,10 @@
 //     snapshot travels in parts of at most SnapshotChunk bytes (1 MiB),
 //     kept only from the peers this node could take one from (chunk.go);
 //     a catch-up of turns goes in messages of at most 4 MiB of commands.
+//   - What a host answers a member (catch-ups) comes from a budget: room
+//     for one catch-up, refilled by 4 bytes for each byte the member sends,
+//     so acks that ask again and again cost the host at most 4× what they
+//     cost the member (budget.go).
 //   - A member whose client sends what no honest client does (hash reports
 //     of turns nobody played, command batches larger than any resend,
 //     commands for another slot) has each such message ignored and
@@ -227,7 +236,8 @@
 // the host's hash); every peer emits EvDesync with all hashes (what a report
 // file needs); a majority peer is asked for a snapshot (Ready.SnapshotAt ->
 // Snapshot) and the minority peers restore it (Ready.Restore) and replay the
-// turns since (EvDesyncRepaired); simnet checks that a divergence is
+// turns since (EvDesyncRepaired), at most 10 times a minute per member;
+// simnet checks that a divergence is
 // repaired within 6×HashEvery turns (60 at the default). A joiner during play — a spectator, or a
 // known player (same peer ID) whose slot has not departed — gets the same
 // snapshot plus the turns since, while the others play on. Spectators receive

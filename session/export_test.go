@@ -74,3 +74,6 @@ func (n *Node) Footprint() (total int, largest string) {
 // Seeking reports whether the node has lost its game and asks around for
 // it, and whom it asks now.
 func (n *Node) Seeking() (bool, PeerID) { return n.role == roleJoining && n.rejoin, n.joinHost }
+
+// HistoryBytes is the estimated size of the turns this node holds.
+func (n *Node) HistoryBytes() int { return n.logBytes }

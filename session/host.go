@@ -17,7 +17,7 @@ type peerInfo struct {
 	connLost   bool
 	stallSince int // tick the wait for it began; -1 when not waiting
 	lastWaitEv int
-	waited     int // ticks waited for it, recovering 1 per 4 ticks in step: a peer that keeps falling behind runs out
+	waited     int // ticks waited for it, recovering 1 per waitEarn ticks in step: a peer that keeps falling behind runs out
 	resentAt   int
 	rejoinAt   int    // tick it was last told to rejoin by snapshot (see sendRejoin)
 	needHave   uint64 // the turn it last asked to be sent turns after
@@ -32,6 +32,9 @@ type peerInfo struct {
 	silence learntSilence
 
 	welcomedAt int // tick of its last Welcome during play (0: none)
+
+	answers answerBudget // what this host may still answer it (budget.go)
+	bulk    bulkUse      // its commands' bytes this minute (budget.go)
 }
 
 type sentTurn struct {
@@ -129,8 +132,7 @@ func (h *hostState) awaySlot(n *Node, slot int) bool {
 
 // setAway sequences slot going away (or coming back) in the next turn.
 func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
-	pi.away = away
-	pi.waited = 0
+	pi.away = away // the wait budget stays spent (budget.go)
 	if pi.stallSince >= 0 {
 		pi.stallSince = -1
 		h.broadcastWait(n, pi.slot, 0)
@@ -222,6 +224,7 @@ func (n *Node) stepHost(m Message) {
 		return
 	}
 	n.heardAfter(pi, n.now-pi.heard)
+	pi.answers.credit(weight(&m))
 	pi.heard, pi.msgAt = n.now, n.now
 	pi.connLost = false
 	pi.current = m.Epoch == n.epoch
@@ -290,6 +293,11 @@ func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
 		if count >= maxSlotCmdsPerTurn || count > 0 && size+len(c.Data) > maxSlotBytesPerTurn {
 			return // the rest wait for a later turn
 		}
+		if len(c.Data) > pi.bulk.room(n.now) {
+			h.offence(n, pi, fmt.Sprintf("more than %d KiB of commands in a minute", bulkBytes>>10))
+			return // they wait; the sender resends
+		}
+		pi.bulk.bytes += len(c.Data)
 		h.open = append(h.open, c)
 		count, size = count+1, size+len(c.Data)
 	}
@@ -343,7 +351,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		// One answer per gap: a peer that wakes up reads many pings at
 		// once and asks for the same turns after each.
 		pi.resentAt, pi.needHave = n.now, m.Have
-		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Have, n.last()), Delay: n.delay})
+		n.catchUp(pi, m.Have)
 	}
 	for _, hr := range m.Hashes {
 		h.recordHash(n, pi.id, hr.Turn, hr.Hash)
@@ -637,7 +645,7 @@ func (n *Node) hostTick() {
 		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
 			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks && !n.sendRejoin(pi) {
 			pi.resentAt = n.now
-			n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(pi.acked, n.last()), Delay: n.delay})
+			n.catchUp(pi, pi.acked)
 		}
 	}
 	h.checkHashes(n)
@@ -729,7 +737,10 @@ func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
 			pi.stallSince = -1
 			h.broadcastWait(n, pi.slot, 0)
 		}
-		if pi.waited > 0 && n.now%4 == 0 {
+		// Keeping up refills the budget, slowly (budget.go); a long
+		// load's wait does not weigh on the game's.
+		pi.waited = min(pi.waited, n.cfg.DropTicks)
+		if pi.waited > 0 && n.now%waitEarn == 0 {
 			pi.waited--
 		}
 		return false
@@ -877,7 +888,7 @@ func (n *Node) lateFollower(m Message) {
 	l := n.lobby.Clone()
 	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
 	if m.Turn < n.last() {
-		n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(m.Turn, n.last()), Delay: n.delay})
+		n.catchUp(pi, m.Turn)
 	}
 }
 

@@ -105,6 +105,13 @@ func epochSlot(e uint64) int                { return int(e & (1<<epochSlotBits -
 // every later claim (and the generation written to disk) towards overflow.
 const maxGenLeap = 1 << 16
 
+// maxGenStep bounds how far one message of a player moves the newest
+// generation this node knows (which its next claim builds on and which is
+// written to disk). An honest game moves it by one a migration, and a
+// missed run of failed claims by a few; a member that puts a generation
+// far ahead in every message walks it only this far each time.
+const maxGenStep = 64
+
 // owns reports whether p may act as the host of epoch e: an epoch carries
 // the slot of the player that claimed it, and only that player sequences,
 // pings or merges in its name.
@@ -158,6 +165,7 @@ type Node struct {
 	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain
 	// hash after log[i]; arrived[i] the tick it was committed here.
 	log       []Turn
+	logBytes  int // turnWeight of the turns in log (budget.go)
 	chains    []uint64
 	arrived   []int
 	base      uint64
@@ -481,7 +489,7 @@ func (n *Node) Step(m Message) error {
 	if n.role == roleJoining || n.rosterIndex(m.From) >= 0 {
 		// Only the players of the game (or the host a joiner asks) move
 		// the generation: a stranger's message costs nothing.
-		n.maxGen = max(n.maxGen, epochGen(m.Epoch))
+		n.maxGen = max(n.maxGen, min(epochGen(m.Epoch), n.maxGen+maxGenStep))
 	}
 	switch n.role {
 	case roleJoining:
@@ -661,6 +669,7 @@ func (n *Node) commit(t Turn) {
 	t.WantHash = false
 	chain := chainMix(n.lastChain(), &t)
 	n.log = append(n.log, t)
+	n.logBytes += turnWeight(t)
 	n.chains = append(n.chains, chain)
 	n.arrived = append(n.arrived, n.now)
 	for _, c := range t.Commands {
@@ -680,12 +689,21 @@ func (n *Node) commit(t Turn) {
 
 func (n *Node) prune() {
 	keep := n.cfg.KeepTurns
-	if len(n.log) <= keep+512 || n.released < n.base+512 {
+	cut := 0
+	switch {
+	case n.released < n.base+1:
+		return // nothing handed over yet: nothing may go
+	case len(n.log) > keep+512 && n.released >= n.base+512:
+		cut = 512
+	case n.logBytes > n.cfg.KeepBytes:
+		cut = n.bytesCut()
+	}
+	if cut == 0 {
 		return
 	}
-	cut := 512
 	for _, t := range n.log[:cut] {
 		n.baseAway = applyPresence(n.baseAway, t.Presence)
+		n.logBytes -= turnWeight(t)
 	}
 	n.baseChain = n.chains[cut-1]
 	n.base += uint64(cut)

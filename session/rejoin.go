@@ -130,7 +130,7 @@ func (n *Node) rejoinWelcome(m Message) {
 		return
 	}
 	n.awaitSnapshot()
-	n.log, n.chains, n.arrived = nil, nil, nil
+	n.log, n.chains, n.arrived, n.logBytes = nil, nil, nil, 0
 	n.base, n.baseChain = n.released, 0
 	// Commands numbered below NextSeq reached this host already (a slot's
 	// numbers are this process's alone): they keep their numbers, and stay

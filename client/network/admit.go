@@ -23,6 +23,9 @@ type admission struct {
 	asked []peer.ID // loop only; the newest last, at most maxAsked
 	lobby []peer.ID // loop only; the lobby's members
 	gone  []peer.ID // loop only; players whose departure a turn held: never admitted again
+	// protect is told the admitted peers whenever they change: the
+	// transport keeps their connections from being trimmed for strangers.
+	protect func([]peer.ID)
 }
 
 // maxAsked bounds the peers remembered as asked: a peer asks its host, the
@@ -31,9 +34,13 @@ const maxAsked = 64
 
 // askingKinds are the messages a peer sends to a host it chose to join or
 // follow: the answers to them (a Welcome and snapshot, turns) may be large.
+// A Welcome is the host's side of the same choice: the joiner may speak as
+// a member from then on (the transport reads only a stranger's Hello and
+// Proof), even before the lobby that lists it is published.
 var askingKinds = map[session.MsgKind]bool{
 	session.MsgHello: true, session.MsgProof: true, session.MsgFollow: true,
 	session.MsgCommands: true, session.MsgAck: true, session.MsgLoaded: true,
+	session.MsgWelcome: true,
 }
 
 func (a *admission) admitted(p peer.ID) bool {
@@ -83,4 +90,11 @@ func (a *admission) publish() {
 		delete(s, p)
 	}
 	a.set.Store(&s)
+	if a.protect != nil {
+		ids := make([]peer.ID, 0, len(s))
+		for p := range s {
+			ids = append(ids, p)
+		}
+		a.protect(ids)
+	}
 }

@@ -156,6 +156,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	p.drive(node)
 	p.t = p2p.NewTransport(h, opt.Limits, log)
 	p.t.Admit(p.admit.admitted)
+	p.admit.protect = p.t.Protect
 	if opt.OnCircuit != nil {
 		p.t.OnCircuit(opt.OnCircuit)
 	}

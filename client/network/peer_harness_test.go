@@ -3,6 +3,7 @@ package network
 import (
 	"context"
 	"fmt"
+	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"sync"
 	"testing"
@@ -34,6 +35,7 @@ type gameOpts struct {
 	seed      uint64
 	size      uint32
 	tweak     func(i int, o *PeerOptions)
+	libp2p    func(i int) []libp2p.Option // options of peer i's libp2p host
 }
 
 func testPeerOptions(name string) PeerOptions {
@@ -130,7 +132,11 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 		if o.tweak != nil {
 			o.tweak(i, &opt)
 		}
-		peers = append(peers, startPeer(t, opt.Name, opt))
+		var lo []libp2p.Option
+		if o.libp2p != nil {
+			lo = o.libp2p(i)
+		}
+		peers = append(peers, startPeerOn(t, newTestHost(t, lo...), opt.Name, opt))
 	}
 	host := peers[0]
 	err := host.Host(session.Settings{Name: "test", MapSeed: o.seed, MapSize: o.size,
@@ -188,13 +194,13 @@ func (tp *tpeer) tamperOnce(fn func(*session.Message) bool) {
 }
 
 // newTestHost starts a host on loopback TCP and QUIC with a fresh identity.
-func newTestHost(t testing.TB) *p2p.Host {
+func newTestHost(t testing.TB, lo ...libp2p.Option) *p2p.Host {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}, Libp2p: lo})
 	if err != nil {
 		t.Fatal(err)
 	}
