@@ -159,6 +159,7 @@ type transport struct {
 	simultaneous atomic.Int64                         // streams that met one opened the other way
 	openFailed   atomic.Int64                         // stream opens that failed (tests: the tie-break had one side only)
 	noRenew      atomic.Bool                          // LeaveLimitsToRelay
+	renewing     renewNotes                           // planned silences the session is not told of yet (circuit.go)
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -320,7 +321,7 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
-		if c.Stat().Limited && t.ctx.Err() == nil {
+		if c.Stat().Limited && t.ctx.Err() == nil && t.h.punch.open(p) {
 			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
 		} else {
 			t.changed[p] = true
@@ -729,7 +730,7 @@ func (l *link) run() {
 		case <-retryC:
 			retry = nil
 		case now := <-checkC:
-			if cur != nil && !t.noRenew.Load() && circ.due(now, l.use(use0), renewShare(circOn)) {
+			if cur != nil && !t.noRenew.Load() && t.h.punch.open(l.p) && circ.due(now, l.use(use0), renewShare(circOn)) {
 				l.renewCircuit()
 				drop()
 				want, planned = true, true

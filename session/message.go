@@ -48,6 +48,9 @@ const (
 	MsgConnected
 	// MsgDisconnected reports that the connection to From was lost.
 	MsgDisconnected
+	// MsgRenewing reports that the transport is replacing the relay circuit
+	// to From: allow its silence for Count ticks (renewal.go).
+	MsgRenewing
 
 	// Timeouts: the node steps these to itself (From = itself) from Tick
 	// when a duration runs out, as etcd's raft steps MsgHup, so every
@@ -68,7 +71,7 @@ var msgNames = map[MsgKind]string{
 	MsgTurns: "turns", MsgAck: "ack", MsgPing: "ping", MsgDesync: "desync",
 	MsgSnapshotReq: "snapshot-req", MsgSnapshot: "snapshot", MsgClaim: "claim",
 	MsgFollow: "follow", MsgReject: "reject", MsgWaiting: "waiting", MsgBye: "bye", MsgMerge: "merge", MsgConnected: "connected",
-	MsgDisconnected: "disconnected", MsgHostSilent: "host-silent", MsgClaimOverdue: "claim-overdue",
+	MsgDisconnected: "disconnected", MsgRenewing: "renewing", MsgHostSilent: "host-silent", MsgClaimOverdue: "claim-overdue",
 	MsgGatherOver: "gather-over",
 }
 

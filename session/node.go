@@ -184,6 +184,7 @@ type Node struct {
 	deferred    *Message // a claim received while the host still seemed alive
 	deferredAt  int
 	connLost    map[PeerID]bool
+	renewals    map[PeerID]int           // peers whose link is being renewed: until which tick (renewal.go)
 	snaps       map[PeerID]*snapAssembly // snapshots arriving in parts (chunk.go)
 
 	// silence is what this follower learnt of its host's link from false
@@ -451,6 +452,9 @@ func (n *Node) Step(m Message) error {
 	case MsgDisconnected:
 		n.connLost[m.From] = true
 		n.peerLost(m.From)
+		return nil
+	case MsgRenewing:
+		n.stepRenewing(m.From, m.Count)
 		return nil
 	}
 	if m.Kind.IsLocal() || m.Kind == MsgNone {

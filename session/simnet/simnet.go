@@ -20,7 +20,8 @@ type envelope struct {
 	seq      uint64
 	from, to session.PeerID
 	data     []byte          // encoded message, or nil for a local report
-	local    session.MsgKind // MsgConnected / MsgDisconnected
+	local    session.MsgKind // MsgConnected / MsgDisconnected / MsgRenewing
+	count    uint32          // a local report's Count (MsgRenewing: the ticks allowed)
 	forged   bool            // made up by a test's hostile member (Inject)
 }
 
@@ -285,7 +286,7 @@ func (n *Net) deliver(e envelope) {
 	}
 	var m session.Message
 	if e.data == nil {
-		m = session.Message{Kind: e.local}
+		m = session.Message{Kind: e.local, Count: e.count}
 	} else {
 		var err error
 		if m, err = session.UnmarshalMessage(e.data); err != nil {
