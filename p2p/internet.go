@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -303,10 +305,53 @@ func (c CodeResolver) Resolve(ctx context.Context, h *Host) (peer.AddrInfo, erro
 		return peer.AddrInfo{}, ErrNoInternet
 	}
 	ai, err := in.Find(ctx, Code(c))
-	if err == nil && countCircuits(ai.Addrs) > 0 && !in.AwaitHolePunch(ctx) {
+	if err != nil || countCircuits(ai.Addrs) == 0 {
+		return ai, err
+	}
+	if !in.AwaitHolePunch(ctx) {
 		in.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
 	}
-	return ai, err
+	if in.hostGone(ctx, ai) {
+		return ai, fmt.Errorf("%w (%s): the game with that code has ended (its host is at none of its relays any more)", ErrNoGame, Code(c))
+	}
+	return ai, nil
+}
+
+// probeTimeout bounds hostGone's dial.
+const probeTimeout = 10 * time.Second
+
+// hostGone dials the host of a found code and reports whether every relay
+// it names answered that the host holds no reservation there: its process
+// is gone (a relay drops the reservation with the host's connection, which
+// a crash ends at once), though its last record still says otherwise for
+// up to recordLife. A dial that works is kept for the join.
+func (in *Internet) hostGone(ctx context.Context, ai peer.AddrInfo) bool {
+	ctx, cancel := context.WithTimeout(network.WithAllowLimitedConn(ctx, "hostfall code lookup"), probeTimeout)
+	defer cancel()
+	err := in.h.LibP2P().Connect(ctx, ai)
+	gone := err != nil && noReservation(err)
+	in.log.Debug("host of the code dialled", "peer", ai.ID, "gone", gone, "err", err)
+	return gone
+}
+
+// noReservation reports whether a dial failed at a relay, at one at least,
+// each for the same reason: the peer holds no reservation there.
+func noReservation(err error) bool {
+	var de *swarm.DialError
+	if !errors.As(err, &de) {
+		return false
+	}
+	relays := 0
+	for _, te := range de.DialErrors {
+		if !isCircuit(te.Address) {
+			continue
+		}
+		if te.Cause == nil || !strings.Contains(te.Cause.Error(), "NO_RESERVATION") {
+			return false
+		}
+		relays++
+	}
+	return relays > 0
 }
 
 // ResolveAnyCode is the resolver of an invite code of either form: short
