@@ -98,8 +98,8 @@ func NewInternet(cfg InternetConfig) *Internet {
 	return &Internet{cfg: cfg, log: orDefault(cfg.Logger)}
 }
 
-// HostOptions are what the host needs: hole punching, and AutoRelay at
-// once. Reachability is taken to be private without waiting for AutoNAT
+// HostOptions are what the host needs: hole punching, a port mapping
+// when the router gives one, and AutoRelay at once. Reachability is taken to be private without waiting for AutoNAT
 // (about 17 s to decide): a host wants its code out in seconds, and a peer
 // that is in fact public is reached through a relay first and directly a
 // moment later (hole punching needs no NAT to succeed). See also
@@ -111,7 +111,25 @@ func (in *Internet) HostOptions() Options {
 		ar = append(ar, autorelay.WithNumRelays(wantRelays), autorelay.WithMinCandidates(1), autorelay.WithBootDelay(time.Second))
 		relays = libp2p.EnableAutoRelayWithPeerSource(in.relayCandidates, ar...)
 	}
-	return Options{HolePunching: true, Libp2p: []libp2p.Option{relays, libp2p.ForceReachabilityPrivate()}}
+	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate()}
+	if onPublicNetwork(in.cfg.Bootstrap) {
+		opts = append(opts, libp2p.NATPortMap())
+	}
+	return Options{HolePunching: true, Libp2p: opts}
+}
+
+// onPublicNetwork reports whether a bootstrap peer has a public address:
+// then the router is asked for a port mapping (UPnP-IGD, NAT-PMP; go-libp2p's
+// NATPortMap), which a joiner dials directly, whatever the NAT. A network
+// of private addresses (tests on loopback) is left alone: the request
+// would go to the machine's real router.
+func onPublicNetwork(boot []peer.AddrInfo) bool {
+	for _, ai := range boot {
+		if slices.ContainsFunc(ai.Addrs, manet.IsPublicAddr) {
+			return true
+		}
+	}
+	return false
 }
 
 // relayCandidates is AutoRelay's peer source: the DHT servers this peer

@@ -23,7 +23,8 @@ const dhtNodes = 32
 // switch 11.0.0.0/24) and two home networks behind NAT routers of their own.
 type internetWorld struct {
 	net        *peerproc.Proc
-	addrs      []string // node i's multiaddr
+	wan        *netns.Switch // the public switch
+	addrs      []string      // node i's multiaddr
 	host, join *netns.NS
 	symmetric  *netns.NS                 // behind a NAT that picks a new port per destination: no hole punching
 	links      map[*netns.NS]*netns.Link // each home namespace's link to its router
@@ -78,7 +79,7 @@ func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string
 		w.must(err)
 		ips = append(ips, ip)
 	}
-	iw := &internetWorld{links: map[*netns.NS]*netns.Link{}}
+	iw := &internetWorld{wan: wan, links: map[*netns.NS]*netns.Link{}}
 	for i, side := range []**netns.NS{&iw.host, &iw.join, &iw.symmetric} {
 		name := []string{"home-a", "home-b", "home-c"}[i]
 		lanPrefix := []string{"10.81.0", "10.82.0", "10.83.0"}[i]
