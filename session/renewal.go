@@ -28,5 +28,10 @@ func (n *Node) stepRenewing(p PeerID, ticks uint32) {
 	if n.renewals == nil {
 		n.renewals = map[PeerID]int{}
 	}
+	for q, until := range n.renewals { // entries nobody asked about again
+		if n.now >= until {
+			delete(n.renewals, q)
+		}
+	}
 	n.renewals[p] = n.now + int(min(ticks, renewingTicksMax))
 }
