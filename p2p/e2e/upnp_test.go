@@ -16,9 +16,11 @@ import (
 // TestInternetUPnP: a host behind a NAT that maps each destination to a new
 // port (symmetric: hole punching cannot go direct, see relayedGame) whose
 // router runs Debian's miniupnpd (UPnP-IGD and NAT-PMP). The host asks it
-// for a port mapping (go-libp2p's NATPortMap), publishes the mapped public
-// address with its code, and the joiner connects to it directly: no relayed
-// path at any time, and the game plays to its end.
+// for a port mapping (go-libp2p's NATPortMap) and publishes its code again
+// with the mapped public address once it has it; the game goes direct (at
+// once, or after a relayed start when the joiner found the first record)
+// and plays to its end. Without the mapping the same NAT keeps a game
+// relayed (relayedGame).
 func TestInternetUPnP(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("miniupnpd"); err != nil {
@@ -43,8 +45,13 @@ func TestInternetUPnP(t *testing.T) {
 	t.Logf("code out %v after the host started; the game started %v after the joiner did", published.Round(time.Millisecond), time.Since(joined).Round(time.Millisecond))
 	w.survive(peers, turns, 0, 60*time.Second)
 	for _, p := range peers {
-		if relayed, _ := pathTimes(p); relayed != 0 {
-			t.Errorf("%s reached the other through a relay; with a port mapping it should go direct at once", p.Name)
+		switch relayed, direct := pathTimes(p); {
+		case relayed == 0:
+			t.Logf("%s: direct at once", p.Name)
+		case direct == 0:
+			t.Errorf("%s: the game ran over a relay; with a port mapping it should go direct", p.Name)
+		default:
+			t.Logf("%s: relayed at first (the code was out before the mapping), direct %d ms later", p.Name, direct-relayed)
 		}
 	}
 }
