@@ -193,16 +193,18 @@ func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, pub
 	for ; ctx.Err() == nil; seq++ {
 		ids := in.relayIDs()
 		in.progress(Progress{Step: "publishing", Code: code, Relays: len(ids)})
-		if err := in.put(ctx, code, salt, seq, in.publishAddrs()); err != nil {
+		addrs := in.publishAddrs()
+		if err := in.put(ctx, code, salt, seq, addrs); err != nil {
 			in.log.Warn("could not publish the invite code; retrying", "code", code, "err", err)
 		} else {
-			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ",")})
+			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ","),
+				Direct: len(strings.Fields(publicAddrs(addrs)))})
 			if published != nil {
 				close(published)
 				published = nil
 			}
 		}
-		in.awaitRepublish(ctx, publicAddrs(in.publishAddrs()))
+		in.awaitRepublish(ctx, publicAddrs(addrs))
 	}
 }
 

@@ -73,6 +73,7 @@ type Progress struct {
 	Code   Code
 	Relays int
 	Via    string // published: the relays' peer IDs, comma-separated
+	Direct int    // published: public direct addresses in the record (a port mapping, a public IP)
 	Peer   string // relayed-only: the peer hole punching did not reach
 }
 

@@ -94,7 +94,7 @@ func progressLines(s *Line) func(p2p.Progress) {
 		case "relayed-only":
 			text = fmt.Sprintf("no direct path to %s: public relays only introduce players, they do not carry games, and this connection ends within a couple of minutes; to play, use a relay of your own (hostfall relay, then --relay for both), or forward a port to this machine", p.Peer)
 		}
-		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("peer", p.Peer))
+		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("direct", p.Direct), KV("peer", p.Peer))
 	}
 }
 
