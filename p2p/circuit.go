@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -10,23 +11,33 @@ import (
 
 // Limited relay circuits. A public relay (go-libp2p's relay service with
 // its defaults, which AutoRelay finds in internet play) ends each relayed
-// connection after 2 minutes or 128 KiB in either direction; when hole
-// punching fails, the game must go on over a fresh circuit. Two things
-// make the circuit's end invisible to the session:
+// connection after 2 minutes or 128 KiB in either direction. Those relays
+// are volunteers' (kubo nodes and the like), and the limits say what they
+// are for: to connect two peers so that they can punch a hole, not to carry
+// their traffic. So Hostfall uses a limited circuit only to reach the other
+// side and to punch, for PunchWindow from the first limited connection to a
+// peer (see punchWindows); after that it neither renews nor opens one to
+// that peer, the players are told that no direct path was found and what
+// works (a relay of their own, --relay), and the circuit in use lasts as
+// long as its relay allows. Circuits without limits (our own `hostfall
+// relay`) carry games for as long as they last. Within the window:
 //
 //   - Renewal. The relay states the limit with the circuit (the connection's
 //     Stat().Extra), so the link knows when it will be cut. Before that, at
 //     renewAt of the time or the bytes, it closes the circuit and opens a
 //     stream again, which dials a fresh circuit (through any relay of the
-//     peer's addresses). go-libp2p keeps one connection per peer (a dial
-//     returns the open one), so the new circuit can only follow the old,
-//     not overlap it: the gap is one circuit set-up, a few round trips.
+//     peer's addresses), and each fresh circuit is one more hole punching
+//     attempt. go-libp2p keeps one connection per peer (a dial returns the
+//     open one), so the new circuit can only follow the old, not overlap
+//     it: the gap is one circuit set-up, a few round trips.
 //   - A grace period. When the last connection to a peer was a limited one
 //     (renewed, or cut by the relay before that), the transport holds the
 //     "disconnected" report back for limitedGrace, and a new connection
 //     within it is no change at all: the session never sees the gap as a
-//     lost player or host. A peer that really went away is still noticed
-//     by the session's heartbeats.
+//     lost player or host. It tells the session of the planned silence
+//     (Transport.Renewing; session.MsgRenewing), so that neither the host's
+//     "waiting for" nor a follower's claim comes of it. A peer that really
+//     went away is still noticed by the session's heartbeats.
 //
 // Both sides renew: the side that dialled the circuit first (at renewAt),
 // since it knows a circuit address of the other that works (a peer without
@@ -47,6 +58,83 @@ const (
 	// renewCheck is how often the link looks at a limited circuit's bytes.
 	renewCheck = 250 * time.Millisecond
 )
+
+// PunchWindow is how long after the first limited (public relay)
+// connection to a peer Hostfall keeps trying to go direct over limited
+// circuits: DCUtR makes its attempts within seconds of each relayed
+// connection (the first may fail while this peer's public address is still
+// unknown, and each fresh circuit brings another), and 30 s leaves room
+// for a few. With a public relay's 2 minute limit no renewal falls within
+// it: the circuit that connected the players is the only one.
+const PunchWindow = 30 * time.Second
+
+// maxWindows bounds the peers punchWindows remembers (strangers can open
+// circuits to us): beyond it, windows that closed 10 minutes ago are
+// forgotten, and a peer not remembered has an open window.
+const maxWindows = 1024
+
+// punchWindows notes when each peer was first reached over a limited
+// circuit, and tells whether limited circuits to it may still be used.
+type punchWindows struct {
+	d     time.Duration // the window
+	mu    sync.Mutex
+	first map[peer.ID]time.Time
+}
+
+// limited notes a limited connection to p.
+func (w *punchWindows) limited(p peer.ID) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.first[p]; ok {
+		return
+	}
+	if w.first == nil {
+		w.first = map[peer.ID]time.Time{}
+	}
+	if len(w.first) >= maxWindows {
+		for q, at := range w.first {
+			if time.Since(at) > w.d+10*time.Minute {
+				delete(w.first, q)
+			}
+		}
+	}
+	if len(w.first) < maxWindows {
+		w.first[p] = time.Now()
+	}
+}
+
+// open reports whether limited circuits to p may be used: none was seen
+// yet, or the first is less than the window old.
+func (w *punchWindows) open(p peer.ID) bool {
+	if w == nil {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	at, ok := w.first[p]
+	return !ok || time.Since(at) < w.d
+}
+
+// renewNotes are the peers whose link went quiet for a circuit renewal
+// and the session was not told yet (Transport.Renewing).
+type renewNotes struct {
+	mu    sync.Mutex
+	peers []peer.ID
+}
+
+func (r *renewNotes) add(p peer.ID) {
+	r.mu.Lock()
+	r.peers = append(r.peers, p)
+	r.mu.Unlock()
+}
+
+func (r *renewNotes) take() []peer.ID {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.peers
+	r.peers = nil
+	return out
+}
 
 // circuitLimit is what the relay allows one relayed connection; zero
 // fields are unlimited.
@@ -107,6 +195,8 @@ func (t *transport) holdDown(p peer.ID) {
 	if t.held[p] != nil {
 		return
 	}
+	t.renewing.add(p)
+	t.signal()
 	t.held[p] = time.AfterFunc(limitedGrace, func() {
 		t.mu.Lock()
 		delete(t.held, p)

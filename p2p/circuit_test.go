@@ -164,8 +164,13 @@ func renewedBeforeCuts(got []CircuitRenewal, at []time.Time, renew bool) error {
 
 // pump sends a message a → b and b → a every 20 ms for d and returns the
 // longest pause between messages arriving at either side and every
-// connection change either side reported.
+// connection loss either side reported.
 func pump(t *testing.T, ta, tb *Transport, aID, bID peer.ID, d time.Duration) (time.Duration, []ConnChange) {
+	return pumpUntil(t, ta, tb, aID, bID, d, func() {})
+}
+
+// pumpUntil is pump, calling changed whenever a transport signals a change.
+func pumpUntil(t *testing.T, ta, tb *Transport, aID, bID peer.ID, d time.Duration, changed func()) (time.Duration, []ConnChange) {
 	t.Helper()
 	var longest time.Duration
 	var changes []ConnChange
@@ -190,8 +195,10 @@ func pump(t *testing.T, ta, tb *Transport, aID, bID peer.ID, d time.Duration) (t
 			last[1] = time.Now()
 		case <-ta.Changed():
 			changes = append(changes, ta.ConnChanges()...)
+			changed()
 		case <-tb.Changed():
 			changes = append(changes, tb.ConnChanges()...)
+			changed()
 		}
 		changes = slices.DeleteFunc(changes, func(c ConnChange) bool { return c.Up }) // the first connection
 	}

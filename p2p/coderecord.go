@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/record"
 	"github.com/libp2p/go-libp2p/core/routing"
 	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 )
 
 // A hosted game's code is published as an IPNS record, the one kind of
@@ -42,6 +44,7 @@ import (
 const (
 	recordLife     = 90 * time.Second
 	republishEvery = 30 * time.Second
+	republishSoon  = 2 * time.Second // at the soonest, when the addresses changed
 	saltLen        = 16
 	mdPeerRecord   = "_hostfall_peer"
 	mdSalt         = "_hostfall_salt"
@@ -190,20 +193,56 @@ func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, pub
 	for ; ctx.Err() == nil; seq++ {
 		ids := in.relayIDs()
 		in.progress(Progress{Step: "publishing", Code: code, Relays: len(ids)})
-		if err := in.put(ctx, code, salt, seq, in.publishAddrs()); err != nil {
+		addrs := in.publishAddrs()
+		if err := in.put(ctx, code, salt, seq, addrs); err != nil {
 			in.log.Warn("could not publish the invite code; retrying", "code", code, "err", err)
 		} else {
-			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ",")})
+			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ","),
+				Direct: len(strings.Fields(publicAddrs(addrs)))})
 			if published != nil {
 				close(published)
 				published = nil
 			}
 		}
+		in.awaitRepublish(ctx, publicAddrs(addrs))
+	}
+}
+
+// awaitRepublish waits republishEvery, or less when the host's public
+// direct addresses changed from was (a port mapping came, say): a joiner
+// who looks the code up then dials it directly. Addresses that keep
+// changing (observed ones behind a symmetric NAT) are published every
+// republishSoon at most.
+func (in *Internet) awaitRepublish(ctx context.Context, was string) {
+	began := time.Now()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	until := time.After(republishEvery)
+	for {
 		select {
 		case <-ctx.Done():
-		case <-time.After(republishEvery):
+			return
+		case <-until:
+			return
+		case <-tick.C:
+			if time.Since(began) >= republishSoon && publicAddrs(in.publishAddrs()) != was {
+				in.log.Debug("public addresses changed: publishing the code again")
+				return
+			}
 		}
 	}
+}
+
+// publicAddrs are addrs' public direct ones, sorted, as one string.
+func publicAddrs(addrs []ma.Multiaddr) string {
+	var out []string
+	for _, a := range addrs {
+		if !isCircuit(a) && manet.IsPublicAddr(a) {
+			out = append(out, a.String())
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }
 
 // unpublish replaces the code's record by the host's last word (no

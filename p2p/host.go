@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -59,6 +60,10 @@ type Options struct {
 	// public network of the tests, whose nodes share one namespace and so
 	// dial from one source address.
 	Unlimited []netip.Prefix
+	// PunchWindow is how long limited (public relay) circuits to a peer
+	// may be used after the first; 0 means PunchWindow (circuit.go).
+	// Tests that measure renewal itself lengthen it.
+	PunchWindow time.Duration
 }
 
 // Host is this process's libp2p host: one identity, TCP and QUIC, encrypted
@@ -76,6 +81,9 @@ type Host struct {
 	// rather than after libp2p's RelayDelay (500 ms), since the direct path
 	// is known to fail (circuit.go).
 	relayFirst *atomic.Int32
+	// punch says, per peer, whether limited circuits may still be used
+	// (circuit.go): the gater refuses them once it closed.
+	punch *punchWindows
 }
 
 // Internet is this host's internet play, nil unless started (Internet.Start).
@@ -111,7 +119,8 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if len(listen) == 0 {
 		listen = DefaultListen
 	}
-	g := &gater{blocked: map[peer.ID]time.Time{}}
+	punch := &punchWindows{d: cmp.Or(opt.PunchWindow, PunchWindow)}
+	g := &gater{blocked: map[peer.ID]time.Time{}, punch: punch}
 	rm, err := resourceManager(opt.Unlimited)
 	if err != nil {
 		return nil, err
@@ -146,7 +155,12 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start libp2p host: %w", err)
 	}
-	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst}
+	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch}
+	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
+		if c.Stat().Limited {
+			punch.limited(c.RemotePeer())
+		}
+	}})
 	hh.stop = context.AfterFunc(ctx, func() { h.Close() })
 	log.Debug("p2p host up", "peer", h.ID(), "addrs", h.Addrs())
 	return hh, nil
@@ -215,10 +229,12 @@ func (h *Host) Close() error {
 	return h.h.Close()
 }
 
-// gater refuses blocked peers, in both directions, once their identity is known.
+// gater refuses blocked peers, in both directions, once their identity is
+// known, and relay circuits to peers whose punch window closed.
 type gater struct {
 	mu      sync.Mutex
 	blocked map[peer.ID]time.Time
+	punch   *punchWindows
 }
 
 func (g *gater) block(p peer.ID, until time.Time) {
@@ -238,11 +254,13 @@ func (g *gater) isBlocked(p peer.ID) bool {
 	return ok
 }
 
-func (g *gater) InterceptPeerDial(p peer.ID) bool                 { return !g.isBlocked(p) }
-func (g *gater) InterceptAddrDial(p peer.ID, _ ma.Multiaddr) bool { return !g.isBlocked(p) }
-func (g *gater) InterceptAccept(network.ConnMultiaddrs) bool      { return true }
-func (g *gater) InterceptSecured(_ network.Direction, p peer.ID, _ network.ConnMultiaddrs) bool {
-	return !g.isBlocked(p)
+func (g *gater) InterceptPeerDial(p peer.ID) bool { return !g.isBlocked(p) }
+func (g *gater) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
+	return !g.isBlocked(p) && (!isCircuit(a) || g.punch.open(p))
+}
+func (g *gater) InterceptAccept(network.ConnMultiaddrs) bool { return true }
+func (g *gater) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
+	return !g.isBlocked(p) && (!isCircuit(c.RemoteMultiaddr()) || g.punch.open(p))
 }
 func (g *gater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
 

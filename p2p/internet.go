@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -71,6 +73,7 @@ type Progress struct {
 	Code   Code
 	Relays int
 	Via    string // published: the relays' peer IDs, comma-separated
+	Direct int    // published: public direct addresses in the record (a port mapping, a public IP)
 	Peer   string // relayed-only: the peer hole punching did not reach
 }
 
@@ -96,8 +99,8 @@ func NewInternet(cfg InternetConfig) *Internet {
 	return &Internet{cfg: cfg, log: orDefault(cfg.Logger)}
 }
 
-// HostOptions are what the host needs: hole punching, and AutoRelay at
-// once. Reachability is taken to be private without waiting for AutoNAT
+// HostOptions are what the host needs: hole punching, a port mapping
+// when the router gives one, and AutoRelay at once. Reachability is taken to be private without waiting for AutoNAT
 // (about 17 s to decide): a host wants its code out in seconds, and a peer
 // that is in fact public is reached through a relay first and directly a
 // moment later (hole punching needs no NAT to succeed). See also
@@ -109,7 +112,25 @@ func (in *Internet) HostOptions() Options {
 		ar = append(ar, autorelay.WithNumRelays(wantRelays), autorelay.WithMinCandidates(1), autorelay.WithBootDelay(time.Second))
 		relays = libp2p.EnableAutoRelayWithPeerSource(in.relayCandidates, ar...)
 	}
-	return Options{HolePunching: true, Libp2p: []libp2p.Option{relays, libp2p.ForceReachabilityPrivate()}}
+	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate()}
+	if onPublicNetwork(in.cfg.Bootstrap) {
+		opts = append(opts, libp2p.NATPortMap())
+	}
+	return Options{HolePunching: true, Libp2p: opts}
+}
+
+// onPublicNetwork reports whether a bootstrap peer has a public address:
+// then the router is asked for a port mapping (UPnP-IGD, NAT-PMP; go-libp2p's
+// NATPortMap), which a joiner dials directly, whatever the NAT. A network
+// of private addresses (tests on loopback) is left alone: the request
+// would go to the machine's real router.
+func onPublicNetwork(boot []peer.AddrInfo) bool {
+	for _, ai := range boot {
+		if slices.ContainsFunc(ai.Addrs, manet.IsPublicAddr) {
+			return true
+		}
+	}
+	return false
 }
 
 // relayCandidates is AutoRelay's peer source: the DHT servers this peer
@@ -197,18 +218,30 @@ func (in *Internet) relayIDs() []string {
 }
 
 // publishAddrs are the addresses a host publishes: its circuits through
-// relays and its public addresses; on a network with no public address
+// relays and its public addresses (a port mapping among them); on a network with no public address
 // (a LAN, tests on loopback) all of them.
 func (in *Internet) publishAddrs() []ma.Multiaddr {
 	all := in.h.LibP2P().Addrs()
+	// A host taken to be private announces its circuits and private
+	// addresses only; its public direct ones (a port mapping, an address
+	// observed) are still worth a try for a joiner, a few of them.
+	var direct []ma.Multiaddr
+	if ah, ok := in.h.LibP2P().(interface{ AllAddrs() []ma.Multiaddr }); ok {
+		direct = slices.DeleteFunc(ah.AllAddrs(), func(a ma.Multiaddr) bool { return !manet.IsPublicAddr(a) })
+	}
 	out := slices.DeleteFunc(slices.Clone(all), func(a ma.Multiaddr) bool {
 		return !isCircuit(a) && !manet.IsPublicAddr(a)
 	})
+	out = ma.Unique(append(out, direct[:min(len(direct), maxPublishedDirect)]...))
 	if len(out) == 0 {
 		return all
 	}
 	return out
 }
+
+// maxPublishedDirect bounds the public direct addresses a code's record
+// names beside its circuits (the record must stay small).
+const maxPublishedDirect = 6
 
 // Publish picks this host's code and keeps it published until ctx ends;
 // it returns the code at once and a channel closed once it is out.
@@ -303,10 +336,53 @@ func (c CodeResolver) Resolve(ctx context.Context, h *Host) (peer.AddrInfo, erro
 		return peer.AddrInfo{}, ErrNoInternet
 	}
 	ai, err := in.Find(ctx, Code(c))
-	if err == nil && countCircuits(ai.Addrs) > 0 && !in.AwaitHolePunch(ctx) {
+	if err != nil || countCircuits(ai.Addrs) == 0 {
+		return ai, err
+	}
+	if !in.AwaitHolePunch(ctx) {
 		in.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
 	}
-	return ai, err
+	if in.hostGone(ctx, ai) {
+		return ai, fmt.Errorf("%w (%s): the game with that code has ended (its host is at none of its relays any more)", ErrNoGame, Code(c))
+	}
+	return ai, nil
+}
+
+// probeTimeout bounds hostGone's dial.
+const probeTimeout = 10 * time.Second
+
+// hostGone dials the host of a found code and reports whether every relay
+// it names answered that the host holds no reservation there: its process
+// is gone (a relay drops the reservation with the host's connection, which
+// a crash ends at once), though its last record still says otherwise for
+// up to recordLife. A dial that works is kept for the join.
+func (in *Internet) hostGone(ctx context.Context, ai peer.AddrInfo) bool {
+	ctx, cancel := context.WithTimeout(network.WithAllowLimitedConn(ctx, "hostfall code lookup"), probeTimeout)
+	defer cancel()
+	err := in.h.LibP2P().Connect(ctx, ai)
+	gone := err != nil && noReservation(err)
+	in.log.Debug("host of the code dialled", "peer", ai.ID, "gone", gone, "err", err)
+	return gone
+}
+
+// noReservation reports whether a dial failed at a relay, at one at least,
+// each for the same reason: the peer holds no reservation there.
+func noReservation(err error) bool {
+	var de *swarm.DialError
+	if !errors.As(err, &de) {
+		return false
+	}
+	relays := 0
+	for _, te := range de.DialErrors {
+		if !isCircuit(te.Address) {
+			continue
+		}
+		if te.Cause == nil || !strings.Contains(te.Cause.Error(), "NO_RESERVATION") {
+			return false
+		}
+		relays++
+	}
+	return relays > 0
 }
 
 // ResolveAnyCode is the resolver of an invite code of either form: short

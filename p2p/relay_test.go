@@ -55,13 +55,19 @@ func newRelayHost(t *testing.T) *Host {
 // libp2p options follow the relay client's.
 func newNATHost(t *testing.T, relay *Host, extra ...libp2p.Option) (*Host, *RelayClient) {
 	t.Helper()
+	return newNATHostWindow(t, relay, 0, extra...)
+}
+
+// newNATHostWindow is newNATHost with a punch window of its own (0: the default).
+func newNATHostWindow(t *testing.T, relay *Host, window time.Duration, extra ...libp2p.Option) (*Host, *RelayClient) {
+	t.Helper()
 	rc, err := NewRelayClient(relay.Addrs()[0].String(), testLog())
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt := rc.HostOptions()
 	k, _, _ := crypto.GenerateEd25519Key(nil)
-	opt.Identity, opt.Listen, opt.Logger = k, loopbackListen, testLog()
+	opt.Identity, opt.Listen, opt.Logger, opt.PunchWindow = k, loopbackListen, testLog(), window
 	opt.Libp2p = append(opt.Libp2p, extra...)
 	h, err := NewHost(t.Context(), opt)
 	if err != nil {

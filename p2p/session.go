@@ -116,6 +116,15 @@ func (t *Transport) ShareDirectory(members []peer.ID) {
 	}
 }
 
+// Renewing returns the peers whose link went quiet for a relay circuit
+// renewal since the last call (Changed signals it too): tell the session
+// (session.MsgRenewing) to allow each RenewalSilence.
+func (t *Transport) Renewing() []peer.ID { return t.t.renewing.take() }
+
+// RenewalSilence is how long a renewal may keep a link quiet: the
+// transport holds the loss back that long (circuit.go).
+const RenewalSilence = limitedGrace
+
 // OnCircuit sets a function called (on a link's goroutine; it must return
 // quickly) each time a session stream is back on a fresh relay circuit
 // after a limited one ended.

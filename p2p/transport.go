@@ -182,6 +182,7 @@ type transport struct {
 	openFailed   atomic.Int64                         // stream opens that failed (tests: the tie-break had one side only)
 	noRenew      atomic.Bool                          // LeaveLimitsToRelay
 	ignored      atomic.Int64                         // strangers' frames dropped unread (knocks)
+	renewing     renewNotes                           // planned silences the session is not told of yet (circuit.go)
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -367,7 +368,7 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
 		t.lastDown[p] = c
-		if c.Stat().Limited && t.ctx.Err() == nil {
+		if c.Stat().Limited && t.ctx.Err() == nil && t.h.punch.open(p) {
 			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
 		} else {
 			t.changed[p] = true
@@ -798,7 +799,7 @@ func (l *link) run() {
 		case <-retryC:
 			retry = nil
 		case now := <-checkC:
-			if cur != nil && !t.noRenew.Load() && circ.due(now, l.use(use0), renewShare(circOn)) {
+			if cur != nil && !t.noRenew.Load() && t.h.punch.open(l.p) && circ.due(now, l.use(use0), renewShare(circOn)) {
 				l.renewCircuit()
 				drop()
 				want, planned = true, true

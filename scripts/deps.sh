@@ -37,6 +37,7 @@ if [ "$for_tests" = 1 ]; then
   )
   packages+=(python3 make g++) # node-gyp: better-sqlite3, the store of the JS rendezvous point, builds from source
   packages+=(stress-ng)        # make test-under-load: two CPU hogs beside the whole suite
+  packages+=(miniupnpd-iptables natpmpc) # a UPnP-IGD and NAT-PMP router in a namespace (p2p/e2e TestInternetUPnP); natpmpc checks a mapping by hand
   # node, npm and node's headers run the third-party rendezvous point the directory
   # is tested against (tools/rendezvous-js). Only when missing: a node from NodeSource
   # ships all three and conflicts with Debian's packages of them.

@@ -189,7 +189,7 @@ func (n *Node) followerTick() {
 	if n.awaitResume {
 		limit += n.cfg.GatherTicks + n.cfg.DropTicks // a candidate may wait for the others
 	}
-	if !n.hostLost && n.now-n.hostHeard > limit {
+	if !n.hostLost && n.now-n.hostHeard > limit && !n.renewing(n.host) {
 		n.timeout(MsgHostSilent)
 	}
 	if n.deferred != nil && n.hostLost {

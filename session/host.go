@@ -707,6 +707,12 @@ func (h *hostState) checkPeers(n *Node) bool {
 			}
 			continue
 		}
+		if !pi.connLost && n.renewing(pi.id) {
+			// A planned silence: hold the turns back if it lags, but
+			// show nobody a wait.
+			stalled = stalled || n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
+			continue
+		}
 		if pi.away {
 			h.maybeBack(n, pi, silent)
 			continue

@@ -50,6 +50,9 @@ const (
 	// Closed set, the remote closed or reset it (its process is gone, or it
 	// hung up) rather than the link going silent until a timeout.
 	MsgDisconnected
+	// MsgRenewing reports that the transport is replacing the relay circuit
+	// to From: allow its silence for Count ticks (renewal.go).
+	MsgRenewing
 
 	// Timeouts: the node steps these to itself (From = itself) from Tick
 	// when a duration runs out, as etcd's raft steps MsgHup, so every
@@ -70,7 +73,7 @@ var msgNames = map[MsgKind]string{
 	MsgTurns: "turns", MsgAck: "ack", MsgPing: "ping", MsgDesync: "desync",
 	MsgSnapshotReq: "snapshot-req", MsgSnapshot: "snapshot", MsgClaim: "claim",
 	MsgFollow: "follow", MsgReject: "reject", MsgWaiting: "waiting", MsgBye: "bye", MsgMerge: "merge", MsgConnected: "connected",
-	MsgDisconnected: "disconnected", MsgHostSilent: "host-silent", MsgClaimOverdue: "claim-overdue",
+	MsgDisconnected: "disconnected", MsgRenewing: "renewing", MsgHostSilent: "host-silent", MsgClaimOverdue: "claim-overdue",
 	MsgGatherOver: "gather-over",
 }
 

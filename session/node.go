@@ -199,6 +199,7 @@ type Node struct {
 	deferredAt  int
 	connLost    map[PeerID]bool
 	closed      map[PeerID]bool          // connLost by the remote's close or reset: its process is gone (or it hung up)
+	renewals    map[PeerID]int           // peers whose link is being renewed: until which tick (renewal.go)
 	snaps       map[PeerID]*snapAssembly // snapshots arriving in parts (chunk.go)
 
 	// silence is what this follower learnt of its host's link from false
@@ -470,6 +471,9 @@ func (n *Node) Step(m Message) error {
 			n.closed[m.From] = true
 		}
 		n.peerLost(m.From)
+		return nil
+	case MsgRenewing:
+		n.stepRenewing(m.From, m.Count)
 		return nil
 	}
 	if m.Kind.IsLocal() || m.Kind == MsgNone {

@@ -92,9 +92,9 @@ func progressLines(s *Line) func(p2p.Progress) {
 		case "found":
 			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
 		case "relayed-only":
-			text = fmt.Sprintf("%s is still reached only through a public relay, which ends each connection after a minute or two (the game goes on over a fresh one): for a steadier path use a relay of your own (--relay), or forward a port to this machine", p.Peer)
+			text = fmt.Sprintf("no direct path to %s: public relays only introduce players, they do not carry games, and this connection ends within a couple of minutes; to play, use a relay of your own (hostfall relay, then --relay for both), or forward a port to this machine", p.Peer)
 		}
-		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("peer", p.Peer))
+		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("direct", p.Direct), KV("peer", p.Peer))
 	}
 }
 

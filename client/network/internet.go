@@ -66,18 +66,20 @@ func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 }
 
 // stuckRelayed is how long a relayed connection may wait for hole punching
-// (which succeeds within a second when it does) before the player is told.
+// (which succeeds within a second when it does) before the player is told:
+// well within p2p.PunchWindow, after which no limited circuit to the peer
+// is renewed or opened.
 const stuckRelayed = 15 * time.Second
 
 // warnRelayed tells the player when p is still reached only through a
-// relay: public relays end each connection after 2 minutes or 128 KiB (the
-// transport goes on over a fresh circuit, see p2p/circuit.go), a path less
-// steady than a direct one.
+// relay: a public relay connects players but does not carry games (its
+// circuit ends after 2 minutes or 128 KiB and is not renewed past
+// p2p.PunchWindow, see p2p/circuit.go), so the game needs another path.
 func warnRelayed(in *p2p.Internet, p peer.ID, progress, screens func(p2p.Progress), log *slog.Logger) {
 	if in.Paths()[p] != p2p.PathRelayed {
 		return
 	}
-	log.Warn("hole punching did not go direct; the game goes on over public relay circuits, renewed every minute or two: for a steadier path use a relay of your own (--relay), or forward a port to this machine", "peer", p)
+	log.Warn("no direct path to this peer: hole punching failed, and public relays only introduce players (their circuit ends within minutes and is not renewed); play through a relay of your own (hostfall relay, then --relay), or forward a port to this machine", "peer", p)
 	for _, f := range []func(p2p.Progress){progress, screens} {
 		if f != nil {
 			f(p2p.Progress{Step: "relayed-only", Peer: p.String()})

@@ -172,7 +172,7 @@ func TestProgressText(t *testing.T) {
 		{p2p.Progress{Step: "found", Code: code, Relays: 2}, "found " + code.String() + ": connecting through a relay", false},
 		{p2p.Progress{Step: "found", Code: code}, "found " + code.String() + ": connecting", false},
 		{p2p.Progress{Step: "finding", Code: code}, "finding " + code.String() + "…", false},
-		{p2p.Progress{Step: "relayed-only"}, "only a public relay carries this game: it ends each connection after a minute or two, and the game goes on over a fresh one with a pause of a turn or two; for a steadier path, play through a relay of your own (--relay), or forward a port to this machine", false},
+		{p2p.Progress{Step: "relayed-only"}, "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine", true},
 		{p2p.Progress{Step: "unheard-of"}, "", false},
 	} {
 		got, failed := ProgressText(tt.p)

@@ -126,7 +126,7 @@ func ProgressText(p p2p.Progress) (text string, failed bool) {
 		}
 		return fmt.Sprintf("found %s: connecting through a relay", p.Code), false
 	case "relayed-only":
-		return "only a public relay carries this game: it ends each connection after a minute or two, and the game goes on over a fresh one with a pause of a turn or two; for a steadier path, play through a relay of your own (--relay), or forward a port to this machine", false
+		return "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine", true
 	}
 	return "", false
 }

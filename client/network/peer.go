@@ -532,6 +532,12 @@ func (p *Peer) connChanges() {
 		p.log.Debug("connection", "peer", c.Peer, "up", c.Up, "closed", c.Closed)
 		_ = p.node.Step(session.Message{Kind: kind, From: from, Closed: c.Closed})
 	}
+	// A relay circuit being renewed: a planned silence (p2p/circuit.go).
+	allow := uint32(p2p.RenewalSilence / p.tick)
+	for _, id := range p.t.Renewing() {
+		p.log.Debug("relay circuit renewing: its silence is planned", "peer", id)
+		_ = p.node.Step(session.Message{Kind: session.MsgRenewing, From: session.PeerID(id.String()), Count: allow})
+	}
 }
 
 // ready hands the node's Readys to the driver, which applies the game side

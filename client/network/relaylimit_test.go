@@ -84,6 +84,8 @@ func relayOnlyHost(t testing.TB, relayHost *p2p.Host) (*p2p.Host, *p2p.RelayClie
 		t.Fatal(err)
 	}
 	opt.Identity, opt.Logger = k, testLog()
+	// These games measure renewal itself, past p2p.PunchWindow.
+	opt.PunchWindow = 2 * time.Minute
 	opt.Libp2p = append(opt.Libp2p, libp2p.NoListenAddrs, libp2p.EnableRelay())
 	h, err := p2p.NewHost(t.Context(), opt)
 	if err != nil {

@@ -23,7 +23,8 @@ const dhtNodes = 32
 // switch 11.0.0.0/24) and two home networks behind NAT routers of their own.
 type internetWorld struct {
 	net        *peerproc.Proc
-	addrs      []string // node i's multiaddr
+	wan        *netns.Switch // the public switch
+	addrs      []string      // node i's multiaddr
 	host, join *netns.NS
 	symmetric  *netns.NS                 // behind a NAT that picks a new port per destination: no hole punching
 	links      map[*netns.NS]*netns.Link // each home namespace's link to its router
@@ -78,7 +79,7 @@ func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string
 		w.must(err)
 		ips = append(ips, ip)
 	}
-	iw := &internetWorld{links: map[*netns.NS]*netns.Link{}}
+	iw := &internetWorld{wan: wan, links: map[*netns.NS]*netns.Link{}}
 	for i, side := range []**netns.NS{&iw.host, &iw.join, &iw.symmetric} {
 		name := []string{"home-a", "home-b", "home-c"}[i]
 		lanPrefix := []string{"10.81.0", "10.82.0", "10.83.0"}[i]
@@ -128,8 +129,9 @@ func (iw *internetWorld) internetArgs() []string {
 // of the host's relays, and hole punching takes the connection direct.
 // Then: a host behind a NAT that defeats hole punching plays over the
 // relay; one bootstrap node and half the DHT nodes are closed while the
-// joiner looks the code up; a code nobody published, or whose game ended,
-// answers "no game with that code" within p2p.FindTimeout.
+// joiner looks the code up; a code nobody published, whose game ended, or
+// whose host crashed answers "no game with that code" within
+// p2p.FindTimeout.
 func TestInternetShortCode(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -139,6 +141,7 @@ func TestInternetShortCode(t *testing.T) {
 
 	t.Run("unknown code", func(t *testing.T) { unknownCode(ctx, t, w, iw) })
 	t.Run("game", func(t *testing.T) { internetGame(ctx, t, w, iw, "a", false) })
+	t.Run("crashed host", func(t *testing.T) { crashedHost(ctx, t, w, iw) })
 	t.Run("no hole punching", func(t *testing.T) { relayedGame(ctx, t, w, iw) })
 	t.Run("half the network killed", func(t *testing.T) { internetGame(ctx, t, w, iw, "b", true) }) // last: it leaves half a network
 }
@@ -167,6 +170,18 @@ func relayedGame(ctx context.Context, t *testing.T, w *world, iw *internetWorld)
 		}
 	}
 	t.Logf("the game ran over the relay to its end; both players were told")
+}
+
+// crashedHost: a host killed (SIGKILL: no last word) right after it
+// published its code. Its record lives on for up to 90 s, but its relays
+// no longer hold its reservation: a joiner answers "the game with that code
+// has ended" at once, not a dial failure.
+func crashedHost(ctx context.Context, t *testing.T, w *world, iw *internetWorld) {
+	host := w.run(iw.host, "host-x", hostArgs("internet-x", 2, 200, iw.internetArgs()...)...)
+	code := w.waitEv(ctx, host, "invite").Str("code")
+	host.Kill()
+	<-host.Done()
+	noGame(t, w, iw, "after-crash", code, "the game with that code has ended")
 }
 
 func unknownCode(ctx context.Context, t *testing.T, w *world, iw *internetWorld) {

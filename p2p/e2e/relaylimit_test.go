@@ -13,12 +13,13 @@ import (
 // connection after 8 s or 32 KiB (go-libp2p's defaults are 2 minutes and
 // 128 KiB), the host sits behind a NAT that defeats hole punching, and each
 // player's packets out wait 40 ms (an 80 ms round trip between them). The
-// game, joined by its short code, plays to its end over fresh circuits:
-// equal hashes, nobody away, gone or migrated, and each player's status
-// shows the circuits renewed (path lines with "limited"). Each renewal
-// leaves the session without a stream for a few round trips (about half a
-// second here): the host may show "waiting for" the other for a moment,
-// and the test logs how often.
+// game, joined by its short code, is short enough to end within
+// p2p.PunchWindow, the time for which limited circuits are renewed: it
+// plays to its end over fresh circuits, with equal hashes and nobody away,
+// gone or migrated. Each renewal leaves the link without a stream for a few
+// round trips (about half a second here), longer than the host's silence
+// limit: announced to the session as a planned silence, it shows no
+// "waiting for" and brings no claim.
 func TestInternetLimitedRelay(t *testing.T) {
 	t.Parallel()
 	w := newWorldPrefixed(t, "rl-")
@@ -28,7 +29,7 @@ func TestInternetLimitedRelay(t *testing.T) {
 	for _, ns := range []*netns.NS{iw.symmetric, iw.join} {
 		w.must(ns.Netem(iw.links[ns].Dev, "delay", "40ms"))
 	}
-	const turns = 600 // 30 s: three circuits' time at least
+	const turns = 480 // 24 s: three circuits' time, within the punch window
 	host := w.run(iw.symmetric, "host-l", hostArgs("internet-l", 2, turns, iw.internetArgs()...)...)
 	code := w.waitEv(ctx, host, "invite").Str("code")
 	join := w.run(iw.join, "join-l", joinArgs("join-l", append([]string{"--invite", code}, iw.internetArgs()...)...)...)
@@ -42,11 +43,14 @@ func TestInternetLimitedRelay(t *testing.T) {
 				longest = max(longest, l.Int("gap_ms"))
 			}
 		}
-		t.Logf("%s: %d fresh circuits, the longest without a session stream %d ms", p.Name, renewed, longest)
-		if renewed < 3 {
-			t.Errorf("%s: %d fresh circuits in a 30 s game over 8 s circuits, want 3 or more", p.Name, renewed)
+		waits := beforeEnd(p, "waiting")
+		t.Logf("%s: %d fresh circuits, the longest without a session stream %d ms; %d waiting lines", p.Name, renewed, longest, len(waits))
+		if renewed < 2 {
+			t.Errorf("%s: %d fresh circuits in a 24 s game over 8 s circuits, want 2 or more", p.Name, renewed)
 		}
-		t.Logf("%s: %d waiting lines", p.Name, len(p.Find("waiting")))
+		if len(waits) > 0 {
+			t.Errorf("%s printed %d waiting lines for planned renewals, the first %v", p.Name, len(waits), waits[0])
+		}
 		for _, ev := range []string{"player_away", "player_left"} {
 			if lines := p.Find(ev); len(lines) > 0 {
 				t.Errorf("%s printed %d %s lines, the first %v", p.Name, len(lines), ev, lines[0])
@@ -56,6 +60,21 @@ func TestInternetLimitedRelay(t *testing.T) {
 			t.Errorf("%s: relayed at %d, direct at %d; want relayed only", p.Name, relayed, direct)
 		}
 	}
+}
+
+// beforeEnd are p's lines of kind ev printed before its game's end line
+// (a peer lingering after the end may wait for one that left).
+func beforeEnd(p *peerproc.Proc, ev string) []peerproc.Line {
+	var out []peerproc.Line
+	for _, l := range p.Lines() {
+		if l.Ev() == "end" {
+			break
+		}
+		if l.Ev() == ev {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // A limit for the simulated network's relays reads "DURATION,BYTES".

@@ -247,3 +247,34 @@ func (n *Net) Inject(from, to session.PeerID, m session.Message) {
 	n.seq++
 	n.queue = append(n.queue, envelope{at: n.Now + 1, seq: n.seq, from: from, to: to, data: data, forged: true})
 }
+
+// Renew replaces the relay circuit between a and b as p2p/circuit.go does:
+// the transport tells both nodes (MsgRenewing, allow ticks), what is in
+// flight is lost and what either sends waits in its queue until Renewed. No
+// connection loss is reported: the transport holds it back.
+func (n *Net) Renew(a, b session.PeerID, allow int) {
+	for _, k := range []linkKey{{a, b}, {b, a}} {
+		l := n.link(k.a, k.b)
+		l.cut, l.queued = true, true
+		if p := n.Peer(k.b); p != nil && p.Up {
+			n.seq++
+			n.queue = append(n.queue, envelope{at: n.Now + 1, seq: n.seq, from: k.a, to: k.b,
+				local: session.MsgRenewing, count: uint32(allow)})
+		}
+	}
+	n.dropInFlight(func(e envelope) bool {
+		return e.data != nil && (e.from == a && e.to == b || e.from == b && e.to == a)
+	})
+}
+
+// Renewed ends a Renew: the fresh circuit is up and the queues go out.
+func (n *Net) Renewed(a, b session.PeerID) {
+	for _, k := range []linkKey{{a, b}, {b, a}} {
+		l := n.link(k.a, k.b)
+		for _, e := range l.held {
+			e.at = n.Now + 1
+			n.queue = append(n.queue, e)
+		}
+		l.cut, l.queued, l.held = false, false, nil
+	}
+}

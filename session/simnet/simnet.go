@@ -20,8 +20,9 @@ type envelope struct {
 	seq      uint64
 	from, to session.PeerID
 	data     []byte          // encoded message, or nil for a local report
-	local    session.MsgKind // MsgConnected / MsgDisconnected
+	local    session.MsgKind // MsgConnected / MsgDisconnected / MsgRenewing
 	closed   bool            // a MsgDisconnected for a connection the remote closed or reset
+	count    uint32          // a local report's Count (MsgRenewing: the ticks allowed)
 	forged   bool            // made up by a test's hostile member (Inject)
 }
 
@@ -295,7 +296,7 @@ func (n *Net) deliver(e envelope) {
 	}
 	var m session.Message
 	if e.data == nil {
-		m = session.Message{Kind: e.local, Closed: e.closed}
+		m = session.Message{Kind: e.local, Closed: e.closed, Count: e.count}
 	} else {
 		var err error
 		if m, err = session.UnmarshalMessage(e.data); err != nil {
