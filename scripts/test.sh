@@ -121,12 +121,12 @@ cleanup() {
 trap cleanup EXIT
 (
   [ "${#window[@]}" -eq 0 ] || nice -n 19 go test -c -o "$prebuilt/window/" "${window[@]}" || true
-  [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
   [ "${#race[@]}" -eq 0 ] || nice -n 19 go test -race -c -o "$prebuilt/" "${race[@]}" || true
+  [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
 ) >/dev/null 2>&1 &
 warmup=$!
 
-# run386 runs the pure cores' tests as 32-bit code; it exits 1 when one failed.
+# run386 runs the pure cores' tests as 32-bit code; it returns 1 when one failed.
 run386() {
   local exec386=()
   if ! can_run_386; then
@@ -148,22 +148,13 @@ stage "plain (${#plain[@]} pkgs)"
 # counts builds and running test binaries alike).
 gotest plain -count=1 -p 4 -parallel 4 "${plain[@]}"
 
-# The window tests, and beside them the 32-bit run of the pure cores: CPU
-# only, no windows, no clock; its lines are printed when both are done.
-log386=$(mktemp)
-run386_pid=""
-if [ "${#pure[@]}" -gt 0 ]; then
-  run386 >"$log386" 2>&1 &
-  run386_pid=$!
+# The window tests on their own: their frames must not compete with other
+# tests for the two cores (with the 32-bit run beside them, two of render's
+# two-window flow tests failed once at load 10; whether alone too is untried).
+if [ "${#window[@]}" -gt 0 ]; then
+  stage "window (${#window[@]} pkgs)"
+  gotest window -count=1 "${window[@]}"
 fi
-stage "window (${#window[@]}) + 386 (${#pure[@]})"
-[ "${#window[@]}" -eq 0 ] || gotest window -count=1 "${window[@]}"
-if [ -n "$run386_pid" ]; then
-  wait "$run386_pid" || failed=1
-  echo "-- GOARCH=386 go test (${#pure[@]} packages of the deterministic cores):"
-  cat "$log386"
-fi
-rm -f "$log386"
 
 stage "warm-up builds"
 wait "$warmup" || true
@@ -171,6 +162,11 @@ wait "$warmup" || true
 if [ "${#race[@]}" -gt 0 ]; then
   stage "-race (${#race[@]} pkgs)"
   gotest race -count=1 -race -p 4 -parallel 4 "${race[@]}"
+fi
+
+if [ "${#pure[@]}" -gt 0 ]; then
+  stage "386 (${#pure[@]} pkgs)"
+  run386 || failed=1
 fi
 
 stage ""
