@@ -18,9 +18,9 @@ import (
 func init() { attachParentConsole() }
 
 var (
-	kernel32         = syscall.NewLazyDLL("kernel32.dll")
+	kernel32          = syscall.NewLazyDLL("kernel32.dll")
 	procAttachConsole = kernel32.NewProc("AttachConsole")
-	procSetStdHandle = kernel32.NewProc("SetStdHandle")
+	procSetStdHandle  = kernel32.NewProc("SetStdHandle")
 )
 
 const attachParentProcess = ^uintptr(0) // ATTACH_PARENT_PROCESS, (DWORD)-1

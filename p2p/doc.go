@@ -3,7 +3,8 @@
 // session transport on /hostfall/session/1. It moves bytes and reports
 // connectivity; what the messages mean is the session's, and the loop that
 // runs a session.Node with its game lives above (client/network.Peer).
-// Discovery (mDNS), the relay and invite codes build on Host.
+// LAN discovery (mDNS, and beacons of package p2p/beacon), the relay and
+// invite codes build on Host.
 // RunRelay is a whole relay process (`hostfall relay`): it says where it
 // listens through a callback, since printing is the caller's (package
 // status).
