@@ -357,7 +357,13 @@ func Run(ctx context.Context, c Client, o Options) error {
 	period := time.Second / time.Duration(o.MaxFPS)
 	var last time.Time
 	shown := a.display
-	for !win.Closed() && !a.quit && ctx.Err() == nil {
+	for !a.quit && ctx.Err() == nil {
+		if win.Closed() {
+			if !a.askClose() {
+				break
+			}
+			win.SetClosed(false) // asked first: the menu's question decides
+		}
 		if a.display != shown {
 			shown = a.display
 			setDisplay(win, shown)
@@ -375,6 +381,18 @@ func Run(ctx context.Context, c Client, o Options) error {
 	}
 	a.dropReplay() // a replay the browser opened: the caller closes only its own client
 	return nil
+}
+
+// askClose is the window's close button: in a game the player still
+// plays it asks, as the menu's Quit Hostfall does, and reports that the
+// window stays open; asked again while the question shows, it closes.
+func (a *App) askClose() bool {
+	g := a.game
+	if a.screen != scrGame || g == nil || g.ui == nil || !g.ui.AskLeave || g.ui.Confirm == ui.MenuQuit {
+		return false
+	}
+	g.ui.MenuOpen, g.ui.Confirm = true, ui.MenuQuit
+	return true
 }
 
 // chatLine is one line of the chat log.

@@ -82,6 +82,9 @@ func TestShotEndAtTurnLimit(t *testing.T) {
 	if !sub {
 		t.Errorf("no line says the turn limit ended the game: %v", drawn)
 	}
+	if h.a.askClose() {
+		t.Error("the window's close button asks after the end; want it to close")
+	}
 	if len(g.ends) != 1 || g.ends[0].choice != endLeave {
 		t.Errorf("the end screen's buttons %+v, want Leave game only", g.ends)
 	}
@@ -166,5 +169,25 @@ func TestShotMenuHostAndJoiner(t *testing.T) {
 	}
 	if menus[0][2].Off || !menus[1][2].Off {
 		t.Errorf("Save game: host's %+v, joiner's %+v; want the host's only", menus[0][2], menus[1][2])
+	}
+}
+
+// The window's close button in a running game asks as Quit Hostfall does;
+// pressed again while the question shows, it closes.
+func TestCloseButtonAsks(t *testing.T) {
+	c, _ := duelClient(t, 300, 1, 0)
+	h := newHarness(t, c)
+	h.frame(nil)
+	h.frame(nil)
+	g := h.a.game
+	if !h.a.askClose() || !g.ui.MenuOpen || g.ui.Confirm != ui.MenuQuit {
+		t.Fatalf("the close button: menu open %v, asking %v; want Quit Hostfall's question", g.ui.MenuOpen, g.ui.Confirm)
+	}
+	h.frame(nil)
+	if !overStrings(h.a)["Quit Hostfall?"] {
+		t.Errorf("the question is not shown: %v", overStrings(h.a))
+	}
+	if h.a.askClose() {
+		t.Error("the close button pressed again while asking did not close")
 	}
 }
