@@ -94,6 +94,7 @@ type App struct {
 	game    *gameScreen
 
 	events  []client.Event
+	left    []string // the players who left the session the window is in (the end screen tells departures from defeats)
 	chat    []chatLine
 	banners banners
 	rejoin  client.RejoinStatus // a rejoin under way (client.Rejoiner), as update read it
@@ -283,6 +284,9 @@ func (a *App) pick() {
 	if next != scrGame && a.game != nil {
 		a.game = nil
 	}
+	if next == scrBrowser {
+		a.left = nil
+	}
 	if next != a.screen {
 		a.log.Debug("screen", "from", a.screen, "to", next)
 		if next == scrLobby {
@@ -435,7 +439,7 @@ func (a *App) onEvent(ev client.Event) {
 		a.addChat(chatLine{text: ev.Text, sys: true})
 	}
 	a.banners.onEvent(ev, a.now, a)
-	if a.game != nil {
-		a.game.onEvent(ev)
+	if ev.Kind == client.EvPlayerLeft && ev.Name != "" {
+		a.left = append(a.left, ev.Name)
 	}
 }

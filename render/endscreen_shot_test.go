@@ -191,3 +191,29 @@ func TestCloseButtonAsks(t *testing.T) {
 		t.Error("the close button pressed again while asking did not close")
 	}
 }
+
+// TestShotEndOthersLeft: in a 1v1 the other player left (a departure,
+// which takes their side out of the game): the end screen is a victory
+// that says so, and the table says when they left rather than "out at".
+func TestShotEndOthersLeft(t *testing.T) {
+	c, w := duelClient(t, 300, 0, 0)
+	w.Step([]game.Command{{Player: 1, Kind: game.CmdSurrender}})
+	if !w.Over() {
+		t.Fatal("the game did not end with Bo's departure")
+	}
+	c.Push(client.Event{Kind: client.EvPlayerLeft, Name: "Bo"})
+	h := newHarness(t, c)
+	h.frame(nil)
+	h.frame(nil)
+	g := h.a.game
+	if g == nil || g.end != endVictory || g.overlay() != overEnd {
+		t.Fatalf("after Bo left: end %v; want the victory screen", g.end)
+	}
+	h.shot("end-others-left")
+	drawn := overStrings(h.a)
+	for _, s := range []string{"Victory!", "Everybody else left the game. Game time 0:15.", "left at 0:15", "won"} {
+		if !drawn[s] {
+			t.Errorf("the end screen does not say %q; it says %v", s, drawn)
+		}
+	}
+}
