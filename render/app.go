@@ -94,6 +94,7 @@ type App struct {
 	game    *gameScreen
 
 	events  []client.Event
+	left    []string // the players who left the session the window is in (the end screen tells departures from defeats)
 	chat    []chatLine
 	banners banners
 	rejoin  client.RejoinStatus // a rejoin under way (client.Rejoiner), as update read it
@@ -283,6 +284,9 @@ func (a *App) pick() {
 	if next != scrGame && a.game != nil {
 		a.game = nil
 	}
+	if next == scrBrowser {
+		a.left = nil
+	}
 	if next != a.screen {
 		a.log.Debug("screen", "from", a.screen, "to", next)
 		if next == scrLobby {
@@ -357,7 +361,13 @@ func Run(ctx context.Context, c Client, o Options) error {
 	period := time.Second / time.Duration(o.MaxFPS)
 	var last time.Time
 	shown := a.display
-	for !win.Closed() && !a.quit && ctx.Err() == nil {
+	for !a.quit && ctx.Err() == nil {
+		if win.Closed() {
+			if !a.askClose() {
+				break
+			}
+			win.SetClosed(false) // asked first: the menu's question decides
+		}
 		if a.display != shown {
 			shown = a.display
 			setDisplay(win, shown)
@@ -375,6 +385,18 @@ func Run(ctx context.Context, c Client, o Options) error {
 	}
 	a.dropReplay() // a replay the browser opened: the caller closes only its own client
 	return nil
+}
+
+// askClose is the window's close button: in a game the player still
+// plays it asks, as the menu's Quit Hostfall does, and reports that the
+// window stays open; asked again while the question shows, it closes.
+func (a *App) askClose() bool {
+	g := a.game
+	if a.screen != scrGame || g == nil || g.ui == nil || !g.ui.AskLeave || g.ui.Confirm == ui.MenuQuit {
+		return false
+	}
+	g.ui.MenuOpen, g.ui.Confirm = true, ui.MenuQuit
+	return true
 }
 
 // chatLine is one line of the chat log.
@@ -417,7 +439,7 @@ func (a *App) onEvent(ev client.Event) {
 		a.addChat(chatLine{text: ev.Text, sys: true})
 	}
 	a.banners.onEvent(ev, a.now, a)
-	if a.game != nil {
-		a.game.onEvent(ev)
+	if ev.Kind == client.EvPlayerLeft && ev.Name != "" {
+		a.left = append(a.left, ev.Name)
 	}
 }

@@ -82,6 +82,9 @@ func TestShotEndAtTurnLimit(t *testing.T) {
 	if !sub {
 		t.Errorf("no line says the turn limit ended the game: %v", drawn)
 	}
+	if h.a.askClose() {
+		t.Error("the window's close button asks after the end; want it to close")
+	}
 	if len(g.ends) != 1 || g.ends[0].choice != endLeave {
 		t.Errorf("the end screen's buttons %+v, want Leave game only", g.ends)
 	}
@@ -166,5 +169,51 @@ func TestShotMenuHostAndJoiner(t *testing.T) {
 	}
 	if menus[0][2].Off || !menus[1][2].Off {
 		t.Errorf("Save game: host's %+v, joiner's %+v; want the host's only", menus[0][2], menus[1][2])
+	}
+}
+
+// The window's close button in a running game asks as Quit Hostfall does;
+// pressed again while the question shows, it closes.
+func TestCloseButtonAsks(t *testing.T) {
+	c, _ := duelClient(t, 300, 1, 0)
+	h := newHarness(t, c)
+	h.frame(nil)
+	h.frame(nil)
+	g := h.a.game
+	if !h.a.askClose() || !g.ui.MenuOpen || g.ui.Confirm != ui.MenuQuit {
+		t.Fatalf("the close button: menu open %v, asking %v; want Quit Hostfall's question", g.ui.MenuOpen, g.ui.Confirm)
+	}
+	h.frame(nil)
+	if !overStrings(h.a)["Quit Hostfall?"] {
+		t.Errorf("the question is not shown: %v", overStrings(h.a))
+	}
+	if h.a.askClose() {
+		t.Error("the close button pressed again while asking did not close")
+	}
+}
+
+// TestShotEndOthersLeft: in a 1v1 the other player left (a departure,
+// which takes their side out of the game): the end screen is a victory
+// that says so, and the table says when they left rather than "out at".
+func TestShotEndOthersLeft(t *testing.T) {
+	c, w := duelClient(t, 300, 0, 0)
+	w.Step([]game.Command{{Player: 1, Kind: game.CmdSurrender}})
+	if !w.Over() {
+		t.Fatal("the game did not end with Bo's departure")
+	}
+	c.Push(client.Event{Kind: client.EvPlayerLeft, Name: "Bo"})
+	h := newHarness(t, c)
+	h.frame(nil)
+	h.frame(nil)
+	g := h.a.game
+	if g == nil || g.end != endVictory || g.overlay() != overEnd {
+		t.Fatalf("after Bo left: end %v; want the victory screen", g.end)
+	}
+	h.shot("end-others-left")
+	drawn := overStrings(h.a)
+	for _, s := range []string{"Victory!", "Everybody else left the game. Game time 0:15.", "left at 0:15", "won"} {
+		if !drawn[s] {
+			t.Errorf("the end screen does not say %q; it says %v", s, drawn)
+		}
 	}
 }

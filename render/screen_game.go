@@ -94,7 +94,6 @@ type gameScreen struct {
 	byScore  bool     // the score decided the game (game.ScoreTurn)
 	results  []string // the end screen's result of each player
 	leader   string   // at the turn limit: who leads on score
-	gone     []string // the players who left the game (their departure, not a defeat)
 	notices  []notice
 	wev      []game.Event
 	cues     []ui.Cue
@@ -297,7 +296,7 @@ func (g *gameScreen) readEnd(w *game.World, out, timeUp bool) {
 		info := w.Player(game.PlayerID(p))
 		r := endResult(info, g.over)
 		switch {
-		case info.Out && slices.Contains(g.gone, g.playerName(game.PlayerID(p))):
+		case info.Out && slices.Contains(g.a.left, g.playerName(game.PlayerID(p))):
 			r = "left at " + gameClock(info.OutTime)
 		case r != "won":
 		case timeUp:
@@ -325,19 +324,12 @@ func (g *gameScreen) othersLeft() bool {
 		if !g.hasMe || info.Team == g.infos[g.me].Team || !info.Out {
 			continue
 		}
-		if !slices.Contains(g.gone, g.playerName(game.PlayerID(p))) {
+		if !slices.Contains(g.a.left, g.playerName(game.PlayerID(p))) {
 			return false
 		}
 		n++
 	}
 	return n > 0
-}
-
-// onEvent notes the departures the end screen tells from defeats.
-func (g *gameScreen) onEvent(ev client.Event) {
-	if ev.Kind == client.EvPlayerLeft && ev.Name != "" {
-		g.gone = append(g.gone, ev.Name)
-	}
 }
 
 // readSelection takes the details the HUD shows of the selection.
