@@ -107,11 +107,24 @@ func (t *transport) holdDown(p peer.ID) {
 	if t.held[p] != nil {
 		return
 	}
-	t.lossAfter(t.held, p, limitedGrace)
+	t.held[p] = time.AfterFunc(limitedGrace, func() {
+		t.mu.Lock()
+		delete(t.held, p)
+		if t.conns[p] == 0 {
+			t.changed[p] = true
+		}
+		t.mu.Unlock()
+		t.signal()
+	})
 }
 
 // unhold ends p's grace period: a connection is back (t.mu held).
-func (t *transport) unhold(p peer.ID) { stopHold(t.held, p) }
+func (t *transport) unhold(p peer.ID) {
+	if tm := t.held[p]; tm != nil {
+		tm.Stop()
+		delete(t.held, p)
+	}
+}
 
 // renewCircuit closes every limited connection to l's peer (the current
 // stream's and spare ones) so that the next stream dials a fresh circuit.

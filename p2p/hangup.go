@@ -68,31 +68,20 @@ const downWaitMax = 100 * time.Millisecond
 // present for a moment. Call with t.mu held.
 func (t *transport) awaitReader(p peer.ID) {
 	t.stopDownWait(p)
-	t.lossAfter(t.downWait, p, downWaitMax)
-}
-
-// stopDownWait ends a hold of awaitReader. Call with t.mu held.
-func (t *transport) stopDownWait(p peer.ID) { stopHold(t.downWait, p) }
-
-// lossAfter reports p's loss after d unless the hold in holds is stopped
-// first (a connection is back, or the reason came). Call with t.mu held.
-func (t *transport) lossAfter(holds map[peer.ID]*time.Timer, p peer.ID, d time.Duration) {
-	holds[p] = time.AfterFunc(d, func() {
+	t.downWait[p] = time.AfterFunc(downWaitMax, func() {
 		t.mu.Lock()
-		delete(holds, p)
-		if t.conns[p] == 0 {
-			t.changed[p] = true
-		}
+		delete(t.downWait, p)
+		t.changed[p] = true
 		t.mu.Unlock()
 		t.signal()
 	})
 }
 
-// stopHold ends p's hold in holds, if any. Call with t.mu held.
-func stopHold(holds map[peer.ID]*time.Timer, p peer.ID) {
-	if tm := holds[p]; tm != nil {
+// stopDownWait ends a hold of awaitReader. Call with t.mu held.
+func (t *transport) stopDownWait(p peer.ID) {
+	if tm := t.downWait[p]; tm != nil {
 		tm.Stop()
-		delete(holds, p)
+		delete(t.downWait, p)
 	}
 }
 
