@@ -41,57 +41,14 @@ func closedByRemote(err error) bool {
 // so (connChanges), even if the loss was reported already.
 func (t *transport) noteStreamEnd(s network.Stream, err error) {
 	c := s.Conn()
-	p := c.RemotePeer()
+	if !c.IsClosed() || !closedByRemote(err) {
+		return
+	}
 	t.mu.Lock()
-	closed := c.IsClosed() && closedByRemote(err)
-	if closed {
-		t.closedConns[c] = true
-	}
-	switch {
-	case t.downWait[p] != nil:
-		t.stopDownWait(p)
-		t.changed[p] = true // the loss held for this word goes out now
-	case closed && t.held[p] == nil:
-		t.changed[p] = true // a loss reported already is told again, closed
-	}
+	t.closedConns[c] = true
+	t.changed[c.RemotePeer()] = true
 	t.mu.Unlock()
 	t.signal()
-}
-
-// downWaitMax bounds how long a connection's loss waits for its session
-// stream's reader to say how it ended.
-const downWaitMax = 100 * time.Millisecond
-
-// awaitReader holds p's loss until a reader of its session stream has
-// ended (noteStreamEnd) or downWaitMax passed: the loss and the reason
-// reach the session together, and a survivor never counts a dead host
-// present for a moment. Call with t.mu held.
-func (t *transport) awaitReader(p peer.ID) {
-	t.stopDownWait(p)
-	t.downWait[p] = time.AfterFunc(downWaitMax, func() {
-		t.mu.Lock()
-		delete(t.downWait, p)
-		t.changed[p] = true
-		t.mu.Unlock()
-		t.signal()
-	})
-}
-
-// stopDownWait ends a hold of awaitReader. Call with t.mu held.
-func (t *transport) stopDownWait(p peer.ID) {
-	if tm := t.downWait[p]; tm != nil {
-		tm.Stop()
-		delete(t.downWait, p)
-	}
-}
-
-// readerOn counts the session stream readers on c (d is +1 or -1).
-func (t *transport) readerOn(c network.Conn, d int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.reading[c] += d; t.reading[c] <= 0 {
-		delete(t.reading, c)
-	}
 }
 
 // wasClosed reports whether p's last connection ended by the remote's

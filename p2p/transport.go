@@ -183,8 +183,6 @@ type transport struct {
 	lastDown    map[peer.ID]network.Conn
 	closedConns map[network.Conn]bool
 	closedSent  map[peer.ID]bool
-	reading     map[network.Conn]int    // session stream readers per connection
-	downWait    map[peer.ID]*time.Timer // losses held for a reader's word on how they ended
 }
 
 type peerLimiter struct {
@@ -203,7 +201,6 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
 		lastDown: map[peer.ID]network.Conn{}, closedConns: map[network.Conn]bool{}, closedSent: map[peer.ID]bool{},
-		reading: map[network.Conn]int{}, downWait: map[peer.ID]*time.Timer{},
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
@@ -228,9 +225,6 @@ func (t *transport) close(linger time.Duration) {
 	t.cancel()
 	for p := range t.held {
 		t.unhold(p)
-	}
-	for p := range t.downWait {
-		t.stopDownWait(p)
 	}
 	t.mu.Unlock()
 	t.wg.Wait()
@@ -327,7 +321,6 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 		t.changed[p] = true
 	}
 	t.forgetDown(p)
-	t.stopDownWait(p)
 	t.unhold(p)
 	t.mu.Unlock()
 	t.signal()
@@ -342,14 +335,10 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
-		switch {
-		case c.Stat().Limited && t.ctx.Err() == nil:
+		t.lastDown[p] = c
+		if c.Stat().Limited && t.ctx.Err() == nil {
 			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
-		case t.reading[c] > 0 && t.ctx.Err() == nil:
-			t.lastDown[p] = c
-			t.awaitReader(p) // its reader is about to say how it ended
-		default:
-			t.lastDown[p] = c
+		} else {
 			t.changed[p] = true
 		}
 	}
@@ -372,7 +361,7 @@ func (t *transport) connChanges() []ConnChange {
 	var out []ConnChange
 	for p := range t.changed {
 		up := t.conns[p] > 0
-		closed := t.wasClosed(p, up) && t.held[p] == nil
+		closed := t.wasClosed(p, up)
 		if up != t.reported[p] || closed && !t.closedSent[p] {
 			out = append(out, ConnChange{Peer: p, Up: up, Closed: closed})
 		}
@@ -865,8 +854,6 @@ func (l *link) writeFrames(s network.Stream, w *bufio.Writer, first []byte) erro
 // closes the stream with a logged reason and counts a strike.
 func (t *transport) read(l *link, s network.Stream) {
 	defer t.wg.Done()
-	t.readerOn(s.Conn(), 1)
-	defer t.readerOn(s.Conn(), -1)
 	defer func() {
 		select {
 		case l.dead <- s:
