@@ -46,7 +46,9 @@ func (t *transport) noteStreamEnd(s network.Stream, err error) {
 	}
 	t.mu.Lock()
 	t.closedConns[c] = true
-	t.changed[c.RemotePeer()] = true
+	if t.held[c.RemotePeer()] == nil { // a limited circuit's end is no loss yet (circuit.go)
+		t.changed[c.RemotePeer()] = true
+	}
 	t.mu.Unlock()
 	t.signal()
 }

@@ -367,10 +367,10 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
-		t.lastDown[p] = c
 		if c.Stat().Limited && t.ctx.Err() == nil && t.h.punch.open(p) {
 			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
 		} else {
+			t.lastDown[p] = c
 			t.changed[p] = true
 		}
 	}
@@ -393,7 +393,7 @@ func (t *transport) connChanges() []ConnChange {
 	var out []ConnChange
 	for p := range t.changed {
 		up := t.conns[p] > 0
-		closed := t.wasClosed(p, up)
+		closed := t.wasClosed(p, up) && t.held[p] == nil
 		if up != t.reported[p] || closed && !t.closedSent[p] {
 			out = append(out, ConnChange{Peer: p, Up: up, Closed: closed})
 		}
