@@ -370,7 +370,9 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 		if c.Stat().Limited && t.ctx.Err() == nil && t.h.punch.open(p) {
 			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
 		} else {
-			t.lastDown[p] = c
+			if !c.Stat().Limited { // a relay ending a circuit says nothing of the peer's process
+				t.lastDown[p] = c
+			}
 			t.changed[p] = true
 		}
 	}
