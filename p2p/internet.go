@@ -218,30 +218,18 @@ func (in *Internet) relayIDs() []string {
 }
 
 // publishAddrs are the addresses a host publishes: its circuits through
-// relays and its public addresses (a port mapping among them); on a network with no public address
+// relays and its public addresses; on a network with no public address
 // (a LAN, tests on loopback) all of them.
 func (in *Internet) publishAddrs() []ma.Multiaddr {
 	all := in.h.LibP2P().Addrs()
-	// A host taken to be private announces its circuits and private
-	// addresses only; its public direct ones (a port mapping, an address
-	// observed) are still worth a try for a joiner, a few of them.
-	var direct []ma.Multiaddr
-	if ah, ok := in.h.LibP2P().(interface{ AllAddrs() []ma.Multiaddr }); ok {
-		direct = slices.DeleteFunc(ah.AllAddrs(), func(a ma.Multiaddr) bool { return !manet.IsPublicAddr(a) })
-	}
 	out := slices.DeleteFunc(slices.Clone(all), func(a ma.Multiaddr) bool {
 		return !isCircuit(a) && !manet.IsPublicAddr(a)
 	})
-	out = ma.Unique(append(out, direct[:min(len(direct), maxPublishedDirect)]...))
 	if len(out) == 0 {
 		return all
 	}
 	return out
 }
-
-// maxPublishedDirect bounds the public direct addresses a code's record
-// names beside its circuits (the record must stay small).
-const maxPublishedDirect = 6
 
 // Publish picks this host's code and keeps it published until ctx ends;
 // it returns the code at once and a channel closed once it is out.
