@@ -1,7 +1,7 @@
 // Package e2e holds Hostfall's multi-process network tests: real hostfall
 // processes in Linux network namespaces (internal/netns) find each other
 // with mDNS, play, lose their host to SIGKILL, play through netem delay and
-// loss, and reach each other from behind NAT through a relay. The tests need
+// loss, play against the Windows build under Wine (internal/wine), and reach each other from behind NAT through a relay. The tests need
 // root and skip with a message otherwise; -short skips them too.
 //
 // The same scenarios measure the network figures of `make bench`

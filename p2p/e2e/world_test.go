@@ -17,6 +17,7 @@ import (
 
 	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
+	"hostfall/internal/wine"
 )
 
 // bin is the hostfall binary every test runs, built once by TestMain.
@@ -43,6 +44,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
+	wine.Close() // the Windows build and Wine prefixes of wine_test.go
 	if dir != "" {
 		os.RemoveAll(dir)
 	}
