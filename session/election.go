@@ -408,17 +408,30 @@ func (n *Node) decide() {
 		n.win()
 		return
 	}
+	next := min(n.cfg.GatherTicks, left)
 	if !el.waiting {
-		el.waiting = true
-		n.emit(Event{Kind: EvWaiting, Slot: -1, Name: OtherPlayers, TicksLeft: left})
+		// A host's death is often told twice: the connection lost, then
+		// (milliseconds later) closed by its end, which ends the wait at
+		// once. A wait is shown only once it lasted waitShowTicks; decide
+		// again then.
+		if waited := n.now - n.lostAt; waited >= waitShowTicks {
+			el.waiting = true
+			n.emit(Event{Kind: EvWaiting, Slot: -1, Name: OtherPlayers, TicksLeft: left})
+		} else {
+			next = min(next, waitShowTicks-waited)
+		}
 	}
-	el.gatherEnd = n.now + min(n.cfg.GatherTicks, left)
+	el.gatherEnd = n.now + next
 	for _, p := range n.otherPlayers() {
 		if !slices.Contains(el.answered, p) {
 			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
 		}
 	}
 }
+
+// waitShowTicks is how long a candidate waits for the players it misses
+// before it shows the wait (EvWaiting).
+const waitShowTicks = 20
 
 // rejoinLineage goes back to a host that others still follow.
 func (n *Node) rejoinLineage(m Message) {
