@@ -7,6 +7,7 @@ package app
 import (
 	"log/slog"
 	"os/user"
+	"strings"
 
 	"hostfall/datadir"
 	"hostfall/render"
@@ -38,10 +39,18 @@ func (w Window) withSettings() Window {
 // loginName is the player's name when neither --name nor the settings
 // give one.
 func loginName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" && u.Username != "root" {
-		return settings.CleanName(u.Username)
+	u, err := user.Current()
+	if err != nil {
+		return "Player"
 	}
-	return "Player"
+	name := u.Username
+	if i := strings.LastIndexByte(name, '\\'); i >= 0 {
+		name = name[i+1:] // Windows names the user DOMAIN\user
+	}
+	if name == "" || name == "root" {
+		return "Player"
+	}
+	return settings.CleanName(name)
 }
 
 // runSettings are the settings of this run: the saved ones with the
