@@ -49,7 +49,11 @@ func loginName() string {
 		return "Player"
 	}
 	full, _, _ := strings.Cut(u.Name, ",") // the GECOS field: "Full Name,room,phone…"
-	for _, n := range []string{full, u.Username} {
+	login := u.Username
+	if i := strings.LastIndexByte(login, '\\'); i >= 0 {
+		login = login[i+1:] // Windows names the user DOMAIN\user
+	}
+	for _, n := range []string{full, login} {
 		if n = settings.CleanName(n); n != "" {
 			return n
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 )
 
 // runLibs prints the shared libraries or DLLs the binary needs.
@@ -35,8 +36,15 @@ func neededLibs(path string) ([]string, error) {
 		}
 	} else if f, err := pe.Open(path); err == nil {
 		defer f.Close()
-		if libs, err = f.ImportedLibraries(); err != nil {
+		// debug/pe lists no libraries; each imported symbol is "NAME:DLL".
+		syms, err := f.ImportedSymbols()
+		if err != nil {
 			return nil, err
+		}
+		for _, s := range syms {
+			if _, dll, ok := strings.Cut(s, ":"); ok && !slices.Contains(libs, dll) {
+				libs = append(libs, dll)
+			}
 		}
 	} else {
 		if _, err := os.Stat(path); err != nil {
