@@ -14,6 +14,7 @@ import (
 func runVersion(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	cli.AddVerbose(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}

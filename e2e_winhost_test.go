@@ -43,6 +43,11 @@ func TestWindowHostHeadlessJoiner(t *testing.T) {
 	}
 	start := checkScreen(t, l.display, "winhost-start.png", "at the start")
 	sendToMine(t, l.display, start)
+	// The game screen late in the game (the end screen covers it at the limit).
+	if _, err := win.Wait(ctx, func(ln peerproc.Line) bool { return ln.Ev() == "turn" && ln.Int("turn") >= turns-80 }); err != nil {
+		t.Fatalf("the window reached no turn %d: %v\n%s", turns-80, err, win.Stderr())
+	}
+	late := checkScreen(t, l.display, "winhost-late.png", "late in the game")
 	if err := join.Exit(60 * time.Second); err != nil {
 		t.Fatalf("the joiner: %v\n%s", err, join.Stderr())
 	}
@@ -65,10 +70,15 @@ func TestWindowHostHeadlessJoiner(t *testing.T) {
 	if f := join.Find("found"); len(f) != 1 || f[0].Str("host") != winID {
 		t.Errorf("the joiner's found lines %v, want one naming the window %s", f, winID)
 	}
-	end := checkScreen(t, l.display, "winhost-end.png", "at the end")
 	// The top bar's gold, 200 at the start, has changed: the workers mined.
-	if n := differingPx(start, end, image.Rect(30, 4, 80, 26)); n < 20 {
+	if n := differingPx(start, late, image.Rect(30, 4, 80, 26)); n < 20 {
 		t.Errorf("the gold in the top bar: %d pixels changed from the start, want the workers' gold", n)
+	}
+	// At the turn limit the window shows the end screen.
+	if img, err := captureUntil(l.display, 10*time.Second, endScreenShown); err != nil {
+		t.Errorf("the end screen at the turn limit: %v", err)
+	} else {
+		saveShot(t, img, "testdata/e2e/winhost-end.png", "at the end")
 	}
 	select {
 	case <-win.Done():
