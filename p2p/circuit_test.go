@@ -133,7 +133,8 @@ func TestLimitedCircuitIsNoChange(t *testing.T) {
 }
 
 // renewedBeforeCuts checks fresh circuits reported at at: with renewal,
-// two or more renewed before the limit (planned), and every other report
+// one or more renewed before the limit (planned; how many depends on the
+// bytes a loaded machine pumped), and every other report
 // within a second of one of those (the other side sees each renewal as a
 // cut, and a spare circuit the two dialled at once may follow); left to the
 // relay, none planned.
@@ -150,8 +151,8 @@ func renewedBeforeCuts(got []CircuitRenewal, at []time.Time, renew bool) error {
 		}
 		return nil
 	}
-	if len(planned) < 2 {
-		return fmt.Errorf("%d circuits renewed before the limit, want 2 or more", len(planned))
+	if len(planned) < 1 {
+		return fmt.Errorf("no circuit renewed before the limit")
 	}
 	for i, c := range got {
 		near := slices.ContainsFunc(planned, func(p time.Time) bool { return at[i].Sub(p).Abs() < time.Second })

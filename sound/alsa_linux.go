@@ -20,22 +20,22 @@ package sound
 static void hostfallQuiet(const char *file, int line, const char *fn, int err, const char *fmt, ...) {}
 static void hostfallHushALSA(void) { snd_lib_error_set_handler(hostfallQuiet); }
 
-static int hostfallMuteStderr(void) {
-	int saved = dup(2);
+static int hostfallMute(int fd) {
+	int saved = dup(fd);
 	int null = open("/dev/null", O_WRONLY);
 	if (saved < 0 || null < 0) {
 		if (saved >= 0) close(saved);
 		if (null >= 0) close(null);
 		return -1;
 	}
-	dup2(null, 2);
+	dup2(null, fd);
 	close(null);
 	return saved;
 }
 
-static void hostfallRestoreStderr(int saved) {
+static void hostfallRestore(int saved, int fd) {
 	if (saved < 0) return;
-	dup2(saved, 2);
+	dup2(saved, fd);
 	close(saved);
 }
 */
@@ -53,7 +53,11 @@ func quietALSA() {
 // hushStderr points the process's stderr at /dev/null until the returned
 // function puts it back. What anything else writes there meanwhile (the
 // speaker starts in well under a second) is lost too.
-func hushStderr() (restore func()) {
-	saved := C.hostfallMuteStderr()
-	return func() { C.hostfallRestoreStderr(saved) }
+func hushStderr() (restore func()) { return hush(2) }
+
+// hush points the file descriptor fd at /dev/null until the returned
+// function puts it back.
+func hush(fd int) (restore func()) {
+	saved := C.hostfallMute(C.int(fd))
+	return func() { C.hostfallRestore(saved, C.int(fd)) }
 }
