@@ -53,9 +53,8 @@ func (t *transport) noteStreamEnd(s network.Stream, err error) {
 	t.signal()
 }
 
-// wasClosed reports whether p's last connection ended by the remote's
-// close, and forgets what it knew of p's ended connections once p is
-// connected again. Call with t.mu held.
+// wasClosed reports whether p, not connected (up false), lost its last
+// connection by the remote's close. Call with t.mu held.
 func (t *transport) wasClosed(p peer.ID, up bool) bool {
 	c := t.lastDown[p]
 	if up || c == nil {
@@ -67,9 +66,6 @@ func (t *transport) wasClosed(p peer.ID, up bool) bool {
 // forgetDown drops what is known of p's ended connections (it connected
 // again). Call with t.mu held.
 func (t *transport) forgetDown(p peer.ID) {
-	if c := t.lastDown[p]; c != nil {
-		delete(t.closedConns, c)
-	}
 	delete(t.lastDown, p)
 	delete(t.closedSent, p)
 	for c := range t.closedConns {
