@@ -39,6 +39,14 @@ func (n *Node) stepMember(m Message) {
 		n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Targets: []PeerID{n.host}})
 		return
 	}
+	if m.Kind == MsgBye && n.role == roleCandidate && slices.Contains(n.el.failedHosts, m.From) {
+		// The host's close overtook its Bye: this node already runs for
+		// host. The Bye still says it left on purpose, which the new host
+		// sequences as a departure, not an absence.
+		n.noteQuit(m.From)
+		n.maybeDecide()
+		return
+	}
 	if m.From != n.host || n.role != roleFollower {
 		return
 	}
@@ -53,13 +61,7 @@ func (n *Node) stepMember(m Message) {
 	case MsgBye:
 		// It left on purpose: not waited for. Noted before the migration
 		// starts, so a candidate alone with it (a game of two) wins at once.
-		if n.el == nil {
-			n.el = &election{lostEpoch: n.epoch}
-			n.lostAt = n.now
-		}
-		if !slices.Contains(n.el.quit, m.From) {
-			n.el.quit = append(n.el.quit, m.From)
-		}
+		n.noteQuit(m.From)
 		n.suspectHost()
 	case MsgRefuse:
 		if m.Refusal != nil {
@@ -259,4 +261,16 @@ func (n *Node) awaitSnapshot() {
 func (n *Node) snapshotLost() bool {
 	joining := n.released == 0 || n.rejoin
 	return n.expectSnap && joining && !n.resumeWait && n.now-n.snapAskedAt >= seekTicks && n.snapHeard >= snapLostAfter
+}
+
+// noteQuit records that p, a host, said Bye. Noted before the migration
+// starts, so a candidate alone with it (a game of two) wins at once.
+func (n *Node) noteQuit(p PeerID) {
+	if n.el == nil {
+		n.el = &election{lostEpoch: n.epoch}
+		n.lostAt = n.now
+	}
+	if !slices.Contains(n.el.quit, p) {
+		n.el.quit = append(n.el.quit, p)
+	}
 }

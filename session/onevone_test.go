@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"slices"
 	"testing"
 
 	session "hostfall/session"
@@ -161,5 +162,57 @@ func TestOneVOneWaitForOthersEnds(t *testing.T) {
 			t.Errorf("cut for %d ticks: the wait for the other players never ended", cutFor)
 		}
 		noViolations(t, n)
+	}
+}
+
+// A host that leaves on purpose is a departure for every survivor, however
+// its Bye and the close of its connections interleave: here its close
+// notice overtakes the Bye at some survivors (the first candidate among
+// them), which then run for host before they read it. Every survivor sees
+// the host's slot leave (never away), in games of two, three and four.
+func TestHostLeavesCloseBeforeBye(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	for players := 2; players <= 4; players++ {
+		for late := 0; late < 1<<(players-1); late++ { // which survivors read the close first
+			n := gameOf(t, uint64(40+players), players, cfg)
+			proposeAll(n)
+			n.Run(30)
+			h := hostOf(n)
+			var survivors []*simnet.Peer
+			for _, p := range n.Peers {
+				if p != h {
+					survivors = append(survivors, p)
+				}
+			}
+			for i, p := range survivors {
+				if late&(1<<i) != 0 {
+					n.Delay(h.ID, p.ID, 5, 5)
+				}
+			}
+			slot := h.Status.Slot
+			n.Leave(h)
+			n.Exit(h.ID)
+			left := func(p *simnet.Peer) bool {
+				return slices.ContainsFunc(p.Events, func(e session.Event) bool { return e.Kind == session.EvPlayerLeft && e.Slot == slot })
+			}
+			ticks, ok := runUntil(n, cfg.DropTicks, func() bool {
+				proposeAll(n)
+				return !slices.ContainsFunc(survivors, func(p *simnet.Peer) bool { return !left(p) })
+			})
+			for _, p := range survivors {
+				for _, e := range p.Events {
+					if e.Kind == session.EvPlayerAway && e.Slot == slot && late == 0 {
+						t.Errorf("%d players, late %b: %s saw the leaving host away", players, late, p.ID)
+					}
+				}
+			}
+			if !ok {
+				t.Fatalf("%d players, late %b: not every survivor saw the host leave in %d ticks", players, late, cfg.DropTicks)
+			}
+			t.Logf("%d players, close before Bye at %b: every survivor saw the host leave after %d ticks", players, late, ticks)
+			n.Run(100)
+			noViolations(t, n)
+		}
 	}
 }

@@ -463,15 +463,14 @@ func (p *Peer) Run(ctx context.Context) error {
 			}
 			return nil
 		case in := <-p.t.Inbound():
-			p.msgs++
-			p.heard(in.From, &in.Msg)
-			if migrationKind(in.Msg.Kind) {
-				p.log.Debug("session in", "kind", in.Msg.Kind.String(), "from", in.Msg.From, "epoch", in.Msg.Epoch, "turn", in.Msg.Turn, "tick", p.ticks)
-			}
-			if err := p.node.Step(in.Msg); err != nil {
-				p.log.Debug("message refused", "from", in.From, "err", err)
-			}
+			p.step(in)
 		case <-p.t.Changed():
+			// What was read before a connection ended comes first: a
+			// leaving peer's Bye is read before its close, and the select
+			// would otherwise pick either.
+			for range len(p.t.Inbound()) {
+				p.step(<-p.t.Inbound())
+			}
 			p.connChanges()
 		case <-ticker.C:
 			p.noteTick(time.Now())
@@ -488,6 +487,18 @@ func (p *Peer) Run(ctx context.Context) error {
 		if p.st.Left {
 			return nil
 		}
+	}
+}
+
+// step hands one inbound message to the node.
+func (p *Peer) step(in p2p.Inbound) {
+	p.msgs++
+	p.heard(in.From, &in.Msg)
+	if migrationKind(in.Msg.Kind) {
+		p.log.Debug("session in", "kind", in.Msg.Kind.String(), "from", in.Msg.From, "epoch", in.Msg.Epoch, "turn", in.Msg.Turn, "tick", p.ticks)
+	}
+	if err := p.node.Step(in.Msg); err != nil {
+		p.log.Debug("message refused", "from", in.From, "err", err)
 	}
 }
 

@@ -204,6 +204,27 @@ func (n *Net) crash(id session.PeerID, report bool) {
 	n.Checker.crashed(p)
 }
 
+// Exit ends id's process after what it sent: its messages in flight still
+// arrive (the kernel sends what was written before the FIN), but each other
+// peer is told of the close one tick later, which may be before them, as a
+// transport's close notice can overtake the last frames still being read.
+func (n *Net) Exit(id session.PeerID) {
+	p := n.Peer(id)
+	if p == nil || !p.Up {
+		return
+	}
+	if p.Node.HasReady() {
+		n.handle(p) // its last words go out first
+	}
+	p.Up = false
+	for _, q := range n.Peers {
+		if q.ID != id {
+			n.reportClosed(q.ID, id)
+		}
+	}
+	n.Checker.crashed(p)
+}
+
 // Restart boots a fresh node for id (all state lost) and has it join host.
 func (n *Net) Restart(id session.PeerID, host session.PeerID) {
 	p := n.Peer(id)
