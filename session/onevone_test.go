@@ -216,3 +216,47 @@ func TestHostLeavesCloseBeforeBye(t *testing.T) {
 		}
 	}
 }
+
+// A Bye can be lost in the hang-up (a connection reset with frames
+// unread). Where the candidate lost its copy but another survivor read
+// its own, the follower passes it on with its vote, and the host's slot
+// still leaves rather than goes away.
+func TestHostByeLostAtTheCandidate(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	for players := 3; players <= 4; players++ {
+		n := gameOf(t, uint64(50+players), players, cfg)
+		proposeAll(n)
+		n.Run(30)
+		h := hostOf(n)
+		var survivors []*simnet.Peer
+		for _, p := range n.Peers {
+			if p != h {
+				survivors = append(survivors, p)
+			}
+		}
+		first := survivors[0] // the first listed: the candidate
+		n.Lose = func(from session.PeerID, m session.Message) bool {
+			return from == h.ID && m.To == first.ID && m.Kind == session.MsgBye
+		}
+		slot := h.Status.Slot
+		n.Leave(h)
+		n.Exit(h.ID)
+		n.Lose = nil
+		ticks, ok := runUntil(n, cfg.DropTicks, func() bool {
+			proposeAll(n)
+			return !slices.ContainsFunc(survivors, func(p *simnet.Peer) bool {
+				return !slices.ContainsFunc(p.Events, func(e session.Event) bool { return e.Kind == session.EvPlayerLeft && e.Slot == slot })
+			})
+		})
+		if !ok {
+			t.Fatalf("%d players: not every survivor saw the host leave in %d ticks", players, cfg.DropTicks)
+		}
+		if h2 := hostOf(n); h2 != first {
+			t.Errorf("%d players: %s hosts, want %s, the first listed", players, h2.ID, first.ID)
+		}
+		t.Logf("%d players, the candidate's Bye lost: every survivor saw the host leave after %d ticks", players, ticks)
+		n.Run(100)
+		noViolations(t, n)
+	}
+}
