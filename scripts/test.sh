@@ -79,7 +79,10 @@ failed=0
 gotest() {
   local st=$1
   shift
-  go test -json "$@" | bin/testsum -record "$outcomes" -stage "$st" || failed=1
+  # -timeout: a package of process tests took 400 s at load 22; go test's
+  # 10-minute default would end a slow run, not a stuck one (each process
+  # test bounds itself).
+  go test -json -timeout 30m "$@" | bin/testsum -record "$outcomes" -stage "$st" || failed=1
 }
 
 mapfile -t all < <(go list ./...)
