@@ -179,12 +179,7 @@ func TestHostLeavesCloseBeforeBye(t *testing.T) {
 			proposeAll(n)
 			n.Run(30)
 			h := hostOf(n)
-			var survivors []*simnet.Peer
-			for _, p := range n.Peers {
-				if p != h {
-					survivors = append(survivors, p)
-				}
-			}
+			survivors := othersThan(n, h)
 			for i, p := range survivors {
 				if late&(1<<i) != 0 {
 					n.Delay(h.ID, p.ID, 5, 5)
@@ -229,12 +224,7 @@ func TestHostByeLostAtTheCandidate(t *testing.T) {
 		proposeAll(n)
 		n.Run(30)
 		h := hostOf(n)
-		var survivors []*simnet.Peer
-		for _, p := range n.Peers {
-			if p != h {
-				survivors = append(survivors, p)
-			}
-		}
+		survivors := othersThan(n, h)
 		first := survivors[0] // the first listed: the candidate
 		n.Lose = func(from session.PeerID, m session.Message) bool {
 			return from == h.ID && m.To == first.ID && m.Kind == session.MsgBye
@@ -259,4 +249,9 @@ func TestHostByeLostAtTheCandidate(t *testing.T) {
 		n.Run(100)
 		noViolations(t, n)
 	}
+}
+
+// othersThan lists n's peers but p.
+func othersThan(n *simnet.Net, p *simnet.Peer) []*simnet.Peer {
+	return slices.DeleteFunc(slices.Clone(n.Peers), func(q *simnet.Peer) bool { return q == p })
 }
