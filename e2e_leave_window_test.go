@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"slices"
 	"syscall"
 	"testing"
@@ -82,7 +83,7 @@ func TestTwoWindowsOtherSideGoes(t *testing.T) {
 					c.name, hc.Int("unix_ms")-sent.UnixMilli(), c.sig, hc.Int("ms"))
 			}
 			if c.sig != syscall.SIGKILL {
-				checkLeftAtOnce(t, ctx, survivor, slot, sent, c.name)
+				checkLeftAtOnce(t, ctx, survivor, slot, sent, sent, c.name)
 				return // the survivor alone has won: the game is over
 			}
 			last := at[len(at)-1].Int("turn")
@@ -104,19 +105,20 @@ func TestTwoWindowsOtherSideGoes(t *testing.T) {
 	}
 }
 
-// checkLeftAtOnce waits for survivor's player_left for slot (the leave
-// was asked at sent) and fails on a wait for that player or an away mark
-// after sent: a departure, not an absence.
-func checkLeftAtOnce(t *testing.T, ctx context.Context, survivor *peerproc.Proc, slot int64, sent time.Time, what string) {
+// checkLeftAtOnce waits for survivor's player_left for slot and fails on
+// a wait for that player or an away mark after since (the first step of
+// leaving): a departure, not an absence. It prints the time from asked
+// (the leave itself: the signal, the last click) to player_left.
+func checkLeftAtOnce(t *testing.T, ctx context.Context, survivor *peerproc.Proc, slot int64, since, asked time.Time, what string) {
 	t.Helper()
 	left, err := survivor.Wait(ctx, func(ln peerproc.Line) bool { return ln.Ev() == "player_left" && ln.Int("slot") == slot })
 	if err != nil {
 		t.Fatalf("%s printed no player_left for slot %d: %v\n%s", survivor.Name, slot, err, survivor.Stderr())
 	}
-	t.Logf("%s: %s printed player_left %d ms after the leave", what, survivor.Name, left.Int("unix_ms")-sent.UnixMilli())
+	t.Logf("%s: %s printed player_left %d ms after the leave", what, survivor.Name, left.Int("unix_ms")-asked.UnixMilli())
 	for _, ev := range []string{"waiting", "player_away"} {
 		for _, ln := range survivor.Find(ev) {
-			if ln.Int("unix_ms") >= sent.UnixMilli() && (ln.Int("slot") == slot || ln.Int("slot") == -1) {
+			if ln.Int("unix_ms") >= since.UnixMilli() && (ln.Int("slot") == slot || ln.Int("slot") == -1) {
 				t.Errorf("%s printed %s after the leave: %v", survivor.Name, ev, ln)
 			}
 		}
@@ -139,9 +141,9 @@ func TestTwoWindowsLeaveOnPurpose(t *testing.T) {
 	lay := ui.NewLayout(1024, 768)
 	for i, c := range []struct {
 		name  string
-		who   int                                                              // 0 Ann (host), 1 Bo
-		leave func(t *testing.T, p *xvfb.Pointer, w *xvfb.Windows, win uint32) // the person's clicks
-		exits bool                                                             // the leaver's program ends
+		who   int                                                                        // 0 Ann (host), 1 Bo
+		leave func(t *testing.T, p *xvfb.Pointer, w *xvfb.Windows, win uint32) time.Time // the person's clicks
+		exits bool                                                                       // the leaver's program ends
 	}{
 		{"menu-leave-joiner", 1, menuChoice(lay, ui.MenuLeave), false},
 		{"menu-quit-host", 0, menuChoice(lay, ui.MenuQuit), true},
@@ -165,15 +167,15 @@ func TestTwoWindowsLeaveOnPurpose(t *testing.T) {
 			defer ptr.Close()
 			win := raise(t, ws, leaver)
 			sent := time.Now()
-			c.leave(t, ptr, ws, win)
-			checkLeftAtOnce(t, ctx, survivor, slots[c.who], sent, c.name)
+			asked := c.leave(t, ptr, ws, win)
+			checkLeftAtOnce(t, ctx, survivor, slots[c.who], sent, asked, c.name)
 			raise(t, ws, survivor)
-			img, err := captureUntil(l.display, 5*time.Second, func(img *image.RGBA) error { return findBanner(img, 150, 160, 178) })
+			img, err := captureUntil(l.display, 5*time.Second, leftShown)
 			if img != nil {
 				saveShot(t, img, "testdata/e2e/leave-"+c.name+"-survivor.png", "of the survivor after the leave")
 			}
 			if err != nil {
-				t.Errorf("the survivor's window shows no \"left the game\" banner: %v", err)
+				t.Errorf("the survivor's window: %v", err)
 			}
 			if c.exits {
 				if err := leaver.Exit(20 * time.Second); err != nil {
@@ -213,33 +215,38 @@ func raise(t *testing.T, ws *xvfb.Windows, p *peerproc.Proc) uint32 {
 // menuChoice opens the in-game menu with Escape, clicks choice (its place
 // in a running game's menu: Game.Menu puts the pause and save entries
 // after the first) and says yes to the question.
-func menuChoice(lay ui.Layout, choice ui.MenuChoice) func(*testing.T, *xvfb.Pointer, *xvfb.Windows, uint32) {
+func menuChoice(lay ui.Layout, choice ui.MenuChoice) func(*testing.T, *xvfb.Pointer, *xvfb.Windows, uint32) time.Time {
 	at := slices.IndexFunc(ui.MenuItems, func(it ui.MenuItem) bool { return it.Choice == choice }) + 2
-	return func(t *testing.T, p *xvfb.Pointer, _ *xvfb.Windows, _ uint32) {
+	return func(t *testing.T, p *xvfb.Pointer, _ *xvfb.Windows, _ uint32) time.Time {
 		t.Helper()
 		b := lay.MenuButton(at).Center()
 		act(t, p.Move(int(b.X), int(b.Y)), p.Key(xvfb.KeyEscape))
 		time.Sleep(300 * time.Millisecond)
 		act(t, p.Click(int(b.X), int(b.Y), xvfb.ButtonLeft))
-		yes(t, lay, p)
+		return yes(t, lay, p)
 	}
 }
 
 // closeButton asks the window to close, as its title bar's button does,
 // and says yes to the question it asks.
-func closeButton(lay ui.Layout) func(*testing.T, *xvfb.Pointer, *xvfb.Windows, uint32) {
-	return func(t *testing.T, p *xvfb.Pointer, ws *xvfb.Windows, win uint32) {
+func closeButton(lay ui.Layout) func(*testing.T, *xvfb.Pointer, *xvfb.Windows, uint32) time.Time {
+	return func(t *testing.T, p *xvfb.Pointer, ws *xvfb.Windows, win uint32) time.Time {
 		t.Helper()
 		act(t, ws.AskClose(win))
-		yes(t, lay, p)
+		return yes(t, lay, p)
 	}
 }
 
-func yes(t *testing.T, lay ui.Layout, p *xvfb.Pointer) {
+// yes clicks the question's first button (leave, quit) and returns when
+// the button went down.
+func yes(t *testing.T, lay ui.Layout, p *xvfb.Pointer) time.Time {
 	t.Helper()
 	time.Sleep(300 * time.Millisecond)
 	b := lay.ConfirmButton(0).Center()
-	act(t, p.Click(int(b.X), int(b.Y), xvfb.ButtonLeft))
+	act(t, p.Move(int(b.X), int(b.Y)), p.Press(xvfb.ButtonLeft))
+	at := time.Now()
+	act(t, p.Release(xvfb.ButtonLeft))
+	return at
 }
 
 func act(t *testing.T, errs ...error) {
@@ -251,19 +258,25 @@ func act(t *testing.T, errs ...error) {
 	}
 }
 
-// findBanner finds a banner with a stripe of colour (r, g, b) among the
-// first four where render/overlays.go draws them on a 1024×768 window (see
-// checkBanner).
-func findBanner(img *image.RGBA, r, g, b int) error {
-	var errs []error
-	for k := range 4 {
-		err := checkBannerAt(img, 40+42*k, r, g, b)
-		if err == nil {
-			return nil
-		}
-		errs = append(errs, err)
+// leftShown checks a survivor's 1024×768 window after the other player
+// of a 1v1 left: the end screen ("Victory! Everybody else left the game.")
+// and, under its shade, the banner "NAME left the game": its stripe in
+// render's colDim (150, 160, 178) darkened by the shade to 28 %, in one
+// of the first four banners' rows (render/overlays.go).
+func leftShown(img *image.RGBA) error {
+	if err := endScreenShown(img); err != nil {
+		return err
 	}
-	return fmt.Errorf("no banner with a stripe of (%d, %d, %d): %v", r, g, b, errs)
+	stripe := func(c color.RGBA) bool { return near(c, 42, 45, 50, 6) }
+	for k := range 4 {
+		top := 40 + 42*k
+		for x := 0; x < 512; x++ {
+			if columnIs(img, x, top+4, top+30, stripe) && !columnIs(img, x-6, top+4, top+30, stripe) {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("the end screen shows, but no \"left the game\" banner under its shade")
 }
 
 // checkListedWithout lists the LAN's games from a third machine until
