@@ -141,9 +141,9 @@ func TestTwoWindowsLeaveOnPurpose(t *testing.T) {
 	lay := ui.NewLayout(1024, 768)
 	for i, c := range []struct {
 		name  string
-		who   int                                                                        // 0 Ann (host), 1 Bo
-		leave func(t *testing.T, p *xvfb.Pointer, w *xvfb.Windows, win uint32) time.Time // the person's clicks
-		exits bool                                                                       // the leaver's program ends
+		who   int                     // 0 Ann (host), 1 Bo
+		leave func(*person) time.Time // the person's clicks
+		exits bool                    // the leaver's program ends
 	}{
 		{"menu-leave-joiner", 1, menuChoice(lay, ui.MenuLeave), false},
 		{"menu-quit-host", 0, menuChoice(lay, ui.MenuQuit), true},
@@ -165,9 +165,9 @@ func TestTwoWindowsLeaveOnPurpose(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ptr.Close()
-			win := raise(t, ws, leaver)
+			who := &person{t: t, ptr: ptr, ws: ws, win: raise(t, ws, leaver), display: l.display, shot: "leave-" + c.name}
 			sent := time.Now()
-			asked := c.leave(t, ptr, ws, win)
+			asked := c.leave(who)
 			checkLeftAtOnce(t, ctx, survivor, slots[c.who], sent, asked, c.name)
 			raise(t, ws, survivor)
 			img, err := captureUntil(l.display, 5*time.Second, leftShown)
@@ -212,41 +212,62 @@ func raise(t *testing.T, ws *xvfb.Windows, p *peerproc.Proc) uint32 {
 	return win
 }
 
+// person is a player at the leaver's window: the X pointer and keyboard,
+// the window manager's part, and the eyes (shots kept as shot-NAME.png).
+type person struct {
+	t             *testing.T
+	ptr           *xvfb.Pointer
+	ws            *xvfb.Windows
+	win           uint32
+	display, shot string
+}
+
 // menuChoice opens the in-game menu with Escape, clicks choice (its place
 // in a running game's menu: Game.Menu puts the pause and save entries
 // after the first) and says yes to the question.
-func menuChoice(lay ui.Layout, choice ui.MenuChoice) func(*testing.T, *xvfb.Pointer, *xvfb.Windows, uint32) time.Time {
+func menuChoice(lay ui.Layout, choice ui.MenuChoice) func(*person) time.Time {
 	at := slices.IndexFunc(ui.MenuItems, func(it ui.MenuItem) bool { return it.Choice == choice }) + 2
-	return func(t *testing.T, p *xvfb.Pointer, _ *xvfb.Windows, _ uint32) time.Time {
-		t.Helper()
+	return func(p *person) time.Time {
+		p.t.Helper()
 		b := lay.MenuButton(at).Center()
-		act(t, p.Move(int(b.X), int(b.Y)), p.Key(xvfb.KeyEscape))
-		time.Sleep(300 * time.Millisecond)
-		act(t, p.Click(int(b.X), int(b.Y), xvfb.ButtonLeft))
-		return yes(t, lay, p)
+		act(p.t, p.ptr.Move(int(b.X), int(b.Y)), p.ptr.Key(xvfb.KeyEscape))
+		p.look("menu")
+		act(p.t, p.ptr.Click(int(b.X), int(b.Y), xvfb.ButtonLeft))
+		return p.yes(lay)
 	}
 }
 
 // closeButton asks the window to close, as its title bar's button does,
 // and says yes to the question it asks.
-func closeButton(lay ui.Layout) func(*testing.T, *xvfb.Pointer, *xvfb.Windows, uint32) time.Time {
-	return func(t *testing.T, p *xvfb.Pointer, ws *xvfb.Windows, win uint32) time.Time {
-		t.Helper()
-		act(t, ws.AskClose(win))
-		return yes(t, lay, p)
+func closeButton(lay ui.Layout) func(*person) time.Time {
+	return func(p *person) time.Time {
+		p.t.Helper()
+		act(p.t, p.ws.AskClose(p.win))
+		return p.yes(lay)
 	}
 }
 
-// yes clicks the question's first button (leave, quit) and returns when
-// the button went down.
-func yes(t *testing.T, lay ui.Layout, p *xvfb.Pointer) time.Time {
-	t.Helper()
-	time.Sleep(300 * time.Millisecond)
+// yes looks at the question and clicks its first button (leave, quit); it
+// returns when the button went down.
+func (p *person) yes(lay ui.Layout) time.Time {
+	p.t.Helper()
+	p.look("question")
 	b := lay.ConfirmButton(0).Center()
-	act(t, p.Move(int(b.X), int(b.Y)), p.Press(xvfb.ButtonLeft))
+	act(p.t, p.ptr.Move(int(b.X), int(b.Y)), p.ptr.Press(xvfb.ButtonLeft))
 	at := time.Now()
-	act(t, p.Release(xvfb.ButtonLeft))
+	act(p.t, p.ptr.Release(xvfb.ButtonLeft))
 	return at
+}
+
+// look waits a few frames and keeps the screen as what.
+func (p *person) look(what string) {
+	p.t.Helper()
+	time.Sleep(300 * time.Millisecond)
+	img, err := xvfb.Capture(p.display)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	saveShot(p.t, img, "testdata/e2e/"+p.shot+"-"+what+".png", "with the "+what)
 }
 
 func act(t *testing.T, errs ...error) {
