@@ -44,11 +44,7 @@ func (w *Windows) OfProcess(pid int) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	req := make([]byte, 8)
-	req[0] = xOpQueryTree
-	binary.LittleEndian.PutUint16(req[2:], 2)
-	binary.LittleEndian.PutUint32(req[4:], w.root)
-	r, err := w.call(req)
+	r, err := w.call(windowRequest(xOpQueryTree, w.root))
 	if err != nil {
 		return 0, fmt.Errorf("xvfb: the root's windows: %w", err)
 	}
@@ -119,12 +115,7 @@ func (w *Windows) AskClose(win uint32) error {
 
 // atom returns the atom named name, made if the server has none yet.
 func (w *Windows) atom(name string) (uint32, error) {
-	req := make([]byte, 8+pad4(len(name)))
-	req[0] = xOpInternAtom
-	binary.LittleEndian.PutUint16(req[2:], uint16(len(req)/4))
-	binary.LittleEndian.PutUint16(req[4:], uint16(len(name)))
-	copy(req[8:], name)
-	r, err := w.call(req)
+	r, err := w.call(nameRequest(xOpInternAtom, name))
 	if err != nil {
 		return 0, fmt.Errorf("xvfb: atom %s: %w", name, err)
 	}

@@ -120,13 +120,7 @@ func (x *xconn) handshake() error {
 
 // findXTEST finds the XTEST extension's opcode.
 func (p *Pointer) findXTEST() error {
-	name := "XTEST"
-	req := make([]byte, 8+pad4(len(name)))
-	req[0] = xOpQueryExtension
-	binary.LittleEndian.PutUint16(req[2:], uint16(len(req)/4))
-	binary.LittleEndian.PutUint16(req[4:], uint16(len(name)))
-	copy(req[8:], name)
-	reply, err := p.call(req)
+	reply, err := p.call(nameRequest(xOpQueryExtension, "XTEST"))
 	if err != nil {
 		return err
 	}
@@ -138,6 +132,27 @@ func (p *Pointer) findXTEST() error {
 }
 
 func pad4(n int) int { return (n + 3) &^ 3 }
+
+// windowRequest is a request whose one argument is a window (QueryPointer,
+// QueryTree).
+func windowRequest(op byte, win uint32) []byte {
+	req := make([]byte, 8)
+	req[0] = op
+	binary.LittleEndian.PutUint16(req[2:], 2)
+	binary.LittleEndian.PutUint32(req[4:], win)
+	return req
+}
+
+// nameRequest is a request whose one argument is a name (QueryExtension,
+// InternAtom; its second byte 0).
+func nameRequest(op byte, name string) []byte {
+	req := make([]byte, 8+pad4(len(name)))
+	req[0] = op
+	binary.LittleEndian.PutUint16(req[2:], uint16(len(req)/4))
+	binary.LittleEndian.PutUint16(req[4:], uint16(len(name)))
+	copy(req[8:], name)
+	return req
+}
 
 // call sends a request that has a reply and reads the reply.
 func (x *xconn) call(req []byte) ([]byte, error) {
@@ -208,11 +223,7 @@ func (p *Pointer) Key(code byte) error {
 
 // Position is where the pointer is on the screen.
 func (p *Pointer) Position() (x, y int, err error) {
-	req := make([]byte, 8)
-	req[0] = xOpQueryPointer
-	binary.LittleEndian.PutUint16(req[2:], 2)
-	binary.LittleEndian.PutUint32(req[4:], p.root)
-	r, err := p.call(req)
+	r, err := p.call(windowRequest(xOpQueryPointer, p.root))
 	if err != nil {
 		return 0, 0, err
 	}
