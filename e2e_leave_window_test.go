@@ -165,6 +165,11 @@ func TestTwoWindowsLeaveOnPurpose(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ptr.Close()
+			// The browser sees the game before the leave: its absence after
+			// says something.
+			if ss, ok := l.waitListed(t, name, func(g listing, _ bool) bool { return g.Players == 2 }); !ok {
+				t.Fatalf("before the leave the LAN's browser lists %+v, want %s with 2 players", ss, name)
+			}
 			who := &person{t: t, ptr: ptr, ws: ws, win: raise(t, ws, leaver), display: l.display, shot: "leave-" + c.name}
 			sent := time.Now()
 			asked := c.leave(who)
@@ -192,7 +197,11 @@ func TestTwoWindowsLeaveOnPurpose(t *testing.T) {
 					}
 				}
 			}
-			l.checkListedWithout(t, name)
+			if ss, ok := l.waitListed(t, name, func(g listing, found bool) bool { return !found || g.Players < 2 }); ok {
+				t.Logf("after the leave the LAN's browser lists %+v", ss)
+			} else {
+				t.Errorf("the LAN's browser still lists the leaver in %s: %+v", name, ss)
+			}
 		})
 	}
 }
@@ -301,30 +310,32 @@ func leftShown(img *image.RGBA) error {
 	return fmt.Errorf("the end screen shows, but no \"left the game\" banner under its shade")
 }
 
-// checkListedWithout lists the LAN's games from a third machine until
-// session name no longer counts two players (10 s at most), and fails if
-// it still does.
-func (l *windowLab) checkListedWithout(t *testing.T, name string) {
+// waitListed lists the LAN's games from a third machine until session
+// name's listing satisfies ok (10 lists of 1 s at most) and returns the
+// last list and whether ok accepted it.
+func (l *windowLab) waitListed(t *testing.T, name string, ok func(l listing, found bool) bool) ([]listing, bool) {
 	t.Helper()
 	ns := l.netns("eve")
-	var last string
-	for try := 0; try < 10; try++ {
+	var ss []listing
+	for range 10 {
 		out, err := ns.Command(l.bin, "list", "--json", "--timeout", "1s").Output()
 		if err != nil {
 			t.Fatalf("list: %v", err)
 		}
-		var ss []listing
+		ss = nil
 		if err := json.Unmarshal(out, &ss); err != nil {
 			t.Fatalf("list printed %q: %v", out, err)
 		}
 		i := slices.IndexFunc(ss, func(s listing) bool { return s.Name == name })
-		if i < 0 || ss[i].Players < 2 {
-			t.Logf("the LAN's browser lists %s as %+v", name, ss)
-			return
+		var got listing
+		if i >= 0 {
+			got = ss[i]
 		}
-		last = string(out)
+		if ok(got, i >= 0) {
+			return ss, true
+		}
 	}
-	t.Errorf("the LAN's browser still lists the leaver in %s: %s", name, last)
+	return ss, false
 }
 
 // listing is what `list --json` prints of a game.
