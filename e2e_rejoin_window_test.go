@@ -123,16 +123,19 @@ func TestWindowRejoinButton(t *testing.T) {
 }
 
 // captureUntil captures the screen until check accepts it, for d at most;
-// it returns the last capture and check's last complaint.
+// it returns the last capture and check's last complaint. A capture that
+// fails is tried again (a window that closes while xwd reads the screen
+// fails it).
 func captureUntil(display string, d time.Duration, check func(*image.RGBA) error) (*image.RGBA, error) {
 	deadline := time.Now().Add(d)
+	var last *image.RGBA
 	for {
 		img, err := xvfb.Capture(display)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			last, err = img, check(img)
 		}
-		if err = check(img); err == nil || time.Now().After(deadline) {
-			return img, err
+		if err == nil || time.Now().After(deadline) {
+			return last, err
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

@@ -39,61 +39,16 @@ func windowDisplay(t *testing.T) string {
 	return display
 }
 
-// twoWindowLab is two namespaces on one switch and one X display: two
-// players' machines on a LAN, each running the game in a window.
-type twoWindowLab struct {
-	bin, display, dir string
-	ns                [2]*netns.NS
-	ip                [2]string
-}
-
-func newTwoWindowLab(t *testing.T) *twoWindowLab {
-	t.Helper()
-	display := windowDisplay(t)
-	lab, err := netns.NewPrefixed("hftw-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(lab.Close)
-	sw, err := lab.Switch("sw", "10.78.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &twoWindowLab{bin: buildBinary(t), display: display, dir: t.TempDir()}
-	for i, name := range []string{"ann", "bo"} {
-		if l.ns[i], err = lab.Namespace(name); err != nil {
-			t.Fatal(err)
-		}
-		link, err := sw.Plug(l.ns[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.ip[i] = link.IP
-	}
-	return l
-}
-
-// start runs the game as player i (0 or 1) in its namespace and window;
-// each player keeps its identity and data directory from start to start.
-func (l *twoWindowLab) start(t *testing.T, i int, label string, args ...string) *peerproc.Proc {
-	t.Helper()
-	name := []string{"ann", "bo"}[i]
-	args = append(args, "--listen", "/ip4/"+l.ip[i]+"/tcp/0", "--listen", "/ip4/"+l.ip[i]+"/udp/0/quic-v1")
-	p, err := peerproc.Start(name+"-"+label, l.ns[i].Argv(append([]string{l.bin}, args...)...),
-		"DISPLAY="+l.display, "HOSTFALL_DATA="+filepath.Join(l.dir, "data-"+name),
-		"HOSTFALL_IDENTITY="+filepath.Join(l.dir, name+".key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Kill)
-	return p
-}
+// newTwoWindowLab is two players' machines on a LAN, each running the
+// game in a window on one X display: Ann's and Bo's namespaces (see
+// windowLab.window).
+func newTwoWindowLab(t *testing.T) *windowLab { return newWindowLab(t, "hftw-", "10.78.0") }
 
 // checkGameOnScreen captures the X screen once p's game is under way: the
 // window on top (the joiner's, opened last) shows the battlefield, grass
 // around its base, not a message that it was thrown out. The capture is
 // kept in the test's artifact directory.
-func (l *twoWindowLab) checkGameOnScreen(t *testing.T, p *peerproc.Proc) {
+func (l *windowLab) checkGameOnScreen(t *testing.T, p *peerproc.Proc) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -138,9 +93,9 @@ func TestTwoWindowsStart(t *testing.T) {
 	var stalls []int64
 	for i := range *windowStarts {
 		name := fmt.Sprintf("tw%d", i)
-		host := l.start(t, 0, name, "host", "--name", name, "--player", "Ann", "--players", "2", "--bots", "0",
+		host := l.window("ann", name, "host", "--name", name, "--player", "Ann", "--players", "2", "--bots", "0",
 			"--turns", fmt.Sprint(turns), "--exit-at-end", "--mute", "--status-json")
-		join := l.start(t, 1, name, "join", "--session", name, "--player", "Bo", "--exit-at-end", "--mute", "--status-json")
+		join := l.window("bo", name, "join", "--session", name, "--player", "Bo", "--exit-at-end", "--mute", "--status-json")
 		if i == 0 {
 			l.checkGameOnScreen(t, join)
 		}

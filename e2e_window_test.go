@@ -139,8 +139,23 @@ func (l *windowLab) env(name string) []string { return playerEnv(l.dir, name) }
 func (l *windowLab) start(label, ns string, env []string, args ...string) *peerproc.Proc {
 	t := l.t
 	t.Helper()
-	if l.ns[ns] == nil {
-		n, err := l.lab.Namespace(ns)
+	n := l.netns(ns)
+	args = append(args, "--listen", "/ip4/"+l.ip[ns]+"/tcp/0", "--listen", "/ip4/"+l.ip[ns]+"/udp/0/quic-v1")
+	p, err := peerproc.Start(label, n.Argv(append([]string{l.bin}, args...)...), env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Kill)
+	return p
+}
+
+// netns returns namespace name, made and plugged into the switch on
+// first use.
+func (l *windowLab) netns(name string) *netns.NS {
+	t := l.t
+	t.Helper()
+	if l.ns[name] == nil {
+		n, err := l.lab.Namespace(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,15 +163,16 @@ func (l *windowLab) start(label, ns string, env []string, args ...string) *peerp
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.ns[ns], l.ip[ns] = n, link.IP
+		l.ns[name], l.ip[name] = n, link.IP
 	}
-	args = append(args, "--listen", "/ip4/"+l.ip[ns]+"/tcp/0", "--listen", "/ip4/"+l.ip[ns]+"/udp/0/quic-v1")
-	p, err := peerproc.Start(label, l.ns[ns].Argv(append([]string{l.bin}, args...)...), env...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Kill)
-	return p
+	return l.ns[name]
+}
+
+// window runs hostfall args… in a window on the lab's display as player
+// name (lower case: its namespace, data dir and identity, kept from start
+// to start); label names the process in the test's output.
+func (l *windowLab) window(name, label string, args ...string) *peerproc.Proc {
+	return l.start(name+"-"+label, name, append(l.env(name), "DISPLAY="+l.display), args...)
 }
 
 var updateShot = flag.Bool("update", false, "rewrite the captures in testdata/e2e ("+migrationShot+", "+rejoinShot+") with this run's")
@@ -184,8 +200,11 @@ func checkHostBanner(img *image.RGBA) error { return checkBanner(img, 250, 204, 
 
 // checkBanner finds the first banner, as checkHostBanner does, with a
 // stripe of colour (r, g, b).
-func checkBanner(img *image.RGBA, r, g, b int) error {
-	const top, bottom = 40 + 4, 40 + 30
+func checkBanner(img *image.RGBA, r, g, b int) error { return checkBannerAt(img, 40, r, g, b) }
+
+// checkBannerAt finds a banner whose box starts at row y.
+func checkBannerAt(img *image.RGBA, y, r, g, b int) error {
+	top, bottom := y+4, y+30
 	accent := func(c color.RGBA) bool { return near(c, r, g, b, 24) }
 	left := -1
 	for x := 0; x < 512 && left < 0; x++ {

@@ -32,7 +32,7 @@ func TestWindowHostHeadlessJoiner(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 80*time.Second)
 	defer cancel()
 	const turns = 400
-	win := l.start("window", "win", append(l.env("win"), "DISPLAY="+l.display), "host", "--name", "e2e-winhost",
+	win := l.window("win", "window", "host", "--name", "e2e-winhost",
 		"--player", "Win", "--players", "2", "--turns", fmt.Sprint(turns), "--size", "64", "--status-json", "--mute", "--fps", "20")
 	winID, _ := hostAddr(t, ctx, win)
 	join := l.start("joiner", "jo", l.env("jo"), "join", "--headless", "--session", "e2e-winhost", "--player", "Jo",

@@ -156,12 +156,16 @@ type Replayer interface {
 
 // ReplayStatus is the replay viewer's progress.
 type ReplayStatus struct {
-	Turn    uint64 // the last recorded turn played (0 before the first)
-	Turns   uint64 // the recording's last turn
-	Speed   float64
-	Paused  bool
-	Checked int  // recorded state hashes the playback has matched so far
-	Over    bool // every recorded turn has been played
+	Turn  uint64 // the last recorded turn played (0 before the first)
+	Turns uint64 // the recording's last turn
+	// Time and Length are the game time now and at the recording's end,
+	// in ticks (game.World.Time: the clock the players saw, which stood
+	// still while the game was paused).
+	Time, Length int
+	Speed        float64
+	Paused       bool
+	Checked      int  // recorded state hashes the playback has matched so far
+	Over         bool // every recorded turn has been played
 	// Problem says in words a person reads what went wrong: the state
 	// differs from the recording's (a hash mismatch), or a turn cannot be
 	// played. "" while all is well.

@@ -29,7 +29,9 @@ type ReplayInfo struct {
 	At      time.Time // when the file was last written (the game's end)
 	Players []string  // the players' names in slot order, bots included
 	Turns   uint64
-	Length  time.Duration // the game's length at the recorded rate
+	// Length is the game clock at the end (game.World.Time): the clock
+	// the players saw, which stood still while the game was paused.
+	Length time.Duration
 	// Problem says why the file cannot be played back ("" when it can).
 	Problem string
 }

@@ -64,8 +64,12 @@ func (w *World) Paused() Pause {
 }
 
 // Time returns the game time in ticks: the turns the world moved, which
-// stop while the game is paused.
+// stop while the game is paused. ClockRate ticks are a second of the
+// clock the players see.
 func (w *World) Time() int { return int(w.clock) }
+
+// ClockRate is how many ticks of Time make a second of the game clock.
+const ClockRate = 20
 
 // PauseLimited reports whether pauses are counted: in a game two or more
 // people play. Alone against bots, a player pauses at will.

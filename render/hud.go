@@ -168,7 +168,7 @@ func (g *gameScreen) drawEndButtons() {
 // gameClock is ticks of game time (game.World.Time, which stands still
 // while the game is paused) as minutes and seconds, 20 ticks a second.
 func gameClock(ticks int) string {
-	s := ticks / 20
+	s := ticks / game.ClockRate
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 

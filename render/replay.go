@@ -182,7 +182,7 @@ func (g *gameScreen) drawReplayBar() {
 	}
 	bar(a.hud, l.Progress, f, colAccent, colHPBack)
 	a.hud.outline(l.Progress.Inset(-1), 1, colBorder)
-	small.text(small.fit(ui.ProgressText(r.st.Turn, r.st.Turns), l.Bar.W()), x0, l.Progress.Max.Y+4, alignLeft, colText)
+	small.text(small.fit(ui.ProgressText(r.st.Turn, r.st.Turns, r.st.Time, r.st.Length), l.Bar.W()), x0, l.Progress.Max.Y+4, alignLeft, colText)
 	pause := "Pause"
 	if r.ctl.Paused {
 		pause = "Play"

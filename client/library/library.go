@@ -16,6 +16,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/playback"
+	"hostfall/game"
 	"hostfall/match"
 	"hostfall/savegame"
 	"hostfall/session"
@@ -122,18 +123,20 @@ func readReplayInfo(path string, mod time.Time) client.ReplayInfo {
 		return ri
 	}
 	defer f.Close()
-	info, err := replay.ReadInfo(f)
+	r, err := replay.Read(f)
 	if err != nil {
 		ri.Problem = problem(err, path)
 		return ri
 	}
-	ri.Name, ri.Turns = info.Lobby.Name, info.Turns
-	ri.Players, _ = savePlayers(info.Lobby, 0)
-	tt := info.Lobby.TurnTicks
-	if tt == 0 {
-		tt = 5
+	ri.Name, ri.Turns = r.Lobby.Name, uint64(len(r.Turns))
+	ri.Players, _ = savePlayers(r.Lobby, 0)
+	// The length is the game clock at the end, which stood still while
+	// the game was paused: what the players saw in the top bar.
+	ticks, err := match.ReplayTime(r)
+	if err != nil {
+		ticks = len(r.Turns) // a start state that cannot be read: the turns played
 	}
-	ri.Length = time.Duration(info.Turns) * time.Duration(tt) * time.Duration(session.DefaultTickMillis) * time.Millisecond
+	ri.Length = time.Duration(ticks) * time.Second / game.ClockRate
 	return ri
 }
 

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"hostfall/game"
 	"hostfall/savegame"
 	"hostfall/session"
+	"hostfall/session/replay"
 )
 
 func save(name string, at time.Time, slots ...session.Slot) *savegame.Save {
@@ -148,5 +150,46 @@ func TestSaveGameTime(t *testing.T) {
 	}
 	if w.Time() >= w.Turn()-300 {
 		t.Fatalf("the paused game's clock %d is not behind its turn %d", w.Time(), w.Turn())
+	}
+}
+
+// A replay's length is the game clock its players saw at the end: the
+// turns while the game was paused (and its resume countdown) do not count.
+func TestReplayLengthLeavesPausesOut(t *testing.T) {
+	dir := t.TempDir()
+	lb := session.Lobby{Name: "Paused", MapSeed: 7, MapSize: 64, TurnTicks: 5, MaxPlayers: 2, Slots: []session.Slot{ann, bot}}
+	f, err := os.Create(filepath.Join(dir, "p"+ReplayExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := replay.NewWriter(f, lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteRules(game.RulesVersion); err != nil {
+		t.Fatal(err)
+	}
+	for n := uint64(1); n <= 200; n++ {
+		tn := session.Turn{Number: n}
+		// Ann pauses at turn 10 and resumes at turn 50; the world moves
+		// again after the 60 turns of the countdown: 99 turns stand still.
+		kind := map[uint64]game.CommandKind{10: game.CmdPause, 50: game.CmdResume}[n]
+		if kind != game.CmdNone {
+			data, err := game.Command{Kind: kind}.AppendBinary(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tn.Commands = []session.Command{{Slot: 0, Seq: 1, Data: data}}
+		}
+		if err := w.WriteTurn(tn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(w.Close(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	got := (&Library{ReplayDir: dir}).Replays()
+	if len(got) != 1 || got[0].Problem != "" || got[0].Turns != 200 || got[0].Length != 101*time.Second/game.ClockRate {
+		t.Fatalf("the paused replay is listed as %+v; want 200 turns and 101 ticks of game time (5.05 s)", got)
 	}
 }

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -53,6 +54,10 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration, self peer.ID) (
 			// This player hosted, went quiet (stopped, cut off) and the
 			// game went on under another: nobody left.
 			out.Text = "You were away too long — " + out.Name + " took over hosting"
+		}
+		if ev.Host == self && ev.OldHost != self {
+			// Play-test: Bo's own screen read "Bo is now hosting".
+			out.Text = fmt.Sprintf("Host left — you are now hosting (hand-over took %d ms)", out.Millis)
 		}
 		return out, ok
 	default:

@@ -45,6 +45,8 @@ func TestConvert(t *testing.T) {
 			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 137}, true},
 		{Event{Kind: EvHostChanged, OldHost: self, Host: bo, Took: 138 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 138, Text: "You were away too long — Bo took over hosting"}, true},
+		{Event{Kind: EvHostChanged, OldHost: ann, Host: self, Took: 9 * time.Millisecond},
+			client.Event{Kind: client.EvHostChanged, Name: shortID(self.String()), Millis: 9, Text: "Host left — you are now hosting (hand-over took 9 ms)"}, true},
 		{Event{Kind: EvHostChanged, Host: stranger, Took: 5 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: shortID(stranger.String()), Millis: 5}, true},
 		{Event{Kind: EvWaiting, Slot: 1, Name: "Bo", Left: 2500 * time.Millisecond},

@@ -62,6 +62,7 @@ type Client struct {
 	want    map[uint64]uint64 // recorded hash after a turn (a later report wins)
 	turnLen time.Duration     // a turn at the recorded rate
 	lobby   session.Lobby     // as recorded, marked playing
+	length  int               // the game time at the end (match.ReplayTime)
 	players []client.Player
 
 	mu      sync.Mutex // guards everything below
@@ -120,6 +121,9 @@ func New(r *replay.Replay, opt Options) (*Client, error) {
 		match: m, speed: 1, paused: opt.Paused}
 	for _, h := range r.Hashes {
 		c.want[h.Turn] = h.Hash
+	}
+	if c.length, err = match.ReplayTime(r); err != nil {
+		c.length = len(r.Turns) // a start state that cannot be read: the turns played
 	}
 	c.lobby = r.Lobby.Clone()
 	c.lobby.State = session.StatePlaying
@@ -257,6 +261,7 @@ func (c *Client) Replay() client.ReplayStatus {
 	if c.next > 0 {
 		st.Turn = c.rep.Turns[c.next-1].Number
 	}
+	st.Time, st.Length = c.match.World().Time(), c.length
 	return st
 }
 

@@ -10,14 +10,14 @@ import (
 	"time"
 )
 
-// Pointer moves the pointer of an X display and presses its buttons the
-// way a person would, through the XTEST extension, so a test can click in
-// a window it did not open. It speaks the few requests it needs of the X
-// protocol itself over the display's socket (no xdotool, no cgo).
+// Pointer moves the pointer of an X display, presses its buttons and
+// types keys the way a person would, through the XTEST extension, so a
+// test can click in a window it did not open. It speaks the few requests
+// it needs of the X protocol itself over the display's socket (no
+// xdotool, no cgo).
 type Pointer struct {
-	c      net.Conn
-	opcode byte   // XTEST's major opcode on this server
-	root   uint32 // the first screen's root window
+	*xconn
+	opcode byte // XTEST's major opcode on this server
 }
 
 // Buttons of a pointer.
@@ -26,12 +26,20 @@ const (
 	ButtonRight = 3
 )
 
+// Keys, as X key codes of Xvfb's default (evdev) keymap.
+const (
+	KeyEscape = 9
+	KeyF10    = 76
+)
+
 // X protocol values used here (X11 protocol, XTEST extension 2.2).
 const (
 	xOpQueryExtension = 98
 	xOpGetInputFocus  = 43
 	xOpQueryPointer   = 38
 	xtestFakeInput    = 2 // XTEST minor opcode
+	xKeyPress         = 2
+	xKeyRelease       = 3
 	xButtonPress      = 4
 	xButtonRelease    = 5
 	xMotionNotify     = 6
@@ -44,36 +52,55 @@ const step = 120 * time.Millisecond
 // OpenPointer connects to display (":N", the socket Xvfb listens on; no
 // authentication, as Start's server has none).
 func OpenPointer(display string) (*Pointer, error) {
+	x, err := dialX(display)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pointer{xconn: x}
+	if err := p.findXTEST(); err != nil {
+		x.Close()
+		return nil, fmt.Errorf("xtest: display %s: %w", display, err)
+	}
+	return p, nil
+}
+
+// xconn is a connection to an X display that speaks a few requests.
+type xconn struct {
+	c    net.Conn
+	root uint32 // the first screen's root window
+}
+
+// dialX connects to display and does the connection handshake.
+func dialX(display string) (*xconn, error) {
 	n := strings.TrimPrefix(display, ":")
 	if i := strings.IndexByte(n, '.'); i >= 0 {
 		n = n[:i]
 	}
 	c, err := net.DialTimeout("unix", "/tmp/.X11-unix/X"+n, 5*time.Second)
 	if err != nil {
-		return nil, fmt.Errorf("xtest: cannot reach display %s: %w", display, err)
+		return nil, fmt.Errorf("xvfb: cannot reach display %s: %w", display, err)
 	}
-	p := &Pointer{c: c}
-	if err := p.setup(); err != nil {
+	x := &xconn{c: c}
+	if err := x.handshake(); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("xtest: display %s: %w", display, err)
+		return nil, fmt.Errorf("xvfb: display %s: %w", display, err)
 	}
-	return p, nil
+	return x, nil
 }
 
-// setup does the connection handshake and finds the XTEST extension.
-func (p *Pointer) setup() error {
-	_ = p.c.SetDeadline(time.Now().Add(5 * time.Second))
-	defer p.c.SetDeadline(time.Time{})
+func (x *xconn) handshake() error {
+	_ = x.c.SetDeadline(time.Now().Add(5 * time.Second))
+	defer x.c.SetDeadline(time.Time{})
 	// Byte order 'l' (little-endian), protocol 11.0, no authorization.
-	if _, err := p.c.Write([]byte{'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0}); err != nil {
+	if _, err := x.c.Write([]byte{'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0}); err != nil {
 		return err
 	}
 	var head [8]byte
-	if _, err := io.ReadFull(p.c, head[:]); err != nil {
+	if _, err := io.ReadFull(x.c, head[:]); err != nil {
 		return err
 	}
 	rest := make([]byte, int(binary.LittleEndian.Uint16(head[6:]))*4)
-	if _, err := io.ReadFull(p.c, rest); err != nil {
+	if _, err := io.ReadFull(x.c, rest); err != nil {
 		return err
 	}
 	if head[0] != 1 {
@@ -85,19 +112,15 @@ func (p *Pointer) setup() error {
 	if len(rest) >= 32 {
 		at := 32 + pad4(int(binary.LittleEndian.Uint16(rest[16:]))) + 8*int(rest[21])
 		if at+4 <= len(rest) {
-			p.root = binary.LittleEndian.Uint32(rest[at:])
+			x.root = binary.LittleEndian.Uint32(rest[at:])
 		}
 	}
-	name := "XTEST"
-	req := make([]byte, 8+pad4(len(name)))
-	req[0] = xOpQueryExtension
-	binary.LittleEndian.PutUint16(req[2:], uint16(len(req)/4))
-	binary.LittleEndian.PutUint16(req[4:], uint16(len(name)))
-	copy(req[8:], name)
-	if _, err := p.c.Write(req); err != nil {
-		return err
-	}
-	reply, err := p.reply()
+	return nil
+}
+
+// findXTEST finds the XTEST extension's opcode.
+func (p *Pointer) findXTEST() error {
+	reply, err := p.call(nameRequest(xOpQueryExtension, "XTEST"))
 	if err != nil {
 		return err
 	}
@@ -110,11 +133,49 @@ func (p *Pointer) setup() error {
 
 func pad4(n int) int { return (n + 3) &^ 3 }
 
+// windowRequest is a request whose one argument is a window (QueryPointer,
+// QueryTree).
+func windowRequest(op byte, win uint32) []byte {
+	req := make([]byte, 8)
+	req[0] = op
+	binary.LittleEndian.PutUint16(req[2:], 2)
+	binary.LittleEndian.PutUint32(req[4:], win)
+	return req
+}
+
+// nameRequest is a request whose one argument is a name (QueryExtension,
+// InternAtom; its second byte 0).
+func nameRequest(op byte, name string) []byte {
+	req := make([]byte, 8+pad4(len(name)))
+	req[0] = op
+	binary.LittleEndian.PutUint16(req[2:], uint16(len(req)/4))
+	binary.LittleEndian.PutUint16(req[4:], uint16(len(name)))
+	copy(req[8:], name)
+	return req
+}
+
+// call sends a request that has a reply and reads the reply.
+func (x *xconn) call(req []byte) ([]byte, error) {
+	_ = x.c.SetDeadline(time.Now().Add(5 * time.Second))
+	defer x.c.SetDeadline(time.Time{})
+	if _, err := x.c.Write(req); err != nil {
+		return nil, err
+	}
+	return x.reply()
+}
+
+// sync sends a request without a reply, then a GetInputFocus, and waits
+// for its reply: the server has handled the request (or says its error).
+func (x *xconn) sync(req []byte) error {
+	_, err := x.call(append(req, xOpGetInputFocus, 0, 1, 0))
+	return err
+}
+
 // reply reads the next reply, failing on an X error.
-func (p *Pointer) reply() ([]byte, error) {
+func (x *xconn) reply() ([]byte, error) {
 	for {
 		var b [32]byte
-		if _, err := io.ReadFull(p.c, b[:]); err != nil {
+		if _, err := io.ReadFull(x.c, b[:]); err != nil {
 			return nil, err
 		}
 		switch b[0] {
@@ -123,7 +184,7 @@ func (p *Pointer) reply() ([]byte, error) {
 		case 1:
 			if extra := binary.LittleEndian.Uint32(b[4:]); extra > 0 {
 				more := make([]byte, int(extra)*4)
-				if _, err := io.ReadFull(p.c, more); err != nil {
+				if _, err := io.ReadFull(x.c, more); err != nil {
 					return nil, err
 				}
 				return append(b[:], more...), nil
@@ -134,42 +195,35 @@ func (p *Pointer) reply() ([]byte, error) {
 	}
 }
 
-// fake sends one XTEST event and waits until the server has handled it
-// (the reply of a GetInputFocus that follows it), then for step.
+// Close closes the connection.
+func (x *xconn) Close() error { return x.c.Close() }
+
+// fake sends one XTEST event and waits until the server has handled it,
+// then for step.
 func (p *Pointer) fake(kind, detail byte, x, y int) error {
-	req := make([]byte, 36+4)
+	req := make([]byte, 36)
 	req[0], req[1] = p.opcode, xtestFakeInput
 	binary.LittleEndian.PutUint16(req[2:], 9)
 	req[4], req[5] = kind, detail
 	// time 0: now; root 0: the screen the pointer is on.
 	binary.LittleEndian.PutUint16(req[24:], uint16(int16(x)))
 	binary.LittleEndian.PutUint16(req[26:], uint16(int16(y)))
-	req[36] = xOpGetInputFocus
-	binary.LittleEndian.PutUint16(req[38:], 1)
-	_ = p.c.SetDeadline(time.Now().Add(5 * time.Second))
-	defer p.c.SetDeadline(time.Time{})
-	if _, err := p.c.Write(req); err != nil {
-		return err
-	}
-	if _, err := p.reply(); err != nil {
+	if err := p.sync(req); err != nil {
 		return err
 	}
 	time.Sleep(step)
 	return nil
 }
 
+// Key presses and releases the key of X key code code (KeyEscape…) in
+// the window that has the keyboard's focus.
+func (p *Pointer) Key(code byte) error {
+	return p.each(func() error { return p.fake(xKeyPress, code, 0, 0) }, func() error { return p.fake(xKeyRelease, code, 0, 0) })
+}
+
 // Position is where the pointer is on the screen.
 func (p *Pointer) Position() (x, y int, err error) {
-	req := make([]byte, 8)
-	req[0] = xOpQueryPointer
-	binary.LittleEndian.PutUint16(req[2:], 2)
-	binary.LittleEndian.PutUint32(req[4:], p.root)
-	_ = p.c.SetDeadline(time.Now().Add(5 * time.Second))
-	defer p.c.SetDeadline(time.Time{})
-	if _, err := p.c.Write(req); err != nil {
-		return 0, 0, err
-	}
-	r, err := p.reply()
+	r, err := p.call(windowRequest(xOpQueryPointer, p.root))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -226,6 +280,3 @@ func (p *Pointer) each(acts ...func() error) error {
 	}
 	return nil
 }
-
-// Close closes the connection.
-func (p *Pointer) Close() error { return p.c.Close() }

@@ -2,6 +2,8 @@ package xvfb
 
 import (
 	"errors"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -45,4 +47,26 @@ func startDisplay(t *testing.T) string {
 	}
 	t.Cleanup(stop)
 	return display
+}
+
+// On a display with no window, a process's window is not found, and the
+// answer says so; a key is typed without an X error.
+func TestWindowsWithoutAWindow(t *testing.T) {
+	display := startDisplay(t)
+	w, err := OpenWindows(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if win, err := w.OfProcess(os.Getpid()); err == nil || !strings.Contains(err.Error(), "no window of process") {
+		t.Fatalf("OfProcess on an empty display: window %#x, %v", win, err)
+	}
+	p, err := OpenPointer(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Key(KeyEscape); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -20,14 +20,16 @@ func SpeedText(s float64) string {
 	return strconv.FormatFloat(s, 'f', -1, 64) + "×"
 }
 
-// ProgressText is the replay's position in words: "Turn 600 / 1200 · 0:30 / 1:00"
-// (20 turns a second of game time).
-func ProgressText(turn, turns uint64) string {
-	return fmt.Sprintf("Turn %d / %d · %s / %s", turn, turns, clockText(turn), clockText(turns))
+// ProgressText is the replay's position in words: "Turn 600 / 1200 ·
+// 0:30 / 1:00", the turns and the game clock now and at the end (time and
+// length in ticks of game.World.Time, the clock the players saw, which
+// stood still while the game was paused).
+func ProgressText(turn, turns uint64, time, length int) string {
+	return fmt.Sprintf("Turn %d / %d · %s / %s", turn, turns, clockText(time), clockText(length))
 }
 
-func clockText(turn uint64) string {
-	s := turn / 20
+func clockText(ticks int) string {
+	s := ticks / game.ClockRate
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 

@@ -173,7 +173,7 @@ func TestReplaySpeedFromTheCommandLine(t *testing.T) {
 }
 
 func TestProgressText(t *testing.T) {
-	if got := ProgressText(600, 1200); got != "Turn 600 / 1200 · 0:30 / 1:00" {
+	if got := ProgressText(600, 1200, 400, 1000); got != "Turn 600 / 1200 · 0:20 / 0:50" {
 		t.Errorf("ProgressText = %q", got)
 	}
 	for s, want := range map[float64]string{0.25: "0.25×", 1: "1×", 8: "8×"} {
