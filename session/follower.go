@@ -141,6 +141,13 @@ func (n *Node) onTurns(m Message) {
 	if m.Delay <= uint32(n.cfg.MaxDelayTurns) {
 		n.delay = m.Delay
 	}
+	if n.lobby.State == StateLoading && !n.resumeWait && len(m.Turns) > 0 {
+		// Turns come only in play: the lobby that said so was lost (a
+		// stream reset as the path went direct at the start), and the
+		// host resends lobbies only before play. The turns say it as well.
+		n.lobby.State = StatePlaying
+		n.reachedState(StateLoading)
+	}
 	gap := false
 	prev := m.Chain // the host's chain before each turn
 	for _, t := range m.Turns {

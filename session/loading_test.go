@@ -220,3 +220,35 @@ func traceEvents(t *testing.T, n *simnet.Net) {
 		}
 	}
 }
+
+// The lobby that says the game plays can be lost with the stream it was on
+// (a path going direct at the start resets the relayed stream), and the
+// host resends lobbies only before play. A follower that reads turns while
+// it still loads knows the game plays: it starts (EvGameStarted) and plays
+// on in step.
+func TestLostStartLobbyStillStarts(t *testing.T) {
+	n := lobbyOf(t, 61, 3, simConfig(), "")
+	lost := 0
+	n.Lose = func(_ session.PeerID, m session.Message) bool {
+		if m.To == n.Peers[2].ID && m.Kind == session.MsgLobby && m.Lobby != nil && m.Lobby.State == session.StatePlaying {
+			lost++
+			return true
+		}
+		return false
+	}
+	playing(t, n)
+	n.Lose = nil
+	if lost == 0 {
+		t.Fatal("no lobby saying the game plays was sent to lose")
+	}
+	proposeAll(n)
+	n.Run(100)
+	p := n.Peers[2]
+	if !slices.ContainsFunc(p.Events, func(e session.Event) bool { return e.Kind == session.EvGameStarted }) {
+		t.Errorf("the follower that lost the lobby never started: %+v", p.Status)
+	}
+	if p.Status.State != session.StatePlaying {
+		t.Errorf("the follower's lobby says %v, want playing", p.Status.State)
+	}
+	noViolations(t, n)
+}
