@@ -12,7 +12,8 @@ import (
 	"hostfall/internal/wine"
 )
 
-// The Windows game is a GUI program, so Windows opens no console window
+// The Windows game says its version, stamped as on Linux. It is a GUI
+// program, so Windows opens no console window
 // when it is double-clicked; started from a console, a headless command
 // still prints its status lines there (console_windows.go attaches to the
 // parent's console). Under Wine on a pseudo-terminal (script(1), as a
@@ -31,6 +32,10 @@ func TestWindowsCommandPrintsToItsConsole(t *testing.T) {
 		t.Fatal("script(1) is not installed (Debian: bsdutils)")
 	}
 	p := wine.Shared(t)
+	v := versionOf(t, "windows/amd64 under Wine", p.Command(exe, "version", "--json"))
+	if want := strings.TrimSpace(run(t, "../scripts/version.sh")); v["version"] != want || v["platform"] != "windows/amd64" || v["build"] != "full" {
+		t.Errorf("the Windows game's version --json says %v, want version %s, platform windows/amd64, build full", v, want)
+	}
 	argv := append([]string{"env", "HOSTFALL_DATA=" + t.TempDir()},
 		p.Argv("start", "/wait", "/unix", exe, "sim", "--players", "2", "--seed", "3", "--size", "48", "--turns", "200", "--status-json")...)
 	var quoted []string
