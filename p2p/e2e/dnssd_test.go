@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,4 +123,55 @@ func unescapeAvahi(s string) string {
 		i++
 	}
 	return b.String()
+}
+
+// zeroconfScript is the python-zeroconf browser the next test runs.
+const zeroconfScript = "testdata/zeroconf_browse.py"
+
+// python-zeroconf, a second DNS-SD reader that is not ours (pure Python,
+// with its own cache and resolver), browses and resolves the session a
+// headless host advertises: the type, the address, the SRV port and the
+// TXT keys, as avahi does above.
+func TestDNSSDZeroconf(t *testing.T) {
+	const python = "/usr/bin/python3" // Debian's python3-zeroconf belongs to it
+	if err := exec.Command(python, "-c", "import zeroconf").Run(); err != nil {
+		t.Skipf("%s cannot import zeroconf (scripts/deps.sh --test installs python3-zeroconf): the DNS-SD check with python-zeroconf is skipped", python)
+	}
+	script, err := filepath.Abs(zeroconfScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	_, spaces := w.lan("10.69.0", "host", "zeroconf")
+	host := w.run(spaces[0], "host", hostArgs("zeroconf check", 2, 100)...)
+	id := w.waitEv(ctx, host, "listening").Str("peer")
+	w.waitEv(ctx, host, "joined")
+	out, err := spaces[1].Command(python, script, "20").CombinedOutput()
+	t.Logf("python-zeroconf:\n%s", out)
+	if err != nil {
+		t.Fatalf("python-zeroconf: %v", err)
+	}
+	var got struct {
+		Name      string            `json:"name"`
+		Addresses []string          `json:"addresses"`
+		Port      int               `json:"port"`
+		TXT       map[string]string `json:"txt"`
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	if err := json.Unmarshal([]byte(first), &got); err != nil {
+		t.Fatalf("python-zeroconf resolved no _hostfall._udp service (%v)", err)
+	}
+	if !strings.HasPrefix(got.Name, "zeroconf check") || !strings.HasSuffix(got.Name, "._hostfall._udp.local.") {
+		t.Errorf("instance %q does not carry the session name and type", got.Name)
+	}
+	if !slices.Contains(got.Addresses, "10.69.0.1") || got.Port <= 0 {
+		t.Errorf("resolved to %v port %d, want 10.69.0.1 and the host's port", got.Addresses, got.Port)
+	}
+	for k, v := range map[string]string{"name": "zeroconf check", "peer": id, "state": "lobby", "txtvers": "1", "max": "2"} {
+		if got.TXT[k] != v {
+			t.Errorf("TXT %s is %q, want %q", k, got.TXT[k], v)
+		}
+	}
 }
