@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -21,15 +20,12 @@ import (
 //	BenchmarkLANDiscoveryMDNS 1 <p50> ms-p50 <p99> ms-p99 <n> joins
 //	BenchmarkLANDiscoveryBeacon 1 <p50> ms-p50 <p99> ms-p99 <n> joins
 //
-// HFLAN_BENCH_OPENINGS sets the openings per path (default 24).
+// HFLAN_BENCH_OPENINGS sets the openings per path (default 24, at most 50).
 func TestBenchLANDiscovery(t *testing.T) {
 	if os.Getenv(benchEnv) == "" {
 		t.Skip("opt-in: network benchmark; scripts/bench.d/lan.sh runs it with " + benchEnv + "=1")
 	}
-	openings := 24
-	if n, err := strconv.Atoi(os.Getenv("HFLAN_BENCH_OPENINGS")); err == nil && n > 0 {
-		openings = min(n, 200)
-	}
+	openings := benchRuns("HFLAN_BENCH_OPENINGS", 24)
 	w := newWorld(t)
 	names := []string{"p0", "p1", "p2", "p3"}
 	_, spaces := w.lan("10.68.0", names...)
