@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hostfall/internal/netns"
 )
 
 // avahiScript runs a private D-Bus system bus and avahi-daemon inside the
@@ -55,16 +57,10 @@ func TestDNSSDAvahi(t *testing.T) {
 			t.Skipf("%s is not installed (scripts/deps.sh installs avahi-utils, avahi-daemon and dbus-daemon): the DNS-SD check with a standard reader is skipped", tool)
 		}
 	}
-	w := newWorld(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	_, spaces := w.lan("10.65.0", "host", "avahi")
-	host := w.run(spaces[0], "host", hostArgs("DNS-SD check", 2, 100)...)
-	id := w.waitEv(ctx, host, "listening").Str("peer")
-	w.waitEv(ctx, host, "joined")
+	w, reader, id := advertisedLobby(t, "10.65.0", "DNS-SD check", "avahi")
 	conf := filepath.Join(w.dir, "avahi.conf")
 	w.must(os.WriteFile(conf, []byte(avahiConf), 0o644))
-	cmd := spaces[1].Command("sh", "-c", avahiScript, "avahi", conf, filepath.Join(w.dir, "avahi.log"))
+	cmd := reader.Command("sh", "-c", avahiScript, "avahi", conf, filepath.Join(w.dir, "avahi.log"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(w.dir, "avahi.log"))
@@ -101,6 +97,22 @@ func TestDNSSDAvahi(t *testing.T) {
 			t.Errorf("TXT record lacks %s: %s", kv, f[9])
 		}
 	}
+}
+
+// advertisedLobby starts a headless host of session in a namespace on the
+// switch of prefix (its address prefix.1) and waits until it advertises
+// its lobby; it returns the world, the namespace of the reader (named
+// reader) on the same switch, and the host's peer ID.
+func advertisedLobby(t *testing.T, prefix, session, reader string) (*world, *netns.NS, string) {
+	t.Helper()
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	_, spaces := w.lan(prefix, "host", reader)
+	host := w.run(spaces[0], "host", hostArgs(session, 2, 100)...)
+	id := w.waitEv(ctx, host, "listening").Str("peer")
+	w.waitEv(ctx, host, "joined")
+	return w, spaces[1], id
 }
 
 // unescapeAvahi undoes avahi-browse -p's escapes of instance names: \DDD
@@ -141,14 +153,8 @@ func TestDNSSDZeroconf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWorld(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	_, spaces := w.lan("10.69.0", "host", "zeroconf")
-	host := w.run(spaces[0], "host", hostArgs("zeroconf check", 2, 100)...)
-	id := w.waitEv(ctx, host, "listening").Str("peer")
-	w.waitEv(ctx, host, "joined")
-	out, err := spaces[1].Command(python, script, "20").CombinedOutput()
+	_, reader, id := advertisedLobby(t, "10.69.0", "zeroconf check", "zeroconf")
+	out, err := reader.Command(python, script, "20").CombinedOutput()
 	t.Logf("python-zeroconf:\n%s", out)
 	if err != nil {
 		t.Fatalf("python-zeroconf: %v", err)
