@@ -1,10 +1,10 @@
 package deploy
 
 import (
-	"bufio"
 	"debug/pe"
 	"encoding/json"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -70,22 +70,19 @@ func subsystem(t *testing.T, exe string) uint16 {
 }
 
 // consoleLines counts the status lines of kinds turn and end in a
-// terminal's output (Wine's console adds carriage returns and cursor
-// escapes around them).
+// terminal's output. Wine's console adds cursor escapes around each line and
+// wraps long lines at the terminal's width (CR CR LF inside a line); a status
+// line holds no raw line break, so with the escapes and every CR and LF
+// removed the output is the lines' JSON objects one after another.
 func consoleLines(out string) (turns, ends int) {
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.Index(line, "{")
-		j := strings.LastIndex(line, "}")
-		if i < 0 || j < i {
-			continue
-		}
+	flat := strings.NewReplacer("\r", "", "\n", "").Replace(escapes.ReplaceAllString(out, ""))
+	dec := json.NewDecoder(strings.NewReader(flat))
+	for {
 		var l struct {
 			Ev string `json:"ev"`
 		}
-		if json.Unmarshal([]byte(line[i:j+1]), &l) != nil {
-			continue
+		if dec.Decode(&l) != nil {
+			return turns, ends
 		}
 		switch l.Ev {
 		case "turn":
@@ -94,5 +91,17 @@ func consoleLines(out string) (turns, ends int) {
 			ends++
 		}
 	}
-	return turns, ends
+}
+
+// escapes are a terminal's control sequences (ESC [ … letter).
+var escapes = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+// What Wine's console made of two status lines on an 80-column terminal:
+// cursor escapes around each, the long one wrapped.
+func TestConsoleLines(t *testing.T) {
+	out := "\x1b[?25l{\"ev\":\"turn\",\"turn\":200,\"hash\":\"5adbd760b3754042\"}\r\r\n\x1b[?25h" +
+		"\x1b[?25l{\"ev\":\"end\",\"turn\":200,\"hash\":\"5adbd760b3754042\",\"winner\":null,\"reason\":\"turn li\r\r\nmit\"}\x1b[K\r\r\n\x1b[?25h"
+	if turns, ends := consoleLines(out); turns != 1 || ends != 1 {
+		t.Fatalf("read %d turn and %d end lines, want 1 and 1", turns, ends)
+	}
 }
