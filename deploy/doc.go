@@ -7,6 +7,8 @@
 // holds nothing else (what the FROM scratch image holds), and every
 // architecture plays the same seeded game to the same end. They also run
 // the release's Windows game build under Wine (internal/wine) and check that
-// its seeded games end as the Linux build's do. That the same commit gives
+// its seeded games end as the Linux build's do, that it is a GUI program
+// whose headless commands print to the console they were started from, and
+// that its window draws. That the same commit gives
 // the same bytes is make release-check's to show (scripts/release-check.sh).
 package deploy

@@ -337,15 +337,15 @@ func mdnsLogger(l *slog.Logger) *log.Logger {
 }
 
 // BrowseOptions tune a Browser. The zero value browses with mDNS on every
-// multicast interface, asking every 400 ms, and hears beacons (package
-// p2p/beacon) on every interface; it forgets a session after 3 s of
-// silence on both.
+// multicast interface, asking at once, again 150 ms later and then every
+// 400 ms, and hears beacons (package p2p/beacon) on every interface; it
+// forgets a session after 3 s of silence on both.
 type BrowseOptions struct {
 	Interfaces []string
 	// Discovery: the ways to look (none: $HOSTFALL_DISCOVERY, else both).
 	Discovery Discovery
-	// Interval is each query's listening window; a new session is seen
-	// within about one interval.
+	// Interval is each query's listening window (the first one's is at
+	// most 150 ms); a new session is seen within about one interval.
 	Interval time.Duration
 	// Expire: a session that answered no query for this long is gone.
 	Expire time.Duration
@@ -451,6 +451,7 @@ func (b *Browser) run(ctx context.Context) {
 	}
 	var ifaces []net.Interface
 	var listed time.Time
+	window := min(b.opt.Interval, firstWindow)
 	for ctx.Err() == nil {
 		if time.Since(listed) >= ifaceRefresh || len(ifaces) == 0 {
 			ifaces, listed = multicastInterfaces(b.opt.Interfaces), time.Now()
@@ -464,26 +465,33 @@ func (b *Browser) run(ctx context.Context) {
 			wg.Add(1)
 			go func(ifi *net.Interface) {
 				defer wg.Done()
-				b.query(ctx, ifi)
+				b.query(ctx, ifi, window)
 			}(&ifaces[i])
 		}
 		wg.Wait()
 		b.expire(time.Now())
 		// A failing query returns at once: never spin.
-		if rest := b.opt.Interval - time.Since(start); rest > 0 {
+		if rest := window - time.Since(start); rest > 0 {
 			select {
 			case <-ctx.Done():
 			case <-time.After(rest):
 			}
 		}
+		window = b.opt.Interval
 	}
 }
 
-// query asks once on one interface and records the answers as they come.
-func (b *Browser) query(ctx context.Context, ifi *net.Interface) {
+// firstWindow is the first query's listening window: answers come within
+// a few ms (RFC 6762 responders wait at most 120 ms), so a lost first query
+// or a host that began answering just after it costs 150 ms, not Interval.
+const firstWindow = 150 * time.Millisecond
+
+// query asks once on one interface, listening for window, and records the
+// answers as they come.
+func (b *Browser) query(ctx context.Context, ifi *net.Interface, window time.Duration) {
 	entries := make(chan *mdns.ServiceEntry, 64) // the client drops entries it cannot hand over at once
 	p := &mdns.QueryParam{
-		Service: ServiceType, Domain: ServiceDomain, Timeout: b.opt.Interval,
+		Service: ServiceType, Domain: ServiceDomain, Timeout: window,
 		Interface: ifi, Entries: entries, DisableIPv6: true, Logger: mdnsLogger(nil),
 	}
 	stop := make(chan struct{})

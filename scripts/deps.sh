@@ -31,6 +31,7 @@ if [ "$for_tests" = 1 ]; then
     iproute2 iptables                 # network namespaces, veth, netem, NAT in tests
     avahi-utils                       # avahi-browse: checks that our mDNS records are valid DNS-SD
     avahi-daemon dbus-daemon          # avahi-browse asks a daemon; the LAN tests run one in a namespace
+    python3-zeroconf                  # a second DNS-SD reader of our mDNS records (p2p/e2e TestDNSSDZeroconf)
     qemu-user                         # qemu-i386: the GOARCH=386 tests where the kernel has no 32-bit support; qemu-aarch64: the arm64 server build (deploy tests)
     gcc-mingw-w64-x86-64              # the Windows build (cgo cross-compiler) and the tests' ProcessPrng shim (internal/wine)
     wine64                            # runs the Windows build in tests: its sims, LAN games and window (internal/wine)

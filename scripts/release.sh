@@ -9,7 +9,9 @@
 #
 # Each archive holds one directory named as the archive: the program, README.txt
 # (docs/release/), LICENSE.txt and THIRD_PARTY_LICENSES.txt, generated from the
-# modules the build compiles in (tools/release licenses). Every binary comes from
+# modules the build compiles in (tools/release licenses) and, for the Windows
+# game, the Debian copyright files of the mingw-w64 runtime and GCC support
+# library the cgo link puts in (tools/release cruntime). Every binary comes from
 # scripts/build.sh with the version stamped; the archives' entries are sorted and
 # dated at the commit's time: the same commit gives the same bytes (make
 # release-check builds twice and compares). HOSTFALL_VERSION, HOSTFALL_COMMIT and
@@ -42,6 +44,9 @@ pack() {
   scripts/build.sh "$dir/$exe" "$goos" "$arch" "$kind"
   [ "$kind" = full ] && cgo=1
   GOOS=$goos GOARCH=$arch CGO_ENABLED=$cgo "$work/release" licenses >"$dir/THIRD_PARTY_LICENSES.txt"
+  if [ "$kind/$goos" = full/windows ]; then # mingw-w64's C runtime is linked in too
+    "$work/release" cruntime x86_64-w64-mingw32-gcc >>"$dir/THIRD_PARTY_LICENSES.txt"
+  fi
   cp LICENSE "$dir/LICENSE.txt"
   cp "docs/release/$readme" "$dir/README.txt"
   check_libs "$dir/$exe" "$dir/README.txt" "$goos" "$kind"

@@ -13,9 +13,9 @@ import (
 
 // Rates. A host announces every Interval (browsers forget it after about
 // three missed), at once when its announcement changes but never twice
-// within minGap; it answers one query per source per minGap and answerRate
-// queries a second in all. A browser queries when it opens and again at
-// queryAgain.
+// within minGap; it answers one query per asking socket (address and port)
+// per minGap and answerRate queries a second in all. A browser queries when
+// it opens and again at queryAgain.
 const (
 	readPause  = 10 * time.Millisecond
 	Interval   = time.Second
@@ -218,7 +218,10 @@ func (a *Announcer) answerLoop() {
 		if err != nil || p.Kind != KindQuery {
 			continue // our own and others' announcements come here too
 		}
-		if !a.lim.allow(from.IP.String(), time.Now()) {
+		// Per asking socket, not per machine: two browsers opened on one
+		// machine within minGap are both answered at once; the copies of
+		// one query (it goes to several broadcast addresses) are not.
+		if !a.lim.allow(from.String(), time.Now()) {
 			continue
 		}
 		if b, err := a.packet(KindAnnounce); err == nil {

@@ -26,8 +26,8 @@
 //
 // # Bounds
 //
-// An announcer answers queries at most once per source every minGap and
-// answerRate in all a second (a forged query costs it one packet at most,
-// and not many of them); a listener remembers nothing itself: its owner
-// bounds what it keeps.
+// An announcer answers queries at most once per asking socket (address and
+// port) every minGap and answerRate in all a second (a forged query costs it
+// one packet at most, and not many of them); a listener remembers nothing
+// itself: its owner bounds what it keeps.
 package beacon

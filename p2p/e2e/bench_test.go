@@ -24,18 +24,15 @@ const benchEnv = "HFLAN_BENCH"
 //
 //	BenchmarkLANCommandLatency 1 <p50> ms-p50 <p99> ms-p99 <n> cmds
 //	BenchmarkLANMigration 1 <p50> ms-p50 <p99> ms-p99 <n> samples
-//	BenchmarkLANDiscoveryMDNS 1 <p50> ms-p50 <p99> ms-p99 <n> joins
-//	BenchmarkLANDiscoveryBeacon 1 <p50> ms-p50 <p99> ms-p99 <n> joins
 //	BenchmarkLANIdleBytes 1 <mean> B/s/peer <max> B/s/peer-max
 //	BenchmarkLANIdleWireBytes 1 <mean> B/s/peer <max> B/s/peer-max
 //
 // Latency: a peer proposes a command for its own slot → the last peer
 // executed it. Migration: SIGKILL of the host → each survivor applied the
-// first turn of the new host. Discovery: a joiner starts browsing → it
-// sees the session, each game's joiners looking one way only
-// (HOSTFALL_DISCOVERY: mDNS in even games, the broadcast beacon in odd ones). Idle, while nobody gives orders: the session's frame
-// bytes in and out per peer (what the peers report), and everything
-// through each peer's link (IP packets: TCP, encryption, yamux, mDNS).
+// first turn of the new host. Idle, while nobody gives orders: the
+// session's frame bytes in and out per peer (what the peers report), and
+// everything through each peer's link (IP packets: TCP, encryption, yamux,
+// mDNS). Discovery has a test of its own (TestBenchLANDiscovery).
 func TestBenchLAN(t *testing.T) {
 	if os.Getenv(benchEnv) == "" {
 		t.Skip("opt-in: network benchmark; scripts/bench.d/lan.sh runs it with " + benchEnv + "=1")
@@ -49,22 +46,13 @@ func TestBenchLAN(t *testing.T) {
 	names := []string{"p0", "p1", "p2", "p3"}
 	_, spaces := w.lan("10.66.0", names...)
 	var lat, mig []float64
-	disc := map[string][]float64{}
-	paths := []string{"mdns", "beacon"}
 	for r := range runs {
-		path := paths[r%len(paths)]
-		w.env = []string{"HOSTFALL_TRACE=1", "HOSTFALL_DISCOVERY=" + path}
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		g := playOnLAN(ctx, w, spaces, names, fmt.Sprintf("bench-%d", r), 300, "--level", "hard")
 		alive, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100, 200)
 		w.must(err)
 		for _, p := range alive {
 			w.must(p.Exit(time.Minute))
-		}
-		for _, p := range g.procs[1:] {
-			for _, f := range p.Find("found") {
-				disc[path] = append(disc[path], float64(f.Int("ms")))
-			}
 		}
 		lat = append(lat, peerproc.CommandLatencies(g.procs, 2)...)
 		mig = append(mig, m...)
@@ -74,10 +62,6 @@ func TestBenchLAN(t *testing.T) {
 	idle := idleBytes(t, w, spaces, names)
 	fmt.Printf("BenchmarkLANCommandLatency 1 %.2f ms-p50 %.2f ms-p99 %d cmds\n", peerproc.Percentile(lat, 50), peerproc.Percentile(lat, 99), len(lat))
 	fmt.Printf("BenchmarkLANMigration 1 %.2f ms-p50 %.2f ms-p99 %d samples %d kills\n", peerproc.Percentile(mig, 50), peerproc.Percentile(mig, 99), len(mig), 2*runs)
-	for _, p := range []struct{ name, path string }{{"MDNS", "mdns"}, {"Beacon", "beacon"}} {
-		d := disc[p.path]
-		fmt.Printf("BenchmarkLANDiscovery%s 1 %.0f ms-p50 %.0f ms-p99 %d joins\n", p.name, peerproc.Percentile(d, 50), peerproc.Percentile(d, 99), len(d))
-	}
 	fmt.Printf("BenchmarkLANIdleBytes 1 %.0f B/s/peer %.0f B/s/peer-max\n", mean(idle.session), slices.Max(idle.session))
 	fmt.Printf("BenchmarkLANIdleWireBytes 1 %.0f B/s/peer %.0f B/s/peer-max\n", mean(idle.wire), slices.Max(idle.wire))
 }

@@ -2,13 +2,17 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"hostfall/internal/netns"
 )
 
 // avahiScript runs a private D-Bus system bus and avahi-daemon inside the
@@ -53,16 +57,10 @@ func TestDNSSDAvahi(t *testing.T) {
 			t.Skipf("%s is not installed (scripts/deps.sh installs avahi-utils, avahi-daemon and dbus-daemon): the DNS-SD check with a standard reader is skipped", tool)
 		}
 	}
-	w := newWorld(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	_, spaces := w.lan("10.65.0", "host", "avahi")
-	host := w.run(spaces[0], "host", hostArgs("DNS-SD check", 2, 100)...)
-	id := w.waitEv(ctx, host, "listening").Str("peer")
-	w.waitEv(ctx, host, "joined")
+	w, reader, id := advertisedLobby(t, "10.65.0", "DNS-SD check", "avahi")
 	conf := filepath.Join(w.dir, "avahi.conf")
 	w.must(os.WriteFile(conf, []byte(avahiConf), 0o644))
-	cmd := spaces[1].Command("sh", "-c", avahiScript, "avahi", conf, filepath.Join(w.dir, "avahi.log"))
+	cmd := reader.Command("sh", "-c", avahiScript, "avahi", conf, filepath.Join(w.dir, "avahi.log"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(w.dir, "avahi.log"))
@@ -101,6 +99,22 @@ func TestDNSSDAvahi(t *testing.T) {
 	}
 }
 
+// advertisedLobby starts a headless host of session in a namespace on the
+// switch of prefix (its address prefix.1) and waits until it advertises
+// its lobby; it returns the world, the namespace of the reader (named
+// reader) on the same switch, and the host's peer ID.
+func advertisedLobby(t *testing.T, prefix, session, reader string) (*world, *netns.NS, string) {
+	t.Helper()
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	_, spaces := w.lan(prefix, "host", reader)
+	host := w.run(spaces[0], "host", hostArgs(session, 2, 100)...)
+	id := w.waitEv(ctx, host, "listening").Str("peer")
+	w.waitEv(ctx, host, "joined")
+	return w, spaces[1], id
+}
+
 // unescapeAvahi undoes avahi-browse -p's escapes of instance names: \DDD
 // (a decimal byte) and \c (the character c).
 func unescapeAvahi(s string) string {
@@ -121,4 +135,49 @@ func unescapeAvahi(s string) string {
 		i++
 	}
 	return b.String()
+}
+
+// zeroconfScript is the python-zeroconf browser the next test runs.
+const zeroconfScript = "testdata/zeroconf_browse.py"
+
+// python-zeroconf, a second DNS-SD reader that is not ours (pure Python,
+// with its own cache and resolver), browses and resolves the session a
+// headless host advertises: the type, the address, the SRV port and the
+// TXT keys, as avahi does above.
+func TestDNSSDZeroconf(t *testing.T) {
+	const python = "/usr/bin/python3" // Debian's python3-zeroconf belongs to it
+	if err := exec.Command(python, "-c", "import zeroconf").Run(); err != nil {
+		t.Skipf("%s cannot import zeroconf (scripts/deps.sh --test installs python3-zeroconf): the DNS-SD check with python-zeroconf is skipped", python)
+	}
+	script, err := filepath.Abs(zeroconfScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, reader, id := advertisedLobby(t, "10.69.0", "zeroconf check", "zeroconf")
+	out, err := reader.Command(python, script, "20").CombinedOutput()
+	t.Logf("python-zeroconf:\n%s", out)
+	if err != nil {
+		t.Fatalf("python-zeroconf: %v", err)
+	}
+	var got struct {
+		Name      string            `json:"name"`
+		Addresses []string          `json:"addresses"`
+		Port      int               `json:"port"`
+		TXT       map[string]string `json:"txt"`
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	if err := json.Unmarshal([]byte(first), &got); err != nil {
+		t.Fatalf("python-zeroconf resolved no _hostfall._udp service (%v)", err)
+	}
+	if !strings.HasPrefix(got.Name, "zeroconf check") || !strings.HasSuffix(got.Name, "._hostfall._udp.local.") {
+		t.Errorf("instance %q does not carry the session name and type", got.Name)
+	}
+	if !slices.Contains(got.Addresses, "10.69.0.1") || got.Port <= 0 {
+		t.Errorf("resolved to %v port %d, want 10.69.0.1 and the host's port", got.Addresses, got.Port)
+	}
+	for k, v := range map[string]string{"name": "zeroconf check", "peer": id, "state": "lobby", "txtvers": "1", "max": "2"} {
+		if got.TXT[k] != v {
+			t.Errorf("TXT %s is %q, want %q", k, got.TXT[k], v)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -29,4 +31,24 @@ func TestEveryCompiledModuleHasALicence(t *testing.T) {
 		}
 		t.Logf("%v: %d modules, each with its licence", target, len(mods))
 	}
+}
+
+// The Windows game's archive names the C runtime that mingw-w64 links in:
+// both Debian packages (the runtime and GCC's support library), with the
+// mingw-w64 runtime's licence and GCC's runtime library exception.
+func TestCRuntimeLicences(t *testing.T) {
+	const cc = "x86_64-w64-mingw32-gcc"
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skip(cc + " is not installed (scripts/deps.sh --test installs it)")
+	}
+	var out strings.Builder
+	if err := writeCRuntimeLicenses(&out, cc); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Debian package mingw-w64-x86-64-dev ", "Debian package gcc-mingw-w64-x86-64-", "GCC RUNTIME LIBRARY EXCEPTION", "mingw-w64-crt/"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the C runtime's licences do not contain %q", want)
+		}
+	}
+	t.Logf("%d bytes of C runtime licences", out.Len())
 }

@@ -10,6 +10,11 @@
 //	    prints the licences of every module compiled into the package in
 //	    the current directory for the target of $GOOS/$GOARCH/$CGO_ENABLED,
 //	    and Go's own; fails when a module has none
+//	release cruntime CC
+//	    prints the copyright files of the Debian packages that hold the C
+//	    runtime pieces CC links into a cgo program (mingw-w64's start-up
+//	    code and runtime, GCC's support library and its runtime library
+//	    exception): the Windows game's archive carries them
 //	release libs BIN
 //	    prints the shared libraries (ELF) or DLLs (PE) BIN needs, one a line
 //	release sums DIR
@@ -34,6 +39,11 @@ func main() {
 		err = runArchive(args)
 	case "licenses":
 		err = writeLicenses(os.Stdout)
+	case "cruntime":
+		if len(args) != 1 {
+			usage()
+		}
+		err = writeCRuntimeLicenses(os.Stdout, args[0])
 	case "libs":
 		err = runLibs(args)
 	case "sums":
@@ -48,6 +58,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: release archive|licenses|libs|sums … (see go doc ./tools/release)")
+	fmt.Fprintln(os.Stderr, "usage: release archive|licenses|cruntime|libs|sums … (see go doc ./tools/release)")
 	os.Exit(2)
 }
