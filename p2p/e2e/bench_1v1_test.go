@@ -29,15 +29,18 @@ func TestBenchLAN1v1HostKill(t *testing.T) {
 	for r := range kills {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		g := playOnLAN(ctx, w, spaces, names, fmt.Sprintf("duel-%d", r), 400, "--level", "easy")
-		alive, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100)
+		_, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100)
 		w.must(err)
+		survivor := g.procs[1]
 		handOver := int64(-1) // from the survivor's loss of the host to its first turn, as it measured it
-		for _, p := range alive {
-			if hc := p.Find("host_changed"); len(hc) > 0 {
-				handOver = hc[0].Int("ms")
-			}
-			p.Kill() // the figure is in; the rest of the game is not
+		if hc := survivor.Find("host_changed"); len(hc) > 0 {
+			handOver = hc[0].Int("ms")
 		}
+		if len(m) > 0 && m[0] > 100 {
+			// A slow sample: what the survivor's transport and session said.
+			t.Logf("bench_1v1: kill %d was slow; the survivor's log:\n%s", r+1, tail(survivor.Stderr(), 4000))
+		}
+		survivor.Kill() // the figure is in; the rest of the game would only load the next one
 		took = append(took, m...)
 		t.Logf("bench_1v1: kill %d: the survivor's turns flow again %v ms after the kill (hand-over %d ms from the loss it saw)", r+1, m, handOver)
 		cancel()
