@@ -101,3 +101,68 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 		t.Errorf("the leaver did not end well after %v: %v", sig, err)
 	}
 }
+
+// A joiner of a game of two whose process dies (SIGKILL: its kernel closes
+// its connections) is away on the host at once, and the host's game goes
+// on: it is not waited for as a silent player would be. The time from the
+// kill to player_away, and any wait the host showed first, are figures.
+func TestHeadlessJoinerKilledIsAwayAtOnce(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
+	if testing.Short() {
+		t.Skip("multi-process network test; skipped with -short")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	env := func(name string) []string {
+		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	host, err := peerproc.Start("host", append([]string{bin, "host", "--headless", "--name", "duel", "--players", "2",
+		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json"}, loopback...), env("host")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Kill()
+	_, addr := hostAddr(t, ctx, host)
+	j, err := peerproc.Start("j1", append([]string{bin, "join", "--headless", "--addr", addr, "--player", "j1",
+		"--level", "easy", "--status-json"}, loopback...), env("j1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Kill()
+	start, err := j.WaitEv(ctx, "start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := start.Int("slot")
+	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	j.Kill()
+	away, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "player_away" && l.Int("slot") == slot })
+	if err != nil {
+		t.Fatalf("the host never marked the killed joiner away: %v", err)
+	}
+	// Its game goes on: turns well past the one the joiner left at.
+	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= away.Int("turn")+40 }); err != nil {
+		t.Fatalf("the host's turns stood still after the joiner was away: %v", err)
+	}
+	if got := host.Find("player_left"); len(got) > 0 {
+		t.Errorf("the killed joiner was taken for one who left: %v", got)
+	}
+	t.Logf("FIGURE the host marked the killed joiner away %d ms after the kill (at turn %d)", away.Int("unix_ms")-killed.UnixMilli(), away.Int("turn"))
+	// The loss and the close are told apart milliseconds apart (p2p/hangup.go):
+	// a wait may flash in between, but it is never counted down.
+	var waits []peerproc.Line
+	for _, l := range host.Find("waiting") {
+		if l.Int("slot") == slot {
+			waits = append(waits, l)
+			t.Logf("FIGURE the host showed a wait for the killed joiner first: %v", l)
+		}
+	}
+	if len(waits) > 1 {
+		t.Errorf("the host counted down a wait for a joiner whose process died: %v", waits)
+	}
+}
