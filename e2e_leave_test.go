@@ -34,30 +34,10 @@ func TestHeadlessSignalIsALeave(t *testing.T) {
 }
 
 func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.Signal) {
-	dir := t.TempDir()
-	env := func(name string) []string {
-		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
-	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	host, err := peerproc.Start("host", append([]string{bin, "host", "--headless", "--name", "leave", "--players", fmt.Sprint(players),
-		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json"}, loopback...), env("host")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Kill()
-	_, addr := hostAddr(t, ctx, host)
-	procs := []*peerproc.Proc{host}
-	for i := 1; i < players; i++ {
-		name := fmt.Sprintf("j%d", i)
-		j, err := peerproc.Start(name, append([]string{bin, "join", "--headless", "--addr", addr, "--player", name,
-			"--level", "easy", "--status-json"}, loopback...), env(name)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer j.Kill()
-		procs = append(procs, j)
-	}
+	procs := loopbackGame(t, ctx, bin, "leave", players)
+	host := procs[0]
 	leaver := procs[len(procs)-1]
 	if who == "host" {
 		leaver = host
@@ -112,25 +92,10 @@ func TestHeadlessJoinerKilledIsAwayAtOnce(t *testing.T) {
 		t.Skip("multi-process network test; skipped with -short")
 	}
 	bin := buildBinary(t)
-	dir := t.TempDir()
-	env := func(name string) []string {
-		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
-	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	host, err := peerproc.Start("host", append([]string{bin, "host", "--headless", "--name", "duel", "--players", "2",
-		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json"}, loopback...), env("host")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Kill()
-	_, addr := hostAddr(t, ctx, host)
-	j, err := peerproc.Start("j1", append([]string{bin, "join", "--headless", "--addr", addr, "--player", "j1",
-		"--level", "easy", "--status-json"}, loopback...), env("j1")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Kill()
+	procs := loopbackGame(t, ctx, bin, "duel", 2)
+	host, j := procs[0], procs[1]
 	start, err := j.WaitEv(ctx, "start")
 	if err != nil {
 		t.Fatal(err)
@@ -165,4 +130,30 @@ func TestHeadlessJoinerKilledIsAwayAtOnce(t *testing.T) {
 	if len(waits) > 1 {
 		t.Errorf("the host counted down a wait for a joiner whose process died: %v", waits)
 	}
+}
+
+// loopbackGame starts a headless host on loopback for a game of players
+// (3000 turns) and its joiners, each with data and an identity of its own;
+// the host comes first. Every process is killed when the test ends.
+func loopbackGame(t *testing.T, ctx context.Context, bin, name string, players int) []*peerproc.Proc {
+	t.Helper()
+	dir := t.TempDir()
+	start := func(who string, args ...string) *peerproc.Proc {
+		p, err := peerproc.Start(who, append(append([]string{bin}, args...), loopback...),
+			"HOSTFALL_DATA="+filepath.Join(dir, "data-"+who), "HOSTFALL_IDENTITY="+filepath.Join(dir, who+".key"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Kill)
+		return p
+	}
+	host := start("host", "host", "--headless", "--name", name, "--players", fmt.Sprint(players),
+		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json")
+	_, addr := hostAddr(t, ctx, host)
+	procs := []*peerproc.Proc{host}
+	for i := 1; i < players; i++ {
+		who := fmt.Sprintf("j%d", i)
+		procs = append(procs, start(who, "join", "--headless", "--addr", addr, "--player", who, "--level", "easy", "--status-json"))
+	}
+	return procs
 }

@@ -55,14 +55,7 @@ func TestOneVOneHostLoss(t *testing.T) {
 			if c.heal {
 				n.Heal()
 				n.Resume(h.ID)
-				took, ok := runUntil(n, 3000, func() bool {
-					return h.Live() && other.Live() && h.Status.Host == other.Status.Host && h.Status.Epoch == other.Status.Epoch &&
-						h.Status.Slot >= 0 && other.Status.Slot >= 0 && h.Last()+10 >= other.Last() && other.Last()+10 >= h.Last()
-				})
-				if !ok {
-					t.Fatalf("not one game after the heal: %+v / %+v", h.Status, other.Status)
-				}
-				t.Logf("%s: one game %d ticks after the heal", c.name, took)
+				oneGameAgain(t, n, h, other, c.name)
 			}
 			proposeAll(n)
 			n.Run(300)
@@ -242,10 +235,7 @@ func TestOneVOneJoinerLoss(t *testing.T) {
 			proposeAll(n)
 			n.Run(30)
 			h := hostOf(n)
-			j := n.Peers[0]
-			if j == h {
-				j = n.Peers[1]
-			}
+			j := otherOf(n, h)
 			slot := j.Status.Slot
 			c.fault(n, h.ID, j.ID)
 			ticks, ok := runUntil(n, 2*cfg.DropTicks, func() bool { return len(awayBack(h, slot)) > 0 })
@@ -267,14 +257,7 @@ func TestOneVOneJoinerLoss(t *testing.T) {
 			}
 			if c.heal {
 				n.Heal()
-				took, ok := runUntil(n, 3000, func() bool {
-					return h.Live() && j.Live() && h.Status.Host == j.Status.Host && h.Status.Epoch == j.Status.Epoch &&
-						h.Status.Slot >= 0 && j.Status.Slot >= 0 && h.Last()+10 >= j.Last() && j.Last()+10 >= h.Last()
-				})
-				if !ok {
-					t.Fatalf("not one game after the heal: %+v / %+v", h.Status, j.Status)
-				}
-				t.Logf("%s: one game %d ticks after the heal", c.name, took)
+				oneGameAgain(t, n, h, j, c.name)
 			}
 			proposeAll(n)
 			n.Run(300)
@@ -292,10 +275,7 @@ func TestOneVOneJoinerLeavesAndExits(t *testing.T) {
 	proposeAll(n)
 	n.Run(30)
 	h := hostOf(n)
-	j := n.Peers[0]
-	if j == h {
-		j = n.Peers[1]
-	}
+	j := otherOf(n, h)
 	slot := j.Status.Slot
 	n.Leave(j)
 	n.Exit(j.ID)
@@ -312,4 +292,26 @@ func TestOneVOneJoinerLeavesAndExits(t *testing.T) {
 	proposeAll(n)
 	n.Run(100)
 	noViolations(t, n)
+}
+
+// otherOf is the peer of a game of two that is not p.
+func otherOf(n *simnet.Net, p *simnet.Peer) *simnet.Peer {
+	if n.Peers[0] == p {
+		return n.Peers[1]
+	}
+	return n.Peers[0]
+}
+
+// oneGameAgain runs n until a and b play one game again (one host, one
+// epoch, both in a slot, within 10 turns of each other).
+func oneGameAgain(t *testing.T, n *simnet.Net, a, b *simnet.Peer, name string) {
+	t.Helper()
+	took, ok := runUntil(n, 3000, func() bool {
+		return a.Live() && b.Live() && a.Status.Host == b.Status.Host && a.Status.Epoch == b.Status.Epoch &&
+			a.Status.Slot >= 0 && b.Status.Slot >= 0 && a.Last()+10 >= b.Last() && b.Last()+10 >= a.Last()
+	})
+	if !ok {
+		t.Fatalf("not one game after the heal: %+v / %+v", a.Status, b.Status)
+	}
+	t.Logf("%s: one game %d ticks after the heal", name, took)
 }
