@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -64,8 +65,10 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 			return func(l peerproc.Line) bool { return l.Ev() == ev && l.Int("slot") == slot }
 		}
 		if _, err := p.Wait(ctx, ofLeaver("player_left")); err != nil {
-			lines := p.Lines()
-			t.Fatalf("%s: no player_left for slot %d: %v; its last lines: %v", p.Name, slot, err, lines[max(0, len(lines)-8):])
+			for _, q := range procs {
+				t.Logf("%s's lines but turns: %v", q.Name, slices.DeleteFunc(q.Lines(), func(l peerproc.Line) bool { return l.Ev() == "turn" }))
+			}
+			t.Fatalf("%s: no player_left for slot %d: %v", p.Name, slot, err)
 		}
 		took := time.Since(sent)
 		for _, ev := range []string{"waiting", "player_away"} {

@@ -279,3 +279,29 @@ func TestStrangerMessagesStopAtTheKind(t *testing.T) {
 		t.Errorf("the stranger's word put %v in the peerstore", addrs)
 	}
 }
+
+// A peer this one relies on is no stranger: go-libp2p's AutoRelay protects
+// the relay it holds a reservation with, and that relay's connection may be
+// one the relay opened. Over the per-address bound, the strangers that
+// came after it are closed and it stays.
+func TestProtectedPeerIsNoStranger(t *testing.T) {
+	victim := newTestHost(t)
+	tr := NewTransport(victim, Limits{StrangersPerIP: 2}, nil)
+	t.Cleanup(func() { tr.Close(0) })
+	tr.Admit(func(peer.ID) bool { return false })
+	relay := newTestHost(t)
+	if err := relay.h.Connect(t.Context(), victim.AddrInfo()); err != nil {
+		t.Fatal(err)
+	}
+	victim.h.ConnManager().Protect(relay.ID(), "autorelay")
+	for range 4 {
+		s := newTestHost(t)
+		if err := s.h.Connect(t.Context(), victim.AddrInfo()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testwait.For(t, "the strangers bounded to 2", 5*time.Second, func() bool { return tr.Strangers() == 2 })
+	if victim.h.Network().Connectedness(relay.ID()) != network.Connected {
+		t.Fatal("the protected relay's connection was closed as a stranger's")
+	}
+}

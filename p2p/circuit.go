@@ -105,14 +105,19 @@ func (w *punchWindows) limited(p peer.ID) {
 
 // open reports whether limited circuits to p may be used: none was seen
 // yet, or the first is less than the window old.
-func (w *punchWindows) open(p peer.ID) bool {
+func (w *punchWindows) open(p peer.ID) bool { return w.openFor(p, 0) }
+
+// openFor reports whether the window to p stays open for d more: a renewal
+// starts only if its fresh circuit can come before the window shuts, or
+// the gater would refuse it and the planned silence would end in a loss.
+func (w *punchWindows) openFor(p peer.ID, d time.Duration) bool {
 	if w == nil {
 		return true
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	at, ok := w.first[p]
-	return !ok || time.Since(at) < w.d
+	return !ok || time.Since(at)+d < w.d
 }
 
 // renewNotes are the peers whose link went quiet for a circuit renewal

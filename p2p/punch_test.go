@@ -8,6 +8,7 @@ import (
 
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 )
 
@@ -57,5 +58,25 @@ func TestPunchWindowEndsLimitedCircuits(t *testing.T) {
 	defer dcancel()
 	if err := hb.LibP2P().Connect(network.WithAllowLimitedConn(dctx, "test"), inv.AddrInfo()); err == nil {
 		t.Error("a new circuit to the peer was opened past the window")
+	}
+}
+
+// A renewal needs the window open until its fresh circuit comes: openFor
+// says no once less than that is left, while open still says yes.
+func TestPunchWindowLeavesRoomForARenewal(t *testing.T) {
+	w := &punchWindows{d: time.Minute}
+	p := peer.ID("renewing")
+	w.limited(p)
+	w.mu.Lock()
+	w.first[p] = time.Now().Add(-time.Minute + time.Second) // a second left
+	w.mu.Unlock()
+	if !w.open(p) {
+		t.Fatal("the window shut a second early")
+	}
+	if w.openFor(p, limitedGrace) {
+		t.Fatalf("a renewal may start with a second left, less than its %v", limitedGrace)
+	}
+	if !w.openFor("other", limitedGrace) {
+		t.Fatal("a peer never reached over a limited circuit has no open window")
 	}
 }

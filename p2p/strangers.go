@@ -109,10 +109,14 @@ func (t *transport) overflow(of func(stranger) bool, limit int) []stranger {
 	}
 }
 
-// pruneStrangers forgets strangers that became members. Called with t.mu
-// held; Admit's function must not take it.
+// pruneStrangers forgets strangers that became members, and peers this
+// one relies on: go-libp2p's AutoRelay protects the relay it holds a
+// reservation with, whose connection may be one the relay opened (a DHT
+// server that queried this peer). Called with t.mu held; Admit's function
+// must not take it.
 func (t *transport) pruneStrangers() {
-	t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool { return t.member(o.p) })
+	cm := t.h.h.ConnManager()
+	t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool { return t.member(o.p) || cm.IsProtected(o.p, "") })
 }
 
 // forgetStranger drops c from the strangers when it closes.

@@ -804,7 +804,7 @@ func (l *link) run() {
 		case <-retryC:
 			retry = nil
 		case now := <-checkC:
-			if cur != nil && !t.noRenew.Load() && t.h.punch.open(l.p) && circ.due(now, l.use(use0), renewShare(circOn)) {
+			if cur != nil && !t.noRenew.Load() && t.h.punch.openFor(l.p, limitedGrace) && circ.due(now, l.use(use0), renewShare(circOn)) {
 				l.renewCircuit()
 				drop()
 				want, planned = true, true

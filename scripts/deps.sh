@@ -115,9 +115,29 @@ install_js() {
   if [ "$major" -lt 20 ]; then
     echo "deps: node $(node --version) is older than the node 20 the JS rendezvous point was tested with; its test may fail. Node 20 or newer: https://nodejs.org/ or NodeSource's packages." >&2
   fi
+  # A fresh clone would build better-sqlite3 again (about three minutes):
+  # what npm ci made is kept per lock file, node version and machine, as Go
+  # keeps its build cache, and copied in when it is there.
+  local key cache
+  key=$( (cat "$dir/package-lock.json"; node --version; uname -m) | sha256sum | cut -c1-16)
+  cache="${XDG_CACHE_HOME:-$HOME/.cache}/hostfall/rendezvous-js/$key"
+  if [ -d "$cache/node_modules" ]; then
+    echo "deps: the JS rendezvous point's packages from $cache"
+    rm -rf "$dir/node_modules"
+    cp -a "$cache/node_modules" "$dir/node_modules" && return 0
+  fi
   echo "deps: installing the JS rendezvous point's packages (npm ci in $dir; better-sqlite3 builds from source, a few minutes)"
   (cd "$dir" && npm_config_nodedir=/usr npm_config_build_from_source=true npm ci --no-audit --no-fund) ||
     die "npm ci in $dir failed. It needs the npm registry, python3, make and g++ and node's headers in /usr/include/node; run it by hand there to see why."
+  # Into the cache by rename, so a run beside this one never reads half a copy.
+  mkdir -p "$(dirname "$cache")"
+  local tmp
+  tmp=$(mktemp -d "$(dirname "$cache")/.tmp.XXXXXX")
+  chmod 755 "$tmp"
+  if cp -a "$dir/node_modules" "$tmp/node_modules" && mv -T "$tmp" "$cache" 2>/dev/null; then
+    return 0
+  fi
+  rm -rf "$tmp"
 }
 
 cd "$(dirname "$0")/.."

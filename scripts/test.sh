@@ -18,6 +18,14 @@ race_dirs=(p2p sound match client)
 # overlap the race build. And the sub-packages with no goroutines or locks
 # (generated code, pure sound synthesis, a fake): -race finds nothing there.
 plain_dirs=(p2p/e2e p2p/internal/wirepb sound/compose client/fake)
+# go-libp2p v0.51.0's AutoRelay reads its relay map under the wrong lock
+# (p2p/host/autorelay/relay_finder.go:590 reads len(rf.relays) holding only
+# candidateMx), so -race reports that library, not us, whenever a relay with a
+# reservation disconnects: 3 of 40 runs of client/network's
+# TestInternetWhenAsked. That one package is compiled uninstrumented (the
+# runtime still checks its map writes); every other package, ours included, is
+# raced. Drop this when a go-libp2p release fixes it.
+race_flags=(-race "-gcflags=github.com/libp2p/go-libp2p/p2p/host/autorelay=-race=false")
 # The window tests of render run on their own, after the plain tests: their
 # frames must not compete with the root package's two windows for two cores.
 window_dirs=(render)
@@ -71,7 +79,10 @@ failed=0
 gotest() {
   local st=$1
   shift
-  go test -json "$@" | bin/testsum -record "$outcomes" -stage "$st" || failed=1
+  # -timeout: a package of process tests took 400 s at load 22; go test's
+  # 10-minute default would end a slow run, not a stuck one (each process
+  # test bounds itself).
+  go test -json -timeout 30m "$@" | bin/testsum -record "$outcomes" -stage "$st" || failed=1
 }
 
 mapfile -t all < <(go list ./...)
@@ -121,7 +132,7 @@ cleanup() {
 trap cleanup EXIT
 (
   [ "${#window[@]}" -eq 0 ] || nice -n 19 go test -c -o "$prebuilt/window/" "${window[@]}" || true
-  [ "${#race[@]}" -eq 0 ] || nice -n 19 go test -race -c -o "$prebuilt/" "${race[@]}" || true
+  [ "${#race[@]}" -eq 0 ] || nice -n 19 go test "${race_flags[@]}" -c -o "$prebuilt/" "${race[@]}" || true
   [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
 ) >/dev/null 2>&1 &
 warmup=$!
@@ -161,7 +172,7 @@ wait "$warmup" || true
 
 if [ "${#race[@]}" -gt 0 ]; then
   stage "-race (${#race[@]} pkgs)"
-  gotest race -count=1 -race -p 4 -parallel 4 "${race[@]}"
+  gotest race -count=1 "${race_flags[@]}" -p 4 -parallel 4 "${race[@]}"
 fi
 
 if [ "${#pure[@]}" -gt 0 ]; then

@@ -215,12 +215,7 @@ func TestAHostAloneKeepsItsGameAgainstAnAwayClaimer(t *testing.T) {
 			n := gameOf(t, uint64(heal), 3, simConfig())
 			n.Run(30)
 			host := hostOf(n)
-			var others []*simnet.Peer
-			for _, p := range n.Peers {
-				if p != host {
-					others = append(others, p)
-				}
-			}
+			others := othersThan(n, host)
 			// others[0] stops; others[1] loses its links, and what it sends
 			// meanwhile (its claims) reaches the host when they are back.
 			n.Pause(others[0].ID, 0)

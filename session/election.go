@@ -251,8 +251,10 @@ func (n *Node) follow(m Message) {
 		cmds = append(cmds, p.cmd)
 	}
 	l := n.lobby.Clone()
+	// Targets: the hosts this node heard say Bye, for a candidate that
+	// did not (its copy may have been lost in the hang-up).
 	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.last(), Chain: n.lastChain(),
-		Turns: n.turnsAfter(m.Turn, n.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot})
+		Turns: n.turnsAfter(m.Turn, n.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: n.el.quit})
 }
 
 func (n *Node) onFollow(m Message) {
@@ -276,6 +278,13 @@ func (n *Node) onFollow(m Message) {
 	}
 	if slot < 0 && !n.lobby.isSpectator(m.From) {
 		return
+	}
+	for _, p := range m.Targets {
+		// A follower heard a host say Bye: believed for a host this
+		// candidate lost too, so a lie costs no live host its seat.
+		if slices.Contains(el.failedHosts, p) {
+			n.noteQuit(p)
+		}
 	}
 	el.followers = append(el.followers, followInfo{id: m.From, slot: slot, last: m.Turn, turns: m.Turns,
 		lobby: m.Lobby, cmds: m.Commands, loaded: m.Loaded})

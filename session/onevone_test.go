@@ -172,12 +172,7 @@ func TestHostLeavesCloseBeforeBye(t *testing.T) {
 			proposeAll(n)
 			n.Run(30)
 			h := hostOf(n)
-			var survivors []*simnet.Peer
-			for _, p := range n.Peers {
-				if p != h {
-					survivors = append(survivors, p)
-				}
-			}
+			survivors := othersThan(n, h)
 			for i, p := range survivors {
 				if late&(1<<i) != 0 {
 					n.Delay(h.ID, p.ID, 5, 5)
@@ -235,7 +230,7 @@ func TestOneVOneJoinerLoss(t *testing.T) {
 			proposeAll(n)
 			n.Run(30)
 			h := hostOf(n)
-			j := otherOf(n, h)
+			j := othersThan(n, h)[0]
 			slot := j.Status.Slot
 			c.fault(n, h.ID, j.ID)
 			ticks, ok := runUntil(n, 2*cfg.DropTicks, func() bool { return len(awayBack(h, slot)) > 0 })
@@ -275,7 +270,7 @@ func TestOneVOneJoinerLeavesAndExits(t *testing.T) {
 	proposeAll(n)
 	n.Run(30)
 	h := hostOf(n)
-	j := otherOf(n, h)
+	j := othersThan(n, h)[0]
 	slot := j.Status.Slot
 	n.Leave(j)
 	n.Exit(j.ID)
@@ -294,14 +289,6 @@ func TestOneVOneJoinerLeavesAndExits(t *testing.T) {
 	noViolations(t, n)
 }
 
-// otherOf is the peer of a game of two that is not p.
-func otherOf(n *simnet.Net, p *simnet.Peer) *simnet.Peer {
-	if n.Peers[0] == p {
-		return n.Peers[1]
-	}
-	return n.Peers[0]
-}
-
 // oneGameAgain runs n until a and b play one game again (one host, one
 // epoch, both in a slot, within 10 turns of each other).
 func oneGameAgain(t *testing.T, n *simnet.Net, a, b *simnet.Peer, name string) {
@@ -314,4 +301,48 @@ func oneGameAgain(t *testing.T, n *simnet.Net, a, b *simnet.Peer, name string) {
 		t.Fatalf("not one game after the heal: %+v / %+v", a.Status, b.Status)
 	}
 	t.Logf("%s: one game %d ticks after the heal", name, took)
+}
+
+// A Bye can be lost in the hang-up (a connection reset with frames
+// unread). Where the candidate lost its copy but another survivor read
+// its own, the follower passes it on with its vote, and the host's slot
+// still leaves rather than goes away.
+func TestHostByeLostAtTheCandidate(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	for players := 3; players <= 4; players++ {
+		n := gameOf(t, uint64(50+players), players, cfg)
+		proposeAll(n)
+		n.Run(30)
+		h := hostOf(n)
+		survivors := othersThan(n, h)
+		first := survivors[0] // the first listed: the candidate
+		n.Lose = func(from session.PeerID, m session.Message) bool {
+			return from == h.ID && m.To == first.ID && m.Kind == session.MsgBye
+		}
+		slot := h.Status.Slot
+		n.Leave(h)
+		n.Exit(h.ID)
+		n.Lose = nil
+		ticks, ok := runUntil(n, cfg.DropTicks, func() bool {
+			proposeAll(n)
+			return !slices.ContainsFunc(survivors, func(p *simnet.Peer) bool {
+				return !slices.ContainsFunc(p.Events, func(e session.Event) bool { return e.Kind == session.EvPlayerLeft && e.Slot == slot })
+			})
+		})
+		if !ok {
+			t.Fatalf("%d players: not every survivor saw the host leave in %d ticks", players, cfg.DropTicks)
+		}
+		if h2 := hostOf(n); h2 != first {
+			t.Errorf("%d players: %s hosts, want %s, the first listed", players, h2.ID, first.ID)
+		}
+		t.Logf("%d players, the candidate's Bye lost: every survivor saw the host leave after %d ticks", players, ticks)
+		n.Run(100)
+		noViolations(t, n)
+	}
+}
+
+// othersThan lists n's peers but p.
+func othersThan(n *simnet.Net, p *simnet.Peer) []*simnet.Peer {
+	return slices.DeleteFunc(slices.Clone(n.Peers), func(q *simnet.Peer) bool { return q == p })
 }

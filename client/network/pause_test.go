@@ -195,14 +195,14 @@ func TestPauseSurvivesAHostChange(t *testing.T) {
 	_, _, clock := pauseOf(bo)
 
 	ann.Leave()
-	bo.await("Bo hosts", 15*time.Second, client.EvHostChanged, func(e client.Event) bool { return e.Name == "Bo" })
+	bo.await("Bo hosts", 60*time.Second, client.EvHostChanged, func(e client.Event) bool { return e.Name == "Bo" })
 	if p, _, c := pauseOf(bo); !p.Paused || c != clock {
 		t.Fatalf("after the host change: %+v, game time %d (paused at %d)", p, c, clock)
 	}
 	if err := bo.Propose(game.Command{Player: 1, Kind: game.CmdResume}); err != nil {
 		t.Fatal(err)
 	}
-	testwait.For(t, "moving again on Bo and Cy", 15*time.Second, func() bool {
+	testwait.For(t, "moving again on Bo and Cy", 60*time.Second, func() bool {
 		b, _, cb := pauseOf(bo)
 		c, _, cc := pauseOf(cy)
 		return !b.Paused && !c.Paused && cb > clock && cc > clock

@@ -441,6 +441,13 @@ func (p *Peer) emit(e Event) {
 	}
 }
 
+// byeLinger is how long a leaving peer waits for the others to read its
+// Bye before it closes its connections: closing with their frames unread
+// resets the connection, and a reset can drop the Bye on their side. The
+// wait ends as soon as every other end has read it (milliseconds on an idle
+// machine); at load 26 the 300 ms it was lost a host's Bye in a game of three.
+const byeLinger = time.Second
+
 // Run is the peer's loop: one select over inbound messages, connection
 // changes, the tick, requests from other goroutines and ctx. It returns
 // when ctx is done (after leaving the session) or when the session is left.
@@ -450,7 +457,7 @@ func (p *Peer) Run(ctx context.Context) error {
 	}
 	defer close(p.done)
 	defer func() { p.gens.flush(time.Now()) }()
-	defer p.t.Close(300 * time.Millisecond)
+	defer p.t.Close(byeLinger)
 	defer p.closeReplay()
 	ticker := time.NewTicker(p.tick)
 	defer ticker.Stop()
