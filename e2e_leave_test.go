@@ -50,7 +50,10 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 	slot := start.Int("slot")
 	for _, p := range procs {
 		if _, err := p.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
-			t.Fatal(err)
+			for _, q := range procs {
+				t.Logf("%s's lines but turns: %v\nits stderr (end): %s", q.Name, slices.DeleteFunc(q.Lines(), func(l peerproc.Line) bool { return l.Ev() == "turn" }), q.Stderr()[max(0, len(q.Stderr())-2000):])
+			}
+			t.Fatalf("%s did not reach turn 60: %v", p.Name, err)
 		}
 	}
 	sent := time.Now()
