@@ -35,30 +35,10 @@ func TestHeadlessSignalIsALeave(t *testing.T) {
 }
 
 func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.Signal) {
-	dir := t.TempDir()
-	env := func(name string) []string {
-		return []string{"HOSTFALL_DATA=" + filepath.Join(dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(dir, name+".key")}
-	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	host, err := peerproc.Start("host", append([]string{bin, "host", "--headless", "--name", "leave", "--players", fmt.Sprint(players),
-		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json"}, loopback...), env("host")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Kill()
-	_, addr := hostAddr(t, ctx, host)
-	procs := []*peerproc.Proc{host}
-	for i := 1; i < players; i++ {
-		name := fmt.Sprintf("j%d", i)
-		j, err := peerproc.Start(name, append([]string{bin, "join", "--headless", "--addr", addr, "--player", name,
-			"--level", "easy", "--status-json"}, loopback...), env(name)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer j.Kill()
-		procs = append(procs, j)
-	}
+	procs := loopbackGame(t, ctx, bin, "leave", players)
+	host := procs[0]
 	leaver := procs[len(procs)-1]
 	if who == "host" {
 		leaver = host
@@ -70,7 +50,10 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 	slot := start.Int("slot")
 	for _, p := range procs {
 		if _, err := p.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
-			t.Fatal(err)
+			for _, q := range procs {
+				t.Logf("%s's lines but turns: %v\nits stderr (end): %s", q.Name, slices.DeleteFunc(q.Lines(), func(l peerproc.Line) bool { return l.Ev() == "turn" }), q.Stderr()[max(0, len(q.Stderr())-2000):])
+			}
+			t.Fatalf("%s did not reach turn 60: %v", p.Name, err)
 		}
 	}
 	sent := time.Now()
@@ -103,4 +86,80 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 	if err := leaver.Exit(10 * time.Second); err != nil {
 		t.Errorf("the leaver did not end well after %v: %v", sig, err)
 	}
+}
+
+// A joiner of a game of two whose process dies (SIGKILL: its kernel closes
+// its connections) is away on the host at once, and the host's game goes
+// on: it is not waited for as a silent player would be. The time from the
+// kill to player_away, and any wait the host showed first, are figures.
+func TestHeadlessJoinerKilledIsAwayAtOnce(t *testing.T) {
+	t.Parallel() // idle real processes: runs beside the other process tests
+	if testing.Short() {
+		t.Skip("multi-process network test; skipped with -short")
+	}
+	bin := buildBinary(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	procs := loopbackGame(t, ctx, bin, "duel", 2)
+	host, j := procs[0], procs[1]
+	start, err := j.WaitEv(ctx, "start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := start.Int("slot")
+	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	j.Kill()
+	away, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "player_away" && l.Int("slot") == slot })
+	if err != nil {
+		t.Fatalf("the host never marked the killed joiner away: %v", err)
+	}
+	// Its game goes on: turns well past the one the joiner left at.
+	if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= away.Int("turn")+40 }); err != nil {
+		t.Fatalf("the host's turns stood still after the joiner was away: %v", err)
+	}
+	if got := host.Find("player_left"); len(got) > 0 {
+		t.Errorf("the killed joiner was taken for one who left: %v", got)
+	}
+	t.Logf("FIGURE the host marked the killed joiner away %d ms after the kill (at turn %d)", away.Int("unix_ms")-killed.UnixMilli(), away.Int("turn"))
+	// The loss and the close are told apart milliseconds apart (p2p/hangup.go):
+	// a wait may flash in between, but it is never counted down.
+	var waits []peerproc.Line
+	for _, l := range host.Find("waiting") {
+		if l.Int("slot") == slot {
+			waits = append(waits, l)
+			t.Logf("FIGURE the host showed a wait for the killed joiner first: %v", l)
+		}
+	}
+	if len(waits) > 1 {
+		t.Errorf("the host counted down a wait for a joiner whose process died: %v", waits)
+	}
+}
+
+// loopbackGame starts a headless host on loopback for a game of players
+// (3000 turns) and its joiners, each with data and an identity of its own;
+// the host comes first. Every process is killed when the test ends.
+func loopbackGame(t *testing.T, ctx context.Context, bin, name string, players int) []*peerproc.Proc {
+	t.Helper()
+	dir := t.TempDir()
+	start := func(who string, args ...string) *peerproc.Proc {
+		p, err := peerproc.Start(who, append(append([]string{bin}, args...), loopback...),
+			"HOSTFALL_DATA="+filepath.Join(dir, "data-"+who), "HOSTFALL_IDENTITY="+filepath.Join(dir, who+".key"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Kill)
+		return p
+	}
+	host := start("host", "host", "--headless", "--name", name, "--players", fmt.Sprint(players),
+		"--turns", "3000", "--size", "64", "--level", "easy", "--status-json")
+	_, addr := hostAddr(t, ctx, host)
+	procs := []*peerproc.Proc{host}
+	for i := 1; i < players; i++ {
+		who := fmt.Sprintf("j%d", i)
+		procs = append(procs, start(who, "join", "--headless", "--addr", addr, "--player", who, "--level", "easy", "--status-json"))
+	}
+	return procs
 }

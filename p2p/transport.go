@@ -353,6 +353,7 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	t.forgetDown(p)
 	t.unhold(p)
 	t.mu.Unlock()
+	t.log.Debug("libp2p connection opened", "peer", p, "addr", c.RemoteMultiaddr(), "dir", c.Stat().Direction)
 	t.signal()
 	t.directConnected(c)
 	t.noteStranger(c)
@@ -376,7 +377,9 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 			t.changed[p] = true
 		}
 	}
+	closed := t.closedConns[c]
 	t.mu.Unlock()
+	t.log.Debug("libp2p connection ended", "peer", p, "addr", c.RemoteMultiaddr(), "closed by the remote", closed)
 	t.signal()
 }
 

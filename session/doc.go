@@ -99,7 +99,8 @@
 // than MaxLagTurns behind, silent, or disconnected, the host holds turns
 // back, everyone sees EvWaiting with the ticks left, and after DropTicks the
 // player is away: Turn.Presence marks it at a turn (EvPlayerAway on every
-// peer at the same turn). The DropTicks of waiting are a budget per player
+// peer at the same turn). A player whose connection its end closed (a dead
+// process) is away at the next turn, with no wait. The DropTicks of waiting are a budget per player
 // that only time in step refills (a tick per 4), not away and back: a
 // player that lags and catches up again and again is waited for once, then
 // little (budget.go). Its slot and units stay; nobody waits for it

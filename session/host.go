@@ -717,6 +717,13 @@ func (h *hostState) checkPeers(n *Node) bool {
 			h.maybeBack(n, pi, silent)
 			continue
 		}
+		if pi.connLost && n.closed[pi.id] && n.lobby.State >= StateLoading {
+			// Its end closed the connection: its process is gone (or it
+			// hung up, a split the merge rule heals). Nobody waits for it;
+			// its slot stays for its return.
+			h.setAway(n, pi, true)
+			continue
+		}
 		if h.waitFor(n, pi, silent) {
 			stalled = stalled || n.lobby.State == StatePlaying
 		}

@@ -55,14 +55,7 @@ func TestOneVOneHostLoss(t *testing.T) {
 			if c.heal {
 				n.Heal()
 				n.Resume(h.ID)
-				took, ok := runUntil(n, 3000, func() bool {
-					return h.Live() && other.Live() && h.Status.Host == other.Status.Host && h.Status.Epoch == other.Status.Epoch &&
-						h.Status.Slot >= 0 && other.Status.Slot >= 0 && h.Last()+10 >= other.Last() && other.Last()+10 >= h.Last()
-				})
-				if !ok {
-					t.Fatalf("not one game after the heal: %+v / %+v", h.Status, other.Status)
-				}
-				t.Logf("%s: one game %d ticks after the heal", c.name, took)
+				oneGameAgain(t, n, h, other, c.name)
 			}
 			proposeAll(n)
 			n.Run(300)
@@ -210,6 +203,104 @@ func TestHostLeavesCloseBeforeBye(t *testing.T) {
 			noViolations(t, n)
 		}
 	}
+}
+
+// A joiner of a game of two that disappears: a process that died (its
+// connection closed or reset) is away at once and the host's game goes on;
+// one only silent (hung, cut off) is waited for DropTicks as before. A live
+// joiner whose connection was reset plays on alone meanwhile (a split),
+// and the two make one game again once they meet.
+func TestOneVOneJoinerLoss(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	for _, c := range []struct {
+		name  string
+		fault func(n *simnet.Net, host, joiner session.PeerID)
+		fast  bool // away without the DropTicks wait
+		heal  bool // the joiner lives: one game after the heal
+	}{
+		{"crash", func(n *simnet.Net, _, j session.PeerID) { n.Crash(j) }, true, false},
+		{"exit", func(n *simnet.Net, _, j session.PeerID) { n.Exit(j) }, true, false},
+		{"hang", func(n *simnet.Net, _, j session.PeerID) { n.Hang(j) }, false, false},
+		{"cut", func(n *simnet.Net, h, j session.PeerID) { n.Cut(h, j) }, false, true},
+		{"reset", func(n *simnet.Net, h, j session.PeerID) { n.Reset(h, j) }, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := gameOf(t, 34, 2, cfg)
+			proposeAll(n)
+			n.Run(30)
+			h := hostOf(n)
+			j := othersThan(n, h)[0]
+			slot := j.Status.Slot
+			c.fault(n, h.ID, j.ID)
+			ticks, ok := runUntil(n, 2*cfg.DropTicks, func() bool { return len(awayBack(h, slot)) > 0 })
+			if !ok {
+				t.Fatalf("the host never marked the joiner away: %+v", h.Status)
+			}
+			t.Logf("%s: the joiner is away on the host after %d ticks (FailTicks %d, DropTicks %d)", c.name, ticks, cfg.FailTicks, cfg.DropTicks)
+			if c.fast && ticks >= cfg.FailTicks {
+				t.Errorf("%s: %d ticks: the host waited for a joiner whose connection closed", c.name, ticks)
+			}
+			if !c.fast && ticks < cfg.DropTicks {
+				t.Errorf("%s: %d ticks: a joiner that may be alive was away before DropTicks (%d)", c.name, ticks, cfg.DropTicks)
+			}
+			last := h.Last()
+			proposeAll(n)
+			n.Run(50)
+			if h.Last() <= last {
+				t.Errorf("%s: the host's turns stand still at %d after the joiner went away", c.name, last)
+			}
+			if c.heal {
+				n.Heal()
+				oneGameAgain(t, n, h, j, c.name)
+			}
+			proposeAll(n)
+			n.Run(300)
+			noViolations(t, n)
+		})
+	}
+}
+
+// A joiner that leaves on purpose and exits is a departure on the host at
+// once, never away, though its close follows its Bye within a tick.
+func TestOneVOneJoinerLeavesAndExits(t *testing.T) {
+	cfg := simConfig()
+	cfg.FailTicks, cfg.DropTicks = 30, 300
+	n := gameOf(t, 35, 2, cfg)
+	proposeAll(n)
+	n.Run(30)
+	h := hostOf(n)
+	j := othersThan(n, h)[0]
+	slot := j.Status.Slot
+	n.Leave(j)
+	n.Exit(j.ID)
+	ticks, ok := runUntil(n, cfg.DropTicks, func() bool {
+		return slices.ContainsFunc(h.Events, func(e session.Event) bool { return e.Kind == session.EvPlayerLeft && e.Slot == slot })
+	})
+	if !ok || ticks >= cfg.FailTicks {
+		t.Fatalf("the host saw the joiner leave after %d ticks (ok %v)", ticks, ok)
+	}
+	if slices.ContainsFunc(h.Events, func(e session.Event) bool { return e.Kind == session.EvPlayerAway && e.Slot == slot }) {
+		t.Errorf("the host saw the leaving joiner away")
+	}
+	t.Logf("the host saw the joiner leave after %d ticks", ticks)
+	proposeAll(n)
+	n.Run(100)
+	noViolations(t, n)
+}
+
+// oneGameAgain runs n until a and b play one game again (one host, one
+// epoch, both in a slot, within 10 turns of each other).
+func oneGameAgain(t *testing.T, n *simnet.Net, a, b *simnet.Peer, name string) {
+	t.Helper()
+	took, ok := runUntil(n, 3000, func() bool {
+		return a.Live() && b.Live() && a.Status.Host == b.Status.Host && a.Status.Epoch == b.Status.Epoch &&
+			a.Status.Slot >= 0 && b.Status.Slot >= 0 && a.Last()+10 >= b.Last() && b.Last()+10 >= a.Last()
+	})
+	if !ok {
+		t.Fatalf("not one game after the heal: %+v / %+v", a.Status, b.Status)
+	}
+	t.Logf("%s: one game %d ticks after the heal", name, took)
 }
 
 // A Bye can be lost in the hang-up (a connection reset with frames

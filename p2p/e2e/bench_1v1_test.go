@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,15 +30,25 @@ func TestBenchLAN1v1HostKill(t *testing.T) {
 	for r := range kills {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		g := playOnLAN(ctx, w, spaces, names, fmt.Sprintf("duel-%d", r), 400, "--level", "easy")
-		alive, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100)
+		_, m, err := peerproc.KillHosts(ctx, g.procs, g.ids, g.procs[0], 100)
 		w.must(err)
-		handOver := int64(-1) // from the survivor's loss of the host to its first turn, as it measured it
-		for _, p := range alive {
-			if hc := p.Find("host_changed"); len(hc) > 0 {
-				handOver = hc[0].Int("ms")
-			}
-			p.Kill() // the figure is in; the rest of the game is not
+		survivor := g.procs[1]
+		handOver, hcAt := int64(-1), int64(0) // from the survivor's loss of the host to its first turn, as it measured it
+		if hc := survivor.Find("host_changed"); len(hc) > 0 {
+			handOver, hcAt = hc[0].Int("ms"), hc[0].Int("unix_ms")
 		}
+		if len(m) > 0 && m[0] > 100 {
+			// A slow sample: what the survivor's transport and session said.
+			killed := time.UnixMilli(hcAt - int64(m[0])).UTC().Format("15:04:05.000")
+			t.Logf("bench_1v1: kill %d was slow (killed at %s); the survivor's log:\nbench_1v1 | %s", r+1, killed,
+				strings.ReplaceAll(tail(survivor.Stderr(), 4000), "\n", "\nbench_1v1 | "))
+		}
+		for _, l := range strings.Split(survivor.Stderr(), "\n") {
+			if strings.Contains(l, "libp2p connection") { // which transports carried the game
+				t.Logf("bench_1v1: kill %d: %s", r+1, l)
+			}
+		}
+		survivor.Kill() // the figure is in; the rest of the game would only load the next one
 		took = append(took, m...)
 		t.Logf("bench_1v1: kill %d: the survivor's turns flow again %v ms after the kill (hand-over %d ms from the loss it saw)", r+1, m, handOver)
 		cancel()
