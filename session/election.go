@@ -104,27 +104,6 @@ func (n *Node) nextCandidate() {
 	n.seek("")
 }
 
-func (n *Node) becomeCandidate() {
-	el := n.el
-	n.setRole(roleCandidate)
-	gen := max(epochGen(n.epoch), el.maxGen, n.maxGen) + 1
-	n.maxGen = gen
-	el.maxGen = gen
-	el.claim = makeEpoch(gen, n.slot)
-	el.gatherEnd = n.now + n.cfg.GatherTicks
-	el.followers, el.answered, el.alive = nil, nil, nil
-	// Every other player is asked, the host whose loss began this
-	// migration included: if it is alive after all, its answer sends the
-	// candidate back to it.
-	for _, p := range n.otherPlayers() {
-		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
-	}
-	for _, p := range n.lobby.Spectators {
-		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
-	}
-	n.maybeDecide()
-}
-
 // lineageEpoch is the epoch of the last turn this node committed: the
 // lineage whose history it holds.
 func (n *Node) lineageEpoch() uint64 {
