@@ -97,25 +97,16 @@ func (h *hostState) voters(n *Node) int {
 // state.
 func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 	counts := map[uint64]int{}
-	best := 0
 	for _, r := range rs {
 		if h.votes(n, r.Peer) {
 			counts[r.Hash]++
-			best = max(best, counts[r.Hash])
 		}
 	}
+	maj, best, tied := plurality(counts)
 	if best == 0 {
 		return
 	}
-	var maj uint64
-	leaders := 0
-	for hash, c := range counts {
-		if c == best {
-			leaders++
-			maj = hash
-		}
-	}
-	if leaders > 1 {
+	if tied {
 		// A tie: the host's hash breaks it once every voter reported (two
 		// players can only settle it so). Without the host's report, or
 		// with voters missing, nobody can tell which state is right, and

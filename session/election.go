@@ -374,7 +374,7 @@ func (n *Node) decide() {
 		// a majority of one against the players who went on.
 		present = append(present, n.self)
 	}
-	if 2*players > max(len(present), players) {
+	if majority(players, max(len(present), players)) {
 		n.win()
 		return
 	}

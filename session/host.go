@@ -464,7 +464,7 @@ func (n *Node) newerHeard(m Message) bool {
 			voters = append(voters, p)
 		}
 	}
-	if m.Kind != MsgClaim || 2*len(h.newer) <= len(voters) || !n.owns(m.From, m.Epoch) {
+	if m.Kind != MsgClaim || !majority(len(h.newer), len(voters)) || !n.owns(m.From, m.Epoch) {
 		return false // a rival host is met by the split rule (rivalPing)
 	}
 	if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {
