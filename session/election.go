@@ -121,9 +121,12 @@ func (n *Node) reject(m Message) {
 	n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Chain: n.lastChain(), Targets: host})
 }
 
-func (n *Node) onClaim(m Message) {
+// newClaim reports whether m is a claim to answer: from a player of this
+// game for an epoch of its own, of a newer generation than this node's (an
+// older one is rejected).
+func (n *Node) newClaim(m Message) bool {
 	if n.rosterIndex(m.From) < 0 || !n.owns(m.From, m.Epoch) {
-		return // not a player of this game (any more), or not its claim to make
+		return false // not a player of this game (any more), or not its claim to make
 	}
 	if n.el != nil {
 		n.el.maxGen = max(n.el.maxGen, epochGen(m.Epoch))
@@ -133,10 +136,14 @@ func (n *Node) onClaim(m Message) {
 	// both could count it and win.
 	if epochGen(m.Epoch) <= epochGen(n.epoch) {
 		n.reject(m)
-		return
+		return false
 	}
-	if n.role == roleCandidate {
-		n.rivalClaim(m)
+	return true
+}
+
+// onClaim answers a claim while following.
+func (n *Node) onClaim(m Message) {
+	if !n.newClaim(m) {
 		return
 	}
 	if !n.hostLost && !n.awaitResume {
@@ -234,12 +241,11 @@ func (n *Node) follow(m Message) {
 		Turns: n.turnsAfter(m.Turn, n.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot})
 }
 
+// onFollow gathers a follower of this candidate's claim.
 func (n *Node) onFollow(m Message) {
 	el := n.el
-	if n.role != roleCandidate || m.Epoch != el.claim {
-		if n.rosterIndex(m.From) >= 0 && n.slot >= 0 && m.Epoch == makeEpoch(epochGen(m.Epoch), n.slot) && m.Epoch != n.epoch {
-			n.staleFollow(m)
-		}
+	if m.Epoch != el.claim {
+		n.staleFollow(m)
 		return
 	}
 	if slices.Contains(el.answered, m.From) {
@@ -288,16 +294,10 @@ func (n *Node) sameHistory(m Message) bool {
 	return next-1 == m.Turn && h == m.Chain
 }
 
+// onReject takes a player's refusal of this candidate's claim.
 func (n *Node) onReject(m Message) {
-	if n.role == roleFollower && n.awaitResume && m.From == n.host && m.Epoch == n.epoch {
-		// The candidate we followed gave its claim up with nowhere to send
-		// us: it failed as a candidate.
-		n.awaitResume = false
-		n.suspectHost()
-		return
-	}
 	el := n.el
-	if n.role != roleCandidate || el == nil || slices.Contains(el.answered, m.From) {
+	if el == nil || slices.Contains(el.answered, m.From) {
 		return
 	}
 	el.maxGen = max(el.maxGen, epochGen(m.Epoch))
@@ -323,6 +323,46 @@ func (n *Node) onReject(m Message) {
 		}
 	}
 	n.maybeDecide()
+}
+
+// stepCandidate handles messages while running for host.
+func (n *Node) stepCandidate(m Message) {
+	switch m.Kind {
+	case MsgClaim:
+		if n.newClaim(m) {
+			n.rivalClaim(m)
+		}
+		return
+	case MsgFollow:
+		n.onFollow(m)
+		return
+	case MsgReject:
+		n.onReject(m)
+		return
+	case MsgSnapshot:
+		n.memberSnapshot(m)
+		return
+	case MsgMerge:
+		n.onMerge(m)
+		return
+	case MsgHello:
+		n.redirect(m)
+		return
+	}
+	switch {
+	case m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye:
+		// The old host is alive after all: give up the claim and go back.
+		n.releaseFollowers(n.host)
+		n.becomeFollower()
+		n.el = nil
+		n.stepFollower(m)
+	case m.Kind == MsgBye && slices.Contains(n.el.failedHosts, m.From):
+		// The host's close overtook its Bye: this node already runs for
+		// host. The Bye still says it left on purpose, which the new host
+		// sequences as a departure, not an absence.
+		n.noteQuit(m.From)
+		n.maybeDecide()
+	}
 }
 
 func (n *Node) candidateLost(p PeerID) {

@@ -361,8 +361,10 @@ func (n *Node) Step(m Message) error {
 		n.stepJoining(m)
 	case roleHost:
 		n.stepHost(m)
-	case roleFollower, roleCandidate:
-		n.stepMember(m)
+	case roleFollower:
+		n.stepFollower(m)
+	case roleCandidate:
+		n.stepCandidate(m)
 	}
 	n.releaseTurns()
 	return nil

@@ -244,7 +244,7 @@ type sideNote struct {
 }
 
 // sideReport notes a player's answer to this host's ping: the players of a
-// rival side tell it whose side they are on (see stepMember), so that the
+// rival side tell it whose side they are on (see stepFollower), so that the
 // sides of a split are counted from what each player says of itself, never
 // from what a rival host claims.
 func (h *hostState) sideReport(n *Node, m Message) {
@@ -487,8 +487,12 @@ func (n *Node) releaseFollowers(target PeerID) {
 
 // staleFollow answers a Follow for a claim this node no longer runs (it
 // went back to its host, or lost): the follower is sent to the host this
-// node has now, or, when it has none yet, told the claim is off.
+// node has now, or, when it has none yet, told the claim is off. Only a
+// player's Follow of an older claim of this node's own slot is answered.
 func (n *Node) staleFollow(m Message) {
+	if n.rosterIndex(m.From) < 0 || n.slot < 0 || m.Epoch != makeEpoch(epochGen(m.Epoch), n.slot) || m.Epoch == n.epoch {
+		return
+	}
 	switch {
 	case n.role == roleHost:
 		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: m.Epoch, Targets: []PeerID{n.self}})
