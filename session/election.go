@@ -82,7 +82,7 @@ func (n *Node) nextCandidate() {
 			continue
 		}
 		if p == n.self {
-			n.becomeCandidate()
+			n.becomeCandidate(el)
 			return
 		}
 		el.expect = p
@@ -98,7 +98,7 @@ func (n *Node) nextCandidate() {
 	// Nobody else is left to ask: a player runs itself (and plays on if
 	// nobody answers, see decide); a spectator looks for the game again.
 	if n.slot >= 0 && !n.isGone(n.slot) {
-		n.becomeCandidate()
+		n.becomeCandidate(el)
 		return
 	}
 	n.seek("")
@@ -203,12 +203,11 @@ func (n *Node) rivalClaim(m Message) {
 	before := n.rosterIndex(m.From) < n.rosterIndex(n.self)
 	switch {
 	case before && epochGen(m.Epoch) >= epochGen(mine):
-		n.becomeFollower()
 		n.follow(m)
 	case !before && epochGen(m.Epoch) >= epochGen(mine) && !slices.Contains(el.outbid, m.From):
 		el.outbid = append(el.outbid, m.From)
 		n.reject(m)
-		n.becomeCandidate()
+		n.becomeCandidate(el)
 	default:
 		n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.last(), Chain: n.lastChain()})
 		n.reject(m)
@@ -221,17 +220,12 @@ func (n *Node) follow(m Message) {
 		n.reject(m) // not our game
 		return
 	}
-	if n.el == nil {
-		n.el = &election{failedHosts: []PeerID{n.host}, lostEpoch: n.epoch}
+	el := n.el
+	if el == nil {
+		el = &election{failedHosts: []PeerID{n.host}, lostEpoch: n.epoch}
 		n.lostAt = n.now
 	}
-	n.el.expect = ""
-	n.epoch = m.Epoch
-	n.host = m.From
-	n.hostLost = false
-	n.awaitResume = true
-	n.hostHeard = n.now
-	n.deferred = nil
+	n.becomeFollower(m.Epoch, m.From, el)
 	var cmds []Command
 	for _, p := range n.pending {
 		cmds = append(cmds, p.cmd)
@@ -352,9 +346,11 @@ func (n *Node) stepCandidate(m Message) {
 	switch {
 	case m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye:
 		// The old host is alive after all: give up the claim and go back.
+		if n.hostLost {
+			n.falseSuspicion(n.now - n.hostHeard)
+		}
 		n.releaseFollowers(n.host)
-		n.becomeFollower()
-		n.el = nil
+		n.becomeFollower(n.epoch, n.host, nil)
 		n.stepFollower(m)
 	case m.Kind == MsgBye && slices.Contains(n.el.failedHosts, m.From):
 		// The host's close overtook its Bye: this node already runs for
@@ -466,13 +462,7 @@ func (n *Node) rejoinLineage(m Message) {
 // host's (the turns and the ack's chain check say if not), so it asks for
 // what it missed rather than for a snapshot.
 func (n *Node) backTo(host PeerID, epoch uint64) {
-	n.becomeFollower()
-	n.epoch = epoch
-	n.host = host
-	n.hostLost = false
-	n.awaitResume = false
-	n.hostHeard = n.now
-	n.el = nil
+	n.becomeFollower(epoch, host, nil)
 	delete(n.connLost, n.host)
 	n.sendAck(true)
 }
@@ -500,8 +490,7 @@ func (n *Node) win() {
 			}
 		}
 	}
-	n.epoch = el.claim
-	n.becomeHost()
+	n.becomeHost(el.claim)
 	h := n.hs
 	for _, f := range el.followers {
 		pi := h.addPeer(n, f.id, f.slot, f.last)
@@ -549,8 +538,6 @@ func (n *Node) win() {
 		old = el.failedHosts[0]
 	}
 	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.self, Epoch: n.epoch, Ticks: n.now - n.lostAt})
-	n.el = nil
-	n.hostLost = false
 	if n.lobby.State == StatePlaying {
 		n.closeTurn()
 	}

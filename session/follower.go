@@ -54,7 +54,7 @@ func (n *Node) stepFollower(m Message) {
 	case MsgRefuse:
 		if m.Refusal != nil {
 			n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
-			n.leave(m.Refusal.Text)
+			n.becomeLeft(m.Refusal.Text)
 		}
 	case MsgLobby:
 		n.followerLobby(m.Lobby)

@@ -471,10 +471,8 @@ func (n *Node) newerHeard(m Message) bool {
 		n.stepDownTo(m.From)
 		return true
 	}
-	n.becomeFollower()
 	n.el = &election{failedHosts: []PeerID{n.self}, maxGen: epochGen(m.Epoch)}
 	n.lostAt = n.now
-	n.hostLost = true
 	n.follow(m)
 	return true
 }

@@ -418,7 +418,7 @@ func (n *Node) Leave() {
 		}
 		n.send(Message{Kind: MsgBye, To: to, Epoch: n.epoch})
 	}
-	n.leave("You left the session.")
+	n.becomeLeft("You left the session.")
 }
 
 // Resync is for a caller whose game cannot apply what the node committed
@@ -496,7 +496,7 @@ func (n *Node) releaseTurns() {
 		for _, d := range t.Departures {
 			n.emit(Event{Kind: EvPlayerLeft, Slot: d.Slot, Name: n.slotName(d.Slot), Turn: k, Reason: d.Reason})
 			if d.Slot == n.slot && n.role != roleHost {
-				n.leave(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
+				n.becomeLeft(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
 				return
 			}
 		}

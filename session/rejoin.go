@@ -30,10 +30,6 @@ func (n *Node) seekVia(target, trusted PeerID) {
 		target = n.nextSeekTarget("")
 	}
 	n.seeking = seekTrust{trusted: trusted}
-	n.keepOwnOpen()
-	n.el, n.deferred = nil, nil
-	n.hostLost, n.awaitResume = false, false
-	n.snapTargets = nil
 	if !n.rejoin {
 		n.seekSince = n.now
 	}
@@ -75,9 +71,8 @@ func (n *Node) seekTick() {
 	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && len(n.otherPlayers()) > 0 && n.slot >= 0 && !n.isGone(n.slot) &&
 		n.lobby.State >= StateLoading && !n.expectSnap {
 		n.rejoin = false
-		n.el = &election{}
 		n.lostAt = n.now - n.cfg.DropTicks // it waited long enough: it may play on alone
-		n.becomeCandidate()
+		n.becomeCandidate(&election{})
 		return
 	}
 	n.seeking.noAnswer(n.joinHost)
@@ -111,10 +106,8 @@ func (n *Node) redirect(m Message) {
 func (n *Node) rejoinWelcome(m Message) {
 	old, was := n.host, n.lobby.State
 	n.lobby = m.Lobby.Clone()
-	n.slot, n.epoch, n.host = m.Slot, m.Epoch, m.From
-	n.becomeFollower()
-	n.hostHeard = n.now
-	n.el = nil
+	n.slot = m.Slot
+	n.becomeFollower(m.Epoch, m.From, nil)
 	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
 	// It may have lost its host while the game was starting: for this node

@@ -96,8 +96,7 @@ func (n *Node) hostSaved(s Settings) error {
 		n.propSeq[i] = n.nextSeq[i] - 1
 	}
 	n.resume = &Snapshot{Turn: st.Turn, Data: slices.Clone(st.Data), Chain: st.Chain, Gone: st.Gone, NextSeq: slices.Clone(n.nextSeq[:])}
-	n.epoch = makeEpoch(1, self)
-	n.becomeHost()
+	n.becomeHost(makeEpoch(1, self))
 	n.emit(Event{Kind: EvJoined, Slot: self})
 	n.lobbyChanged()
 	return nil

@@ -46,18 +46,42 @@ func (n *Node) setRole(to role) {
 	n.role = to
 }
 
-// becomeJoining starts the join handshake with host.
-func (n *Node) becomeJoining(host PeerID) {
-	n.setRole(roleJoining)
-	n.joinHost = host
-	n.joinedAt = n.now
+// reset ends the role this node leaves, for every become…: a host's state
+// goes (its own unsequenced commands back to pending) and the migration
+// record becomes el: nil, unless a migration goes on in the new role (a
+// follower of a claim, a candidate).
+func (n *Node) reset(el *election) {
+	n.keepOwnOpen()
+	n.el = el
 }
 
-// becomeFollower makes this node follow a host (the caller sets which, and
-// what it knows of it); a follower keeps no host state.
-func (n *Node) becomeFollower() {
+// becomeJoining starts the join handshake with host, or a seek for the game
+// (see seek): no host is followed, suspected or waited for any more.
+func (n *Node) becomeJoining(host PeerID) {
+	// el goes first: setRole shows no EvWaitOver for a candidate that
+	// goes seeking.
+	n.reset(nil)
+	n.setRole(roleJoining)
+	n.deferred = nil
+	n.hostLost, n.awaitResume = false, false
+	n.snapTargets = nil
+	n.joinHost, n.joinedAt = host, n.now
+}
+
+// becomeFollower makes this node follow host, which sequences epoch. With el
+// nil the host runs and any migration is over; with el this node follows a
+// candidate's claim, and the migration's record stays until the candidate
+// resumes (see heardHost).
+func (n *Node) becomeFollower(epoch uint64, host PeerID, el *election) {
 	n.setRole(roleFollower)
-	n.keepOwnOpen()
+	n.reset(el)
+	n.epoch, n.host = epoch, host
+	n.hostLost, n.hostHeard = false, n.now
+	n.awaitResume = el != nil
+	if el != nil {
+		el.expect = ""
+		n.deferred = nil // the claim it follows answers any it put off
+	}
 }
 
 // keepOwnOpen ends a host's state: its own commands it had not sequenced
@@ -78,9 +102,11 @@ func (n *Node) keepOwnOpen() {
 	n.hs = nil
 }
 
-func (n *Node) becomeCandidate() {
-	el := n.el
+// becomeCandidate runs for host in the migration el: it claims a new
+// epoch of a generation nobody used and asks every other player to follow.
+func (n *Node) becomeCandidate(el *election) {
 	n.setRole(roleCandidate)
+	n.reset(el)
 	gen := max(epochGen(n.epoch), el.maxGen, n.maxGen) + 1
 	n.maxGen = gen
 	el.maxGen = gen
@@ -99,9 +125,13 @@ func (n *Node) becomeCandidate() {
 	n.maybeDecide()
 }
 
-func (n *Node) becomeHost() {
+// becomeHost makes this node sequence epoch: a new host state, its bots'
+// and its own unsequenced commands taken into the first turn.
+func (n *Node) becomeHost(epoch uint64) {
 	n.setRole(roleHost)
-	n.host = n.self
+	n.reset(nil)
+	n.epoch, n.host = epoch, n.self
+	n.hostLost = false
 	n.hs = &hostState{
 		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, offences: map[PeerID]offenceRec{}, hashes: map[uint64][]PeerHash{},
 		wrong:  map[PeerID]guesses{},
@@ -132,12 +162,13 @@ func (n *Node) becomeHost() {
 	n.pending = nil
 }
 
-// leave ends this node's part in the session with a reason a person reads.
-func (n *Node) leave(why string) {
+// becomeLeft ends this node's part in the session with a reason a person
+// reads; the node is inert from then on.
+func (n *Node) becomeLeft(why string) {
 	if n.role == roleLeft {
 		return
 	}
 	n.setRole(roleLeft)
-	n.hs, n.el = nil, nil
+	n.reset(nil)
 	n.emit(Event{Kind: EvLeft, Text: why})
 }
