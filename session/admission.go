@@ -96,7 +96,7 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	playing := n.lobby.State != StateLobby
 	spectate := hello.Spectate
 	switch {
-	case slot >= 0 && n.isGone(slot):
+	case slot >= 0 && n.hist.isGone(slot):
 		spectate = true
 		slot = -1
 	case slot >= 0:
@@ -129,7 +129,7 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	if old := h.peer(p); old != nil && old.stallSince >= 0 && slot >= 0 {
 		h.broadcastWait(n, slot, 0) // it is back: the wait is over
 	}
-	pi := h.addPeer(n, p, slot, n.last())
+	pi := h.addPeer(n, p, slot, n.hist.last())
 	n.lobbyChanged()
 	next := uint64(1)
 	if slot >= 0 {
@@ -148,7 +148,7 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 		n.snapTargets = append(n.snapTargets, p)
 		if n.released == 0 {
 			n.snapTargets = n.snapTargets[:len(n.snapTargets)-1]
-			n.hostSend(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.turnsAfter(0, n.last())})
+			n.hostSend(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.hist.turnsAfter(0, n.hist.last())})
 		}
 	}
 }

@@ -78,7 +78,7 @@ func (n *Node) nextCandidate() {
 	el.expect = ""
 	for _, p := range n.roster() {
 		if slices.Contains(el.failedHosts, p) || slices.Contains(el.skipped, p) || n.connLost[p] ||
-			n.isAway(n.lobby.SlotOf(p)) {
+			n.hist.isAway(n.lobby.SlotOf(p)) {
 			continue
 		}
 		if p == n.self {
@@ -97,7 +97,7 @@ func (n *Node) nextCandidate() {
 	}
 	// Nobody else is left to ask: a player runs itself (and plays on if
 	// nobody answers, see decide); a spectator looks for the game again.
-	if n.slot >= 0 && !n.isGone(n.slot) {
+	if n.slot >= 0 && !n.hist.isGone(n.slot) {
 		n.becomeCandidate(el)
 		return
 	}
@@ -107,10 +107,10 @@ func (n *Node) nextCandidate() {
 // lineageEpoch is the epoch of the last turn this node committed: the
 // lineage whose history it holds.
 func (n *Node) lineageEpoch() uint64 {
-	if len(n.log) == 0 {
-		return n.epoch
+	if e, ok := n.hist.lastEpoch(); ok {
+		return e
 	}
-	return n.log[len(n.log)-1].Epoch
+	return n.epoch
 }
 
 func (n *Node) reject(m Message) {
@@ -118,7 +118,7 @@ func (n *Node) reject(m Message) {
 	if n.role == roleFollower && !n.hostLost && !n.awaitResume || n.role == roleHost {
 		host = []PeerID{n.host}
 	}
-	n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Chain: n.lastChain(), Targets: host})
+	n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.hist.last(), Chain: n.hist.lastChain(), Targets: host})
 }
 
 // newClaim reports whether m is a claim to answer: from a player of this
@@ -209,7 +209,7 @@ func (n *Node) rivalClaim(m Message) {
 		n.reject(m)
 		n.becomeCandidate(el)
 	default:
-		n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.last(), Chain: n.lastChain()})
+		n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.hist.last(), Chain: n.hist.lastChain()})
 		n.reject(m)
 	}
 }
@@ -231,8 +231,8 @@ func (n *Node) follow(m Message) {
 		cmds = append(cmds, p.cmd)
 	}
 	l := n.lobby.Clone()
-	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.last(), Chain: n.lastChain(),
-		Turns: n.turnsAfter(m.Turn, n.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot})
+	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.hist.last(), Chain: n.hist.lastChain(),
+		Turns: n.hist.turnsAfter(m.Turn, n.hist.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot})
 }
 
 // onFollow gathers a follower of this candidate's claim.
@@ -250,7 +250,7 @@ func (n *Node) onFollow(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
-	if slot >= 0 && n.isGone(slot) {
+	if slot >= 0 && n.hist.isGone(slot) {
 		slot = -1 // a departed player that came back to watch
 	}
 	if slot < 0 && !n.lobby.isSpectator(m.From) {
@@ -264,19 +264,19 @@ func (n *Node) onFollow(m Message) {
 // otherHistory reports whether a claim comes from another history: at the
 // claim's turn, which this node holds, the chains differ.
 func (n *Node) otherHistory(m Message) bool {
-	c, ok := n.chainAt(m.Turn)
+	c, ok := n.hist.chainAt(m.Turn)
 	return ok && c != m.Chain
 }
 
 // sameHistory checks a follower's history against ours by chain hash: the
 // shorter must be a prefix of the longer.
 func (n *Node) sameHistory(m Message) bool {
-	if m.Turn <= n.last() {
-		c, ok := n.chainAt(m.Turn)
+	if m.Turn <= n.hist.last() {
+		c, ok := n.hist.chainAt(m.Turn)
 		return !ok || c == m.Chain
 	}
-	h := n.lastChain()
-	next := n.last() + 1
+	h := n.hist.lastChain()
+	next := n.hist.last() + 1
 	for i := range m.Turns {
 		t := &m.Turns[i]
 		if t.Number != next {
@@ -376,7 +376,7 @@ func (n *Node) candidateTick() {
 func (n *Node) maybeDecide() {
 	for _, p := range n.otherPlayers() {
 		if !slices.Contains(n.el.answered, p) && !n.connLost[p] && !slices.Contains(n.el.failedHosts, p) &&
-			!n.isAway(n.lobby.SlotOf(p)) {
+			!n.hist.isAway(n.lobby.SlotOf(p)) {
 			return
 		}
 	}
@@ -439,7 +439,7 @@ func (n *Node) decide() {
 	el.gatherEnd = n.now + next
 	for _, p := range n.otherPlayers() {
 		if !slices.Contains(el.answered, p) {
-			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
+			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.hist.last(), Chain: n.hist.lastChain()})
 		}
 	}
 }
@@ -479,13 +479,13 @@ func (n *Node) win() {
 	}
 	var best *followInfo
 	for i := range el.followers {
-		if f := &el.followers[i]; f.last > n.last() && (best == nil || f.last > best.last) {
+		if f := &el.followers[i]; f.last > n.hist.last() && (best == nil || f.last > best.last) {
 			best = f
 		}
 	}
 	if best != nil {
 		for _, t := range best.turns {
-			if t.Number == n.last()+1 {
+			if t.Number == n.hist.last()+1 {
 				n.commit(t)
 			}
 		}
@@ -527,8 +527,8 @@ func (n *Node) win() {
 	for _, f := range el.followers {
 		if pi := h.peer(f.id); pi != nil {
 			h.takeCommands(n, pi, f.cmds)
-			if f.last < n.last() {
-				n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(f.last, n.last())})
+			if f.last < n.hist.last() {
+				n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.hist.turnsAfter(f.last, n.hist.last())})
 			}
 		}
 	}

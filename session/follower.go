@@ -34,7 +34,7 @@ func (n *Node) stepFollower(m Message) {
 		if m.Kind == MsgPing && m.Count > 0 && m.Epoch != n.epoch && !n.hostLost && !n.awaitResume && n.rosterIndex(m.From) >= 0 {
 			// Another host of this game pings us (a split): tell it whose
 			// side we are on; hosts count sides from what players say.
-			n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Targets: []PeerID{n.host}})
+			n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.hist.last(), Targets: []PeerID{n.host}})
 		}
 		return
 	}
@@ -75,7 +75,7 @@ func (n *Node) stepFollower(m Message) {
 		n.onTurns(m)
 		n.fixGap(m.NextSeq)
 	case MsgPing:
-		if n.lobby.State == StatePlaying && m.Turn > n.last() {
+		if n.lobby.State == StatePlaying && m.Turn > n.hist.last() {
 			n.sendAck(true)
 		}
 		n.fixGap(m.NextSeq)
@@ -133,16 +133,16 @@ func (n *Node) onTurns(m Message) {
 	prev := m.Chain // the host's chain before each turn
 	for _, t := range m.Turns {
 		switch {
-		case t.Number <= n.last():
-			if c, ok := n.chainAt(t.Number - 1); ok && c != prev {
+		case t.Number <= n.hist.last():
+			if c, ok := n.hist.chainAt(t.Number - 1); ok && c != prev {
 				// A turn we hold, on another history: ours is a branch
 				// the game discarded (we followed a host that was
 				// behind us). Only a snapshot brings us back.
 				n.seek(n.host)
 				return
 			}
-		case t.Number == n.last()+1 && t.Epoch <= n.epoch:
-			if prev != n.lastChain() {
+		case t.Number == n.hist.last()+1 && t.Epoch <= n.epoch:
+			if prev != n.hist.lastChain() {
 				// The host's history is not ours: we hold a branch the
 				// game discarded. Only a snapshot brings us back.
 				n.seek(n.host)
@@ -165,7 +165,7 @@ func (n *Node) onTurns(m Message) {
 // sendAck tells the host how far this peer got; it doubles as the heartbeat
 // and carries the pending hash reports.
 func (n *Node) sendAck(need bool) {
-	m := Message{Kind: MsgAck, To: n.host, Epoch: n.epoch, Have: n.last(), Need: need, Hashes: n.hashQueue}
+	m := Message{Kind: MsgAck, To: n.host, Epoch: n.epoch, Have: n.hist.last(), Need: need, Hashes: n.hashQueue}
 	if n.lobby.State >= StateLoading && n.loaded {
 		m.Loaded = true
 	}

@@ -2,45 +2,84 @@ package session
 
 import "slices"
 
-// The replicated history: the committed turns this node holds, their chain
-// hashes, and the slot state (departed, away, next sequence numbers) after
-// the last of them.
-
-// last is the number of the last committed turn.
-func (n *Node) last() uint64 { return n.base + uint64(len(n.log)) }
-
-func (n *Node) lastChain() uint64 {
-	if len(n.log) == 0 {
-		return n.baseChain
-	}
-	return n.chains[len(n.chains)-1]
+// history is the replicated history a node holds, as etcd's raftLog is
+// raft's: the committed turns after base with their chain hashes, and the
+// slot state (departed, away, next sequence numbers) after the last of
+// them. It knows nothing of roles or messages: the Node commits to it,
+// prunes it and reads from it.
+type history struct {
+	// turns[i].Number == base+1+i; chains[i] is the chain hash after
+	// turns[i]; arrived[i] the tick it was committed here.
+	turns     []Turn
+	bytes     int // turnWeight of the turns held (budget.go)
+	chains    []uint64
+	arrived   []int
+	base      uint64
+	baseChain uint64
+	gone      uint32           // bit per slot: departed
+	away      uint32           // bit per slot: away (silent; its slot stays)
+	baseAway  uint32           // away at turn base (for awayAt)
+	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
 }
 
-// chainAt returns the chain hash after turn t, if this node still holds it.
-func (n *Node) chainAt(t uint64) (uint64, bool) {
+// newHistory is the history before turn 1: every slot expects its first
+// command.
+func newHistory() history {
+	var h history
+	for i := range h.nextSeq {
+		h.nextSeq[i] = 1
+	}
+	return h
+}
+
+// last is the number of the last committed turn.
+func (h *history) last() uint64 { return h.base + uint64(len(h.turns)) }
+
+// lastChain is the chain hash after the last committed turn.
+func (h *history) lastChain() uint64 {
+	if len(h.turns) == 0 {
+		return h.baseChain
+	}
+	return h.chains[len(h.chains)-1]
+}
+
+// lastEpoch is the epoch of the last turn held, if any is.
+func (h *history) lastEpoch() (uint64, bool) {
+	if len(h.turns) == 0 {
+		return 0, false
+	}
+	return h.turns[len(h.turns)-1].Epoch, true
+}
+
+// chainAt returns the chain hash after turn t, if it is still held.
+func (h *history) chainAt(t uint64) (uint64, bool) {
 	switch {
-	case t == n.base:
-		return n.baseChain, true
-	case t > n.base && t <= n.last():
-		return n.chains[t-n.base-1], true
+	case t == h.base:
+		return h.baseChain, true
+	case t > h.base && t <= h.last():
+		return h.chains[t-h.base-1], true
 	}
 	return 0, false
 }
 
-func (n *Node) turnAt(t uint64) (Turn, bool) {
-	if t <= n.base || t > n.last() {
+// turnAt returns turn t, if it is held.
+func (h *history) turnAt(t uint64) (Turn, bool) {
+	if t <= h.base || t > h.last() {
 		return Turn{}, false
 	}
-	return n.log[t-n.base-1], true
+	return h.turns[t-h.base-1], true
 }
 
+// arrivedAt is the tick turn t (held) was committed here.
+func (h *history) arrivedAt(t uint64) int { return h.arrived[t-h.base-1] }
+
 // turnsAfter returns the held turns (from, to], at most maxTurnsInMsg.
-func (n *Node) turnsAfter(from, to uint64) []Turn {
-	if from < n.base {
-		from = n.base
+func (h *history) turnsAfter(from, to uint64) []Turn {
+	if from < h.base {
+		from = h.base
 	}
-	if to > n.last() {
-		to = n.last()
+	if to > h.last() {
+		to = h.last()
 	}
 	if to <= from {
 		return nil
@@ -48,7 +87,7 @@ func (n *Node) turnsAfter(from, to uint64) []Turn {
 	if to-from > maxTurnsInMsg {
 		to = from + maxTurnsInMsg
 	}
-	turns := n.log[from-n.base : to-n.base]
+	turns := h.turns[from-h.base : to-h.base]
 	// A receiver refuses more commands in one message's turns than
 	// maxTurnCmdsInMsg (see precount), and a catch-up goes in chunks of
 	// maxTurnBytesInMsg so that it never nears the frame limit and the
@@ -67,16 +106,20 @@ func (n *Node) turnsAfter(from, to uint64) []Turn {
 	return slices.Clone(turns)
 }
 
-func (n *Node) isGone(slot int) bool { return slot >= 0 && slot < MaxSlots && n.gone&(1<<slot) != 0 }
+func (h *history) isGone(slot int) bool {
+	return slot >= 0 && slot < MaxSlots && h.gone&(1<<slot) != 0
+}
 
 // isAway reports whether slot is away at the last committed turn.
-func (n *Node) isAway(slot int) bool { return slot >= 0 && slot < MaxSlots && n.away&(1<<slot) != 0 }
+func (h *history) isAway(slot int) bool {
+	return slot >= 0 && slot < MaxSlots && h.away&(1<<slot) != 0
+}
 
-// goneAt and nextSeqAt roll the replicated state back from the last turn to t.
-func (n *Node) goneAt(t uint64) uint32 {
-	g := n.gone
-	for k := n.last(); k > t; k-- {
-		tr, _ := n.turnAt(k)
+// goneAt and nextSeqAt roll the slot state back from the last turn to t.
+func (h *history) goneAt(t uint64) uint32 {
+	g := h.gone
+	for k := h.last(); k > t; k-- {
+		tr, _ := h.turnAt(k)
 		for _, d := range tr.Departures {
 			g &^= 1 << d.Slot
 		}
@@ -85,10 +128,10 @@ func (n *Node) goneAt(t uint64) uint32 {
 }
 
 // awayAt replays the presence changes from the base turn up to t.
-func (n *Node) awayAt(t uint64) uint32 {
-	a := n.baseAway
-	for k := n.base + 1; k <= t && k <= n.last(); k++ {
-		tr, _ := n.turnAt(k)
+func (h *history) awayAt(t uint64) uint32 {
+	a := h.baseAway
+	for k := h.base + 1; k <= t && k <= h.last(); k++ {
+		tr, _ := h.turnAt(k)
 		a = applyPresence(a, tr.Presence)
 	}
 	return a
@@ -105,10 +148,10 @@ func applyPresence(a uint32, ps []Presence) uint32 {
 	return a
 }
 
-func (n *Node) nextSeqAt(t uint64) []uint64 {
-	s := n.nextSeq
-	for k := n.last(); k > t; k-- {
-		tr, _ := n.turnAt(k)
+func (h *history) nextSeqAt(t uint64) []uint64 {
+	s := h.nextSeq
+	for k := h.last(); k > t; k-- {
+		tr, _ := h.turnAt(k)
 		for i := len(tr.Commands) - 1; i >= 0; i-- {
 			c := tr.Commands[i]
 			s[c.Slot] = c.Seq
@@ -117,52 +160,69 @@ func (n *Node) nextSeqAt(t uint64) []uint64 {
 	return slices.Clone(s[:])
 }
 
-// commit appends turn t (t.Number == last+1) to the history.
-func (n *Node) commit(t Turn) {
+// append commits turn t (t.Number == last+1), which arrived at tick now.
+func (h *history) append(t Turn, now int) {
 	t.WantHash = false
-	chain := chainMix(n.lastChain(), &t)
-	n.log = append(n.log, t)
-	n.logBytes += turnWeight(t)
-	n.chains = append(n.chains, chain)
-	n.arrived = append(n.arrived, n.now)
+	chain := chainMix(h.lastChain(), &t)
+	h.turns = append(h.turns, t)
+	h.bytes += turnWeight(t)
+	h.chains = append(h.chains, chain)
+	h.arrived = append(h.arrived, now)
 	for _, c := range t.Commands {
-		n.nextSeq[c.Slot] = c.Seq + 1
-	}
-	if len(t.Commands) > 0 && len(n.pending) > 0 {
-		n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
-			return p.cmd.Seq < n.nextSeq[p.cmd.Slot]
-		})
+		h.nextSeq[c.Slot] = c.Seq + 1
 	}
 	for _, d := range t.Departures {
-		n.gone |= 1 << d.Slot
+		h.gone |= 1 << d.Slot
 	}
-	n.away = applyPresence(n.away, t.Presence)
-	n.prune()
+	h.away = applyPresence(h.away, t.Presence)
 }
 
-func (n *Node) prune() {
-	keep := n.cfg.KeepTurns
+// prune drops the oldest turns once more than keep+512 are held (512 at a
+// time) or they weigh more than keepBytes (see bytesCut); only turns up to
+// released, which the caller has had, may go.
+func (h *history) prune(released uint64, keep, keepBytes int) {
 	cut := 0
 	switch {
-	case n.released < n.base+1:
+	case released < h.base+1:
 		return // nothing handed over yet: nothing may go
-	case len(n.log) > keep+512 && n.released >= n.base+512:
+	case len(h.turns) > keep+512 && released >= h.base+512:
 		cut = 512
-	case n.logBytes > n.cfg.KeepBytes:
-		cut = n.bytesCut()
+	case h.bytes > keepBytes:
+		cut = h.bytesCut(released, keepBytes)
 	}
 	if cut == 0 {
 		return
 	}
-	for _, t := range n.log[:cut] {
-		n.baseAway = applyPresence(n.baseAway, t.Presence)
-		n.logBytes -= turnWeight(t)
+	for _, t := range h.turns[:cut] {
+		h.baseAway = applyPresence(h.baseAway, t.Presence)
+		h.bytes -= turnWeight(t)
 	}
-	n.baseChain = n.chains[cut-1]
-	n.base += uint64(cut)
-	n.log = slices.Clone(n.log[cut:])
-	n.chains = slices.Clone(n.chains[cut:])
-	n.arrived = slices.Clone(n.arrived[cut:])
+	h.baseChain = h.chains[cut-1]
+	h.base += uint64(cut)
+	h.turns = slices.Clone(h.turns[cut:])
+	h.chains = slices.Clone(h.chains[cut:])
+	h.arrived = slices.Clone(h.arrived[cut:])
+}
+
+// restart forgets every turn held: the history goes on after base, on a
+// chain it does not know yet (a rejoining node waits for its snapshot).
+func (h *history) restart(base uint64) {
+	h.turns, h.chains, h.arrived, h.bytes = nil, nil, nil, 0
+	h.base, h.baseChain = base, 0
+}
+
+// restore starts the history afresh from snapshot s: the turns held go, and
+// the slot state is the snapshot's.
+func (h *history) restore(s *Snapshot) {
+	h.restart(s.Turn)
+	h.baseChain, h.gone = s.Chain, s.Gone
+	h.away, h.baseAway = s.Away, s.Away
+	for i := range h.nextSeq {
+		h.nextSeq[i] = 1
+		if i < len(s.NextSeq) {
+			h.nextSeq[i] = s.NextSeq[i]
+		}
+	}
 }
 
 // chainMix folds a turn into the history chain hash (FNV-1a over its fields),

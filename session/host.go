@@ -109,13 +109,13 @@ func (n *Node) hostSend(pi *peerInfo, m Message) {
 	pi.lastSend = n.now
 	m.To = pi.id
 	m.Epoch = n.epoch
-	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.isGone(pi.slot) {
+	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.hist.isGone(pi.slot) {
 		m.NextSeq = n.hs.expectSeq(n, pi.slot) // lets the peer mend a gap (see fixGap)
 	}
 	if m.Kind == MsgTurns && len(m.Turns) > 0 {
 		// The chain the turns extend: a peer whose history differs (a
 		// branch this game discarded) must not commit them onto its own.
-		m.Chain, _ = n.chainAt(m.Turns[0].Number - 1)
+		m.Chain, _ = n.hist.chainAt(m.Turns[0].Number - 1)
 	}
 	n.send(m)
 }
@@ -212,7 +212,7 @@ const (
 // the sender's slot, within the slot's budget; duplicates and out-of-order
 // ones are dropped (the sender resends until it sees them committed).
 func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
-	if pi.slot < 0 || n.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
+	if pi.slot < 0 || n.hist.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
 		return
 	}
 	count, size := h.openLoad(pi.slot)
@@ -245,7 +245,7 @@ func (h *hostState) openLoad(slot int) (count, size int) {
 }
 
 func (h *hostState) expectSeq(n *Node, slot int) uint64 {
-	next := n.nextSeq[slot]
+	next := n.hist.nextSeq[slot]
 	for _, c := range h.open {
 		if c.Slot == slot {
 			next = c.Seq + 1
@@ -278,7 +278,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		l := n.lobby.Clone()
 		n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
 	}
-	if m.Need && m.Have < n.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
+	if m.Need && m.Have < n.hist.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
 		// One answer per gap: a peer that wakes up reads many pings at
 		// once and asks for the same turns after each.
 		pi.resentAt, pi.needHave = n.now, m.Have
@@ -293,7 +293,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 // host started from: only a snapshot brings it up, so it is told to rejoin
 // (see seek), at most once per ResendTicks. It reports whether it was so.
 func (n *Node) sendRejoin(pi *peerInfo) bool {
-	if pi.acked >= n.base || n.lobby.State != StatePlaying {
+	if pi.acked >= n.hist.base || n.lobby.State != StatePlaying {
 		return false
 	}
 	if n.now-pi.rejoinAt >= n.cfg.ResendTicks {
@@ -318,7 +318,7 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 		n.lobby.Spectators = slices.Delete(n.lobby.Spectators, i, i+1)
 		n.lobbyChanged()
 	}
-	if slot < 0 || n.isGone(slot) {
+	if slot < 0 || n.hist.isGone(slot) {
 		return
 	}
 	// Once loading began the players are in every peer's world: one who
@@ -413,7 +413,7 @@ func (n *Node) hostTick() {
 		if n.now-pi.lastSend >= n.cfg.HeartbeatTicks {
 			n.sidePing(pi)
 		}
-		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
+		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.hist.last() && n.now-pi.heard < n.cfg.FailTicks &&
 			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks && !n.sendRejoin(pi) {
 			pi.resentAt = n.now
 			n.catchUp(pi, pi.acked)
@@ -467,7 +467,7 @@ func (n *Node) newerHeard(m Message) bool {
 	if m.Kind != MsgClaim || !majority(len(h.newer), len(voters)) || !n.owns(m.From, m.Epoch) {
 		return false // a rival host is met by the split rule (rivalPing)
 	}
-	if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {
+	if c, ok := n.hist.chainAt(m.Turn); !ok && m.Turn > n.hist.last() || ok && c != m.Chain {
 		n.stepDownTo(m.From)
 		return true
 	}
@@ -481,7 +481,7 @@ func (n *Node) newerHeard(m Message) bool {
 // sends it to every peer.
 func (n *Node) closeTurn() {
 	h := n.hs
-	t := Turn{Epoch: n.epoch, Number: n.last() + 1, Commands: h.open, Departures: h.openDeps, Presence: h.openPres}
+	t := Turn{Epoch: n.epoch, Number: n.hist.last() + 1, Commands: h.open, Departures: h.openDeps, Presence: h.openPres}
 	h.open, h.openDeps, h.openPres = nil, nil, nil
 	n.commit(t)
 	h.sent[t.Number%uint64(len(h.sent))] = sentTurn{turn: t.Number, at: n.now}
@@ -523,12 +523,12 @@ func (n *Node) lateFollower(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
-	member := slot >= 0 && !n.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
+	member := slot >= 0 && !n.hist.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
 	if slot < 0 && n.lobby.isSpectator(m.From) {
 		member = true
 	}
-	if !member || m.Turn > n.last() || !n.sameHistory(m) {
-		if slot >= 0 && !n.isGone(slot) || n.lobby.isSpectator(m.From) {
+	if !member || m.Turn > n.hist.last() || !n.sameHistory(m) {
+		if slot >= 0 && !n.hist.isGone(slot) || n.lobby.isSpectator(m.From) {
 			// Its history is not ours (or is ahead): it rejoins by snapshot.
 			n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Targets: []PeerID{n.self}})
 			return
@@ -541,7 +541,7 @@ func (n *Node) lateFollower(m Message) {
 	h.takeCommands(n, pi, m.Commands)
 	l := n.lobby.Clone()
 	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
-	if m.Turn < n.last() {
+	if m.Turn < n.hist.last() {
 		n.catchUp(pi, m.Turn)
 	}
 }

@@ -89,20 +89,9 @@ type Node struct {
 	kdf      derivedKey // the last key derived from a password and salt
 	kicked   []PeerID
 
-	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain
-	// hash after log[i]; arrived[i] the tick it was committed here.
-	log       []Turn
-	logBytes  int // turnWeight of the turns in log (budget.go)
-	chains    []uint64
-	arrived   []int
-	base      uint64
-	baseChain uint64
-	gone      uint32           // bit per slot: departed
-	away      uint32           // bit per slot: away (silent; its slot stays)
-	baseAway  uint32           // away at turn base (for awayAt)
-	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
-	released  uint64
-	delay     uint32
+	hist     history // the replicated history (history.go)
+	released uint64
+	delay    uint32
 
 	propSeq [MaxSlots]uint64 // last sequence number this node assigned per slot
 	pending []pendingCmd
@@ -161,9 +150,7 @@ func NewNode(cfg Config) (*Node, error) {
 	}
 	cfg.fill()
 	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, closed: map[PeerID]bool{}, snaps: map[PeerID]*snapAssembly{}, maxGen: cfg.Generation}
-	for i := range n.nextSeq {
-		n.nextSeq[i] = 1
-	}
+	n.hist = newHistory()
 	return n, nil
 }
 
@@ -214,7 +201,7 @@ func (n *Node) otherPlayers() []PeerID {
 func (n *Node) presentPlayers() []PeerID {
 	var r []PeerID
 	for _, p := range n.roster() {
-		if !n.isAway(n.lobby.SlotOf(p)) {
+		if !n.hist.isAway(n.lobby.SlotOf(p)) {
 			r = append(r, p)
 		}
 	}
@@ -225,7 +212,7 @@ func (n *Node) presentPlayers() []PeerID {
 func (n *Node) roster() []PeerID {
 	var r []PeerID
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.isGone(i) {
+		if s.Kind == SlotHuman && !n.hist.isGone(i) {
 			r = append(r, s.Peer)
 		}
 	}
@@ -235,13 +222,13 @@ func (n *Node) roster() []PeerID {
 // Drives returns the slots this node may propose for.
 func (n *Node) Drives() []int {
 	var d []int
-	if n.slot >= 0 && !n.isGone(n.slot) && n.role != roleLeft {
+	if n.slot >= 0 && !n.hist.isGone(n.slot) && n.role != roleLeft {
 		d = append(d, n.slot)
 	}
 	if n.role == roleHost {
 		for i, s := range n.lobby.Slots {
-			bot := s.Kind == SlotBot || s.Kind == SlotHuman && n.lobby.AwayBot > 0 && n.isAway(i) && i != n.slot
-			if bot && !n.isGone(i) {
+			bot := s.Kind == SlotBot || s.Kind == SlotHuman && n.lobby.AwayBot > 0 && n.hist.isAway(i) && i != n.slot
+			if bot && !n.hist.isGone(i) {
 				d = append(d, i)
 			}
 		}
@@ -266,8 +253,8 @@ func (n *Node) Propose(slot int, data []byte) error {
 	if len(data) > maxCmdSize {
 		return fmt.Errorf("%w: command of %d bytes exceeds %d", ErrBadArgument, len(data), maxCmdSize)
 	}
-	if n.propSeq[slot] < n.nextSeq[slot]-1 {
-		n.propSeq[slot] = n.nextSeq[slot] - 1
+	if n.propSeq[slot] < n.hist.nextSeq[slot]-1 {
+		n.propSeq[slot] = n.hist.nextSeq[slot] - 1
 	}
 	n.propSeq[slot]++
 	c := Command{Slot: slot, Seq: n.propSeq[slot], Data: slices.Clone(data)}
@@ -462,15 +449,15 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 		return fmt.Errorf("%w: %d", ErrWrongTurn, turn)
 	}
 	n.snapAsked = 0
-	chain, ok := n.chainAt(turn)
+	chain, ok := n.hist.chainAt(turn)
 	if !ok {
 		n.snapTargets = nil
 		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
-	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.goneAt(turn), NextSeq: n.nextSeqAt(turn), Away: n.awayAt(turn)}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
-		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.turnsAfter(turn, n.last())})
+		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())})
 	}
 	n.snapTargets = nil
 	return nil
@@ -479,17 +466,16 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 // releaseTurns hands committed turns to the caller, holding back Delay turns
 // of buffer so jitter does not stutter the game.
 func (n *Node) releaseTurns() {
-	for n.released < n.last() {
+	for n.released < n.hist.last() {
 		k := n.released + 1
-		i := k - n.base - 1
 		if n.role != roleHost && n.delay > 0 {
-			buffered := n.last()-k >= uint64(n.delay)
-			waited := n.now-n.arrived[i] >= int(n.delay)*int(n.lobby.TurnTicks)
+			buffered := n.hist.last()-k >= uint64(n.delay)
+			waited := n.now-n.hist.arrivedAt(k) >= int(n.delay)*int(n.lobby.TurnTicks)
 			if !buffered && !waited {
 				return
 			}
 		}
-		t := n.log[i]
+		t, _ := n.hist.turnAt(k)
 		t.WantHash = k%uint64(n.cfg.HashEvery) == 0
 		n.out.committed = append(n.out.committed, t)
 		n.released = k
@@ -568,4 +554,16 @@ func statusEqual(a, b Status) bool {
 		slices.Equal(a.Drives, b.Drives) && a.State == b.State && a.Delay == b.Delay &&
 		a.Joined == b.Joined && a.Left == b.Left && a.Revision == b.Revision && a.Generation == b.Generation &&
 		a.HostSilence == b.HostSilence
+}
+
+// commit appends turn t (t.Number == last+1) to the history; own commands
+// it holds are no longer pending.
+func (n *Node) commit(t Turn) {
+	n.hist.append(t, n.now)
+	if len(t.Commands) > 0 && len(n.pending) > 0 {
+		n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
+			return p.cmd.Seq < n.hist.nextSeq[p.cmd.Slot]
+		})
+	}
+	n.hist.prune(n.released, n.cfg.KeepTurns, n.cfg.KeepBytes)
 }

@@ -17,7 +17,7 @@ func (h *hostState) checkPeers(n *Node) bool {
 			continue // already leaving
 		}
 		silent := n.now-pi.heard > n.peerSilence(pi) || pi.connLost
-		if pi.slot < 0 || n.isGone(pi.slot) {
+		if pi.slot < 0 || n.hist.isGone(pi.slot) {
 			if silent && n.now-pi.heard > n.cfg.DropTicks {
 				h.dropPeer(n, pi.id, DepartLost) // a silent spectator
 			}
@@ -26,7 +26,7 @@ func (h *hostState) checkPeers(n *Node) bool {
 		if !pi.connLost && n.renewing(pi.id) {
 			// A planned silence: hold the turns back if it lags, but
 			// show nobody a wait.
-			stalled = stalled || n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
+			stalled = stalled || n.lobby.State == StatePlaying && n.hist.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
 			continue
 		}
 		if pi.away {
@@ -44,12 +44,12 @@ func (h *hostState) checkPeers(n *Node) bool {
 // slow to load, and ends it: back in step, away, or (in the lobby) gone. It
 // reports whether the player is being waited for.
 func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
-	lag := n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
+	lag := n.lobby.State == StatePlaying && n.hist.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
 	// A player still loading its game screen is waited for in the open
 	// once the loading takes longer than a silence would, and for
 	// LoadTicks as long as it answers: slow, not gone.
 	loading := n.lobby.State == StateLoading && !h.loaded[pi.id] && n.now-h.loadFrom > n.cfg.FailTicks
-	if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+	if pi.stallSince >= 0 && !silent && n.hist.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
 		lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
 	} else if pi.stallSince >= 0 && !silent && n.lobby.State == StatePlaying {
 		lag = true
@@ -103,7 +103,7 @@ func (h *hostState) awaySlot(n *Node, slot int) bool {
 			return h.openPres[i].Away
 		}
 	}
-	return n.isAway(slot)
+	return n.hist.isAway(slot)
 }
 
 // setAway sequences slot going away (or coming back) in the next turn.
@@ -114,7 +114,7 @@ func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
 		h.broadcastWait(n, pi.slot, 0)
 	}
 	h.openPres = slices.DeleteFunc(h.openPres, func(p Presence) bool { return p.Slot == pi.slot })
-	if n.isAway(pi.slot) != away {
+	if n.hist.isAway(pi.slot) != away {
 		h.openPres = append(h.openPres, Presence{Slot: pi.slot, Away: away})
 	}
 }
@@ -122,7 +122,7 @@ func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
 // maybeBack ends an away player's absence once it follows this host again
 // and has caught up to within half the lag the host tolerates.
 func (h *hostState) maybeBack(n *Node, pi *peerInfo, silent bool) {
-	if _, moved := h.newer[pi.id]; silent || !pi.current || moved || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
+	if _, moved := h.newer[pi.id]; silent || !pi.current || moved || n.hist.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
 		return
 	}
 	if n.lobby.State >= StateLoading && !h.loaded[pi.id] {
@@ -171,7 +171,7 @@ func (h *hostState) waitOwnLoading(n *Node) {
 func (h *hostState) allLoaded(n *Node) bool {
 	for i, s := range n.lobby.Slots {
 		leaving := slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == i })
-		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] && !leaving && !h.awaySlot(n, i) {
+		if s.Kind == SlotHuman && !n.hist.isGone(i) && !h.loaded[s.Peer] && !leaving && !h.awaySlot(n, i) {
 			return false
 		}
 	}

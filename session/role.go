@@ -5,6 +5,12 @@ import (
 	"slices"
 )
 
+// A node's role decides which step and tick functions handle what comes
+// in. Every role is entered through its become… below, as etcd's raft
+// enters its roles: each takes what the role needs (an epoch and its host,
+// a migration record) and ends the old role in one reset, so no caller
+// patches role fields by hand.
+
 type role uint8
 
 const (
@@ -117,10 +123,10 @@ func (n *Node) becomeCandidate(el *election) {
 	// migration included: if it is alive after all, its answer sends the
 	// candidate back to it.
 	for _, p := range n.otherPlayers() {
-		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
+		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.hist.last(), Chain: n.hist.lastChain()})
 	}
 	for _, p := range n.lobby.Spectators {
-		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
+		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.hist.last(), Chain: n.hist.lastChain()})
 	}
 	n.maybeDecide()
 }
@@ -144,15 +150,15 @@ func (n *Node) becomeHost(epoch uint64) {
 	// Bot commands the old host had not sequenced died with it: the bots
 	// continue after the last sequenced command of their slot.
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotBot || n.propSeq[i] < n.nextSeq[i]-1 {
-			n.propSeq[i] = n.nextSeq[i] - 1
+		if s.Kind == SlotBot || n.propSeq[i] < n.hist.nextSeq[i]-1 {
+			n.propSeq[i] = n.hist.nextSeq[i] - 1
 		}
 	}
 	// This node's own unsequenced commands go into the first turn. Numbers
 	// past the history's next one were used on a branch the game discarded:
 	// they are numbered on from it, or a gap would stop the slot for good.
-	if n.slot >= 0 && n.nextSeq[n.slot] > 0 {
-		n.renumberFrom(n.nextSeq[n.slot])
+	if n.slot >= 0 && n.hist.nextSeq[n.slot] > 0 {
+		n.renumberFrom(n.hist.nextSeq[n.slot])
 	}
 	for _, p := range n.pending {
 		if p.cmd.Seq == n.hs.expectSeq(n, p.cmd.Slot) {
