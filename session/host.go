@@ -5,6 +5,11 @@ import (
 	"slices"
 )
 
+// The host role: its view of every peer, stepHost and hostTick, commands
+// sequenced into turns, catch-ups, and stepping down for a majority that
+// moved on. Who gets in is admission.go's; who is waited for, away or
+// back is presence.go's.
+
 // peerInfo is the host's view of one joined peer.
 type peerInfo struct {
 	id         PeerID
