@@ -102,7 +102,7 @@ func weight(m *Message) int {
 
 // catchUp sends pi the turns after from that its answer budget holds.
 func (n *Node) catchUp(pi *peerInfo, from uint64) {
-	turns := pi.answers.take(n.turnsAfter(from, n.last()))
+	turns := pi.answers.take(n.hist.turnsAfter(from, n.hist.last()))
 	if len(turns) == 0 {
 		return
 	}
@@ -129,10 +129,10 @@ const waitEarn = 4
 // caller has had go, down to three quarters of it (the turns it holds back
 // stay); a peer that needs older turns rejoins by snapshot, as after a
 // long absence.
-func (n *Node) bytesCut() int {
-	target, w, cut := n.cfg.KeepBytes*3/4, n.logBytes, 0
-	for cut < len(n.log) && n.base+uint64(cut) < n.released && w > target {
-		w -= turnWeight(n.log[cut])
+func (h *history) bytesCut(released uint64, keepBytes int) int {
+	target, w, cut := keepBytes*3/4, h.bytes, 0
+	for cut < len(h.turns) && h.base+uint64(cut) < released && w > target {
+		w -= turnWeight(h.turns[cut])
 		cut++
 	}
 	return cut

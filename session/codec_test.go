@@ -306,13 +306,13 @@ func TestCatchUpIsChunkedByBytes(t *testing.T) {
 		}
 		return t
 	}
-	n := &Node{base: 0}
+	n := &Node{}
 	for i := range uint64(40) {
-		n.log = append(n.log, heavy(i+1))
+		n.hist.turns = append(n.hist.turns, heavy(i+1))
 	}
 	var got uint64
-	for from := uint64(0); from < n.last(); {
-		turns := n.turnsAfter(from, n.last())
+	for from := uint64(0); from < n.hist.last(); {
+		turns := n.hist.turnsAfter(from, n.hist.last())
 		if len(turns) == 0 || turns[0].Number != from+1 {
 			t.Fatalf("the chunk after turn %d starts at %v", from, turns)
 		}
@@ -326,7 +326,7 @@ func TestCatchUpIsChunkedByBytes(t *testing.T) {
 		got += uint64(len(turns))
 		from = turns[len(turns)-1].Number
 	}
-	if got != n.last() {
-		t.Errorf("the chunks held %d turns of %d", got, n.last())
+	if got != n.hist.last() {
+		t.Errorf("the chunks held %d turns of %d", got, n.hist.last())
 	}
 }

@@ -5,7 +5,7 @@ import (
 )
 
 func (h *hostState) recordHash(n *Node, p PeerID, turn, hash uint64) {
-	if turn+uint64(8*n.cfg.HashEvery) < n.last() || turn > n.last() {
+	if turn+uint64(8*n.cfg.HashEvery) < n.hist.last() || turn > n.hist.last() {
 		return // too old to matter, or a turn nobody has yet: a lie
 	}
 	rs := h.hashes[turn]
@@ -51,7 +51,7 @@ func (h *hostState) checkHashes(n *Node) {
 				break
 			}
 		}
-		if !all && t+uint64(3*n.cfg.HashEvery) > n.last() {
+		if !all && t+uint64(3*n.cfg.HashEvery) > n.hist.last() {
 			continue
 		}
 		delete(h.hashes, t)
@@ -84,7 +84,7 @@ func (h *hostState) voters(n *Node) int {
 	v := 1
 	for _, pi := range h.peers {
 		back := pi.current && n.now-pi.heard <= n.cfg.FailTicks
-		if pi.slot >= 0 && (!pi.away || back) && !n.isGone(pi.slot) && pi.stallSince != -2 {
+		if pi.slot >= 0 && (!pi.away || back) && !n.hist.isGone(pi.slot) && pi.stallSince != -2 {
 			v++
 		}
 	}
@@ -97,25 +97,16 @@ func (h *hostState) voters(n *Node) int {
 // state.
 func (h *hostState) judge(n *Node, turn uint64, rs []PeerHash) {
 	counts := map[uint64]int{}
-	best := 0
 	for _, r := range rs {
 		if h.votes(n, r.Peer) {
 			counts[r.Hash]++
-			best = max(best, counts[r.Hash])
 		}
 	}
+	maj, best, tied := plurality(counts)
 	if best == 0 {
 		return
 	}
-	var maj uint64
-	leaders := 0
-	for hash, c := range counts {
-		if c == best {
-			leaders++
-			maj = hash
-		}
-	}
-	if leaders > 1 {
+	if tied {
 		// A tie: the host's hash breaks it once every voter reported (two
 		// players can only settle it so). Without the host's report, or
 		// with voters missing, nobody can tell which state is right, and
@@ -180,18 +171,10 @@ func (n *Node) applySnapshot(m Message) {
 	n.expectSnap, n.snapFrom = false, ""
 	repaired := n.released > 0
 	if s != nil {
-		if c, ok := n.chainAt(s.Turn); !ok || c != s.Chain {
-			n.log, n.chains, n.arrived, n.logBytes = nil, nil, nil, 0
-			n.base, n.baseChain, n.gone = s.Turn, s.Chain, s.Gone
-			n.away, n.baseAway = s.Away, s.Away
-			for i := range n.nextSeq {
-				n.nextSeq[i] = 1
-				if i < len(s.NextSeq) {
-					n.nextSeq[i] = s.NextSeq[i]
-				}
-			}
+		if c, ok := n.hist.chainAt(s.Turn); !ok || c != s.Chain {
+			n.hist.restore(s)
 			n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
-				return p.cmd.Seq < n.nextSeq[p.cmd.Slot]
+				return p.cmd.Seq < n.hist.nextSeq[p.cmd.Slot]
 			})
 		}
 		n.out.committed = nil
@@ -199,7 +182,7 @@ func (n *Node) applySnapshot(m Message) {
 		n.released = s.Turn
 	}
 	for _, t := range m.Turns {
-		if t.Number == n.last()+1 {
+		if t.Number == n.hist.last()+1 {
 			n.commit(t)
 		}
 	}
@@ -233,7 +216,7 @@ func (n *Node) fitsRepair(s *Snapshot) bool {
 	if s == nil {
 		return false
 	}
-	c, ok := n.chainAt(s.Turn)
+	c, ok := n.hist.chainAt(s.Turn)
 	return !ok || c == s.Chain
 }
 

@@ -34,9 +34,14 @@
 // Tick is the only clock: every duration in Config counts ticks. When one
 // runs out, Tick steps a timeout to the node itself through Step
 // (MsgHostSilent, MsgClaimOverdue, MsgGatherOver; etcd's raft does the same
-// with MsgHup), so a change of role always follows a message. Roles change
-// only through one become… function per role, which checks the move against
-// a table of the moves the protocol makes. The defaults
+// with MsgHup), so a change of role always follows a message. Each role has
+// one step function (stepJoining, stepFollower, stepCandidate, stepHost), and
+// roles change only through one become… function per role (role.go:
+// becomeJoining, becomeFollower, becomeCandidate, becomeHost, becomeLeft),
+// which takes what the role needs, checks the move against a table of the
+// moves the protocol makes and ends the old role in one reset. The
+// replicated history is a type of its own (history.go), and votes are
+// counted in one place (quorum.go). The defaults
 // fit a 10 ms tick (DefaultTickMillis): 50 ms turns (TurnTicks 5), heartbeats
 // every 100 ms, a silent host suspected after 300 ms (FailTicks 30; up to
 // 1.2 s on a link whose stalls made a follower suspect a live host, see

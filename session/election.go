@@ -78,11 +78,11 @@ func (n *Node) nextCandidate() {
 	el.expect = ""
 	for _, p := range n.roster() {
 		if slices.Contains(el.failedHosts, p) || slices.Contains(el.skipped, p) || n.connLost[p] ||
-			n.isAway(n.lobby.SlotOf(p)) {
+			n.hist.isAway(n.lobby.SlotOf(p)) {
 			continue
 		}
 		if p == n.self {
-			n.becomeCandidate()
+			n.becomeCandidate(el)
 			return
 		}
 		el.expect = p
@@ -97,41 +97,20 @@ func (n *Node) nextCandidate() {
 	}
 	// Nobody else is left to ask: a player runs itself (and plays on if
 	// nobody answers, see decide); a spectator looks for the game again.
-	if n.slot >= 0 && !n.isGone(n.slot) {
-		n.becomeCandidate()
+	if n.slot >= 0 && !n.hist.isGone(n.slot) {
+		n.becomeCandidate(el)
 		return
 	}
 	n.seek("")
 }
 
-func (n *Node) becomeCandidate() {
-	el := n.el
-	n.setRole(roleCandidate)
-	gen := max(epochGen(n.epoch), el.maxGen, n.maxGen) + 1
-	n.maxGen = gen
-	el.maxGen = gen
-	el.claim = makeEpoch(gen, n.slot)
-	el.gatherEnd = n.now + n.cfg.GatherTicks
-	el.followers, el.answered, el.alive = nil, nil, nil
-	// Every other player is asked, the host whose loss began this
-	// migration included: if it is alive after all, its answer sends the
-	// candidate back to it.
-	for _, p := range n.otherPlayers() {
-		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
-	}
-	for _, p := range n.lobby.Spectators {
-		n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
-	}
-	n.maybeDecide()
-}
-
 // lineageEpoch is the epoch of the last turn this node committed: the
 // lineage whose history it holds.
 func (n *Node) lineageEpoch() uint64 {
-	if len(n.log) == 0 {
-		return n.epoch
+	if e, ok := n.hist.lastEpoch(); ok {
+		return e
 	}
-	return n.log[len(n.log)-1].Epoch
+	return n.epoch
 }
 
 func (n *Node) reject(m Message) {
@@ -139,12 +118,15 @@ func (n *Node) reject(m Message) {
 	if n.role == roleFollower && !n.hostLost && !n.awaitResume || n.role == roleHost {
 		host = []PeerID{n.host}
 	}
-	n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Chain: n.lastChain(), Targets: host})
+	n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.hist.last(), Chain: n.hist.lastChain(), Targets: host})
 }
 
-func (n *Node) onClaim(m Message) {
+// newClaim reports whether m is a claim to answer: from a player of this
+// game for an epoch of its own, of a newer generation than this node's (an
+// older one is rejected).
+func (n *Node) newClaim(m Message) bool {
 	if n.rosterIndex(m.From) < 0 || !n.owns(m.From, m.Epoch) {
-		return // not a player of this game (any more), or not its claim to make
+		return false // not a player of this game (any more), or not its claim to make
 	}
 	if n.el != nil {
 		n.el.maxGen = max(n.el.maxGen, epochGen(m.Epoch))
@@ -154,10 +136,14 @@ func (n *Node) onClaim(m Message) {
 	// both could count it and win.
 	if epochGen(m.Epoch) <= epochGen(n.epoch) {
 		n.reject(m)
-		return
+		return false
 	}
-	if n.role == roleCandidate {
-		n.rivalClaim(m)
+	return true
+}
+
+// onClaim answers a claim while following.
+func (n *Node) onClaim(m Message) {
+	if !n.newClaim(m) {
 		return
 	}
 	if !n.hostLost && !n.awaitResume {
@@ -217,14 +203,13 @@ func (n *Node) rivalClaim(m Message) {
 	before := n.rosterIndex(m.From) < n.rosterIndex(n.self)
 	switch {
 	case before && epochGen(m.Epoch) >= epochGen(mine):
-		n.becomeFollower()
 		n.follow(m)
 	case !before && epochGen(m.Epoch) >= epochGen(mine) && !slices.Contains(el.outbid, m.From):
 		el.outbid = append(el.outbid, m.From)
 		n.reject(m)
-		n.becomeCandidate()
+		n.becomeCandidate(el)
 	default:
-		n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.last(), Chain: n.lastChain()})
+		n.send(Message{Kind: MsgClaim, To: m.From, Epoch: mine, Turn: n.hist.last(), Chain: n.hist.lastChain()})
 		n.reject(m)
 	}
 }
@@ -235,17 +220,12 @@ func (n *Node) follow(m Message) {
 		n.reject(m) // not our game
 		return
 	}
-	if n.el == nil {
-		n.el = &election{failedHosts: []PeerID{n.host}, lostEpoch: n.epoch}
+	el := n.el
+	if el == nil {
+		el = &election{failedHosts: []PeerID{n.host}, lostEpoch: n.epoch}
 		n.lostAt = n.now
 	}
-	n.el.expect = ""
-	n.epoch = m.Epoch
-	n.host = m.From
-	n.hostLost = false
-	n.awaitResume = true
-	n.hostHeard = n.now
-	n.deferred = nil
+	n.becomeFollower(m.Epoch, m.From, el)
 	var cmds []Command
 	for _, p := range n.pending {
 		cmds = append(cmds, p.cmd)
@@ -253,16 +233,15 @@ func (n *Node) follow(m Message) {
 	l := n.lobby.Clone()
 	// Targets: the hosts this node heard say Bye, for a candidate that
 	// did not (its copy may have been lost in the hang-up).
-	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.last(), Chain: n.lastChain(),
-		Turns: n.turnsAfter(m.Turn, n.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: n.el.quit})
+	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.hist.last(), Chain: n.hist.lastChain(),
+		Turns: n.hist.turnsAfter(m.Turn, n.hist.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: el.quit})
 }
 
+// onFollow gathers a follower of this candidate's claim.
 func (n *Node) onFollow(m Message) {
 	el := n.el
-	if n.role != roleCandidate || m.Epoch != el.claim {
-		if n.rosterIndex(m.From) >= 0 && n.slot >= 0 && m.Epoch == makeEpoch(epochGen(m.Epoch), n.slot) && m.Epoch != n.epoch {
-			n.staleFollow(m)
-		}
+	if m.Epoch != el.claim {
+		n.staleFollow(m)
 		return
 	}
 	if slices.Contains(el.answered, m.From) {
@@ -273,7 +252,7 @@ func (n *Node) onFollow(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
-	if slot >= 0 && n.isGone(slot) {
+	if slot >= 0 && n.hist.isGone(slot) {
 		slot = -1 // a departed player that came back to watch
 	}
 	if slot < 0 && !n.lobby.isSpectator(m.From) {
@@ -294,19 +273,19 @@ func (n *Node) onFollow(m Message) {
 // otherHistory reports whether a claim comes from another history: at the
 // claim's turn, which this node holds, the chains differ.
 func (n *Node) otherHistory(m Message) bool {
-	c, ok := n.chainAt(m.Turn)
+	c, ok := n.hist.chainAt(m.Turn)
 	return ok && c != m.Chain
 }
 
 // sameHistory checks a follower's history against ours by chain hash: the
 // shorter must be a prefix of the longer.
 func (n *Node) sameHistory(m Message) bool {
-	if m.Turn <= n.last() {
-		c, ok := n.chainAt(m.Turn)
+	if m.Turn <= n.hist.last() {
+		c, ok := n.hist.chainAt(m.Turn)
 		return !ok || c == m.Chain
 	}
-	h := n.lastChain()
-	next := n.last() + 1
+	h := n.hist.lastChain()
+	next := n.hist.last() + 1
 	for i := range m.Turns {
 		t := &m.Turns[i]
 		if t.Number != next {
@@ -318,16 +297,10 @@ func (n *Node) sameHistory(m Message) bool {
 	return next-1 == m.Turn && h == m.Chain
 }
 
+// onReject takes a player's refusal of this candidate's claim.
 func (n *Node) onReject(m Message) {
-	if n.role == roleFollower && n.awaitResume && m.From == n.host && m.Epoch == n.epoch {
-		// The candidate we followed gave its claim up with nowhere to send
-		// us: it failed as a candidate.
-		n.awaitResume = false
-		n.suspectHost()
-		return
-	}
 	el := n.el
-	if n.role != roleCandidate || el == nil || slices.Contains(el.answered, m.From) {
+	if el == nil || slices.Contains(el.answered, m.From) {
 		return
 	}
 	el.maxGen = max(el.maxGen, epochGen(m.Epoch))
@@ -355,6 +328,48 @@ func (n *Node) onReject(m Message) {
 	n.maybeDecide()
 }
 
+// stepCandidate handles messages while running for host.
+func (n *Node) stepCandidate(m Message) {
+	switch m.Kind {
+	case MsgClaim:
+		if n.newClaim(m) {
+			n.rivalClaim(m)
+		}
+		return
+	case MsgFollow:
+		n.onFollow(m)
+		return
+	case MsgReject:
+		n.onReject(m)
+		return
+	case MsgSnapshot:
+		n.memberSnapshot(m)
+		return
+	case MsgMerge:
+		n.onMerge(m)
+		return
+	case MsgHello:
+		n.redirect(m)
+		return
+	}
+	switch {
+	case m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye:
+		// The old host is alive after all: give up the claim and go back.
+		if n.hostLost {
+			n.falseSuspicion(n.now - n.hostHeard)
+		}
+		n.releaseFollowers(n.host)
+		n.becomeFollower(n.epoch, n.host, nil)
+		n.stepFollower(m)
+	case m.Kind == MsgBye && slices.Contains(n.el.failedHosts, m.From):
+		// The host's close overtook its Bye: this node already runs for
+		// host. The Bye still says it left on purpose, which the new host
+		// sequences as a departure, not an absence.
+		n.noteQuit(m.From)
+		n.maybeDecide()
+	}
+}
+
 func (n *Node) candidateLost(p PeerID) {
 	n.maybeDecide()
 }
@@ -370,7 +385,7 @@ func (n *Node) candidateTick() {
 func (n *Node) maybeDecide() {
 	for _, p := range n.otherPlayers() {
 		if !slices.Contains(n.el.answered, p) && !n.connLost[p] && !slices.Contains(n.el.failedHosts, p) &&
-			!n.isAway(n.lobby.SlotOf(p)) {
+			!n.hist.isAway(n.lobby.SlotOf(p)) {
 			return
 		}
 	}
@@ -404,7 +419,7 @@ func (n *Node) decide() {
 		// a majority of one against the players who went on.
 		present = append(present, n.self)
 	}
-	if 2*players > max(len(present), players) {
+	if majority(players, max(len(present), players)) {
 		n.win()
 		return
 	}
@@ -433,7 +448,7 @@ func (n *Node) decide() {
 	el.gatherEnd = n.now + next
 	for _, p := range n.otherPlayers() {
 		if !slices.Contains(el.answered, p) {
-			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.last(), Chain: n.lastChain()})
+			n.send(Message{Kind: MsgClaim, To: p, Epoch: el.claim, Turn: n.hist.last(), Chain: n.hist.lastChain()})
 		}
 	}
 }
@@ -456,13 +471,7 @@ func (n *Node) rejoinLineage(m Message) {
 // host's (the turns and the ack's chain check say if not), so it asks for
 // what it missed rather than for a snapshot.
 func (n *Node) backTo(host PeerID, epoch uint64) {
-	n.becomeFollower()
-	n.epoch = epoch
-	n.host = host
-	n.hostLost = false
-	n.awaitResume = false
-	n.hostHeard = n.now
-	n.el = nil
+	n.becomeFollower(epoch, host, nil)
 	delete(n.connLost, n.host)
 	n.sendAck(true)
 }
@@ -479,19 +488,18 @@ func (n *Node) win() {
 	}
 	var best *followInfo
 	for i := range el.followers {
-		if f := &el.followers[i]; f.last > n.last() && (best == nil || f.last > best.last) {
+		if f := &el.followers[i]; f.last > n.hist.last() && (best == nil || f.last > best.last) {
 			best = f
 		}
 	}
 	if best != nil {
 		for _, t := range best.turns {
-			if t.Number == n.last()+1 {
+			if t.Number == n.hist.last()+1 {
 				n.commit(t)
 			}
 		}
 	}
-	n.epoch = el.claim
-	n.becomeHost()
+	n.becomeHost(el.claim)
 	h := n.hs
 	for _, f := range el.followers {
 		pi := h.addPeer(n, f.id, f.slot, f.last)
@@ -528,8 +536,8 @@ func (n *Node) win() {
 	for _, f := range el.followers {
 		if pi := h.peer(f.id); pi != nil {
 			h.takeCommands(n, pi, f.cmds)
-			if f.last < n.last() {
-				n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.turnsAfter(f.last, n.last())})
+			if f.last < n.hist.last() {
+				n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.hist.turnsAfter(f.last, n.hist.last())})
 			}
 		}
 	}
@@ -539,8 +547,6 @@ func (n *Node) win() {
 		old = el.failedHosts[0]
 	}
 	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.self, Epoch: n.epoch, Ticks: n.now - n.lostAt})
-	n.el = nil
-	n.hostLost = false
 	if n.lobby.State == StatePlaying {
 		n.closeTurn()
 	}

@@ -76,4 +76,4 @@ func (n *Node) Footprint() (total int, largest string) {
 func (n *Node) Seeking() (bool, PeerID) { return n.role == roleJoining && n.rejoin, n.joinHost }
 
 // HistoryBytes is the estimated size of the turns this node holds.
-func (n *Node) HistoryBytes() int { return n.logBytes }
+func (n *Node) HistoryBytes() int { return n.hist.bytes }

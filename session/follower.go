@@ -2,22 +2,26 @@ package session
 
 import "slices"
 
-// stepMember handles messages while following a host or running for host.
-func (n *Node) stepMember(m Message) {
+// stepFollower handles messages while following a host (or a candidate
+// that has not resumed yet).
+func (n *Node) stepFollower(m Message) {
 	switch m.Kind {
 	case MsgClaim:
 		n.onClaim(m)
 		return
 	case MsgFollow:
-		n.onFollow(m)
+		n.staleFollow(m)
 		return
 	case MsgReject:
-		n.onReject(m)
+		if n.awaitResume && m.From == n.host && m.Epoch == n.epoch {
+			// The candidate we followed gave its claim up with nowhere to
+			// send us: it failed as a candidate.
+			n.awaitResume = false
+			n.suspectHost()
+		}
 		return
 	case MsgSnapshot:
-		if m.From == n.host || n.expectSnap && !n.rejoin && m.From == n.snapFrom {
-			n.applySnapshot(m)
-		}
+		n.memberSnapshot(m)
 		return
 	case MsgMerge:
 		n.onMerge(m)
@@ -26,28 +30,12 @@ func (n *Node) stepMember(m Message) {
 		n.redirect(m)
 		return
 	}
-	if n.role == roleCandidate && m.From == n.host && m.Epoch == n.epoch && m.Kind != MsgBye {
-		// The old host is alive after all: give up the claim and go back.
-		n.releaseFollowers(n.host)
-		n.becomeFollower()
-		n.el = nil
-	}
-	if m.Kind == MsgPing && m.Count > 0 && m.From != n.host && m.Epoch != n.epoch && n.role == roleFollower &&
-		!n.hostLost && !n.awaitResume && n.rosterIndex(m.From) >= 0 {
-		// Another host of this game pings us (a split): tell it whose
-		// side we are on; hosts count sides from what players say.
-		n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.last(), Targets: []PeerID{n.host}})
-		return
-	}
-	if m.Kind == MsgBye && n.role == roleCandidate && slices.Contains(n.el.failedHosts, m.From) {
-		// The host's close overtook its Bye: this node already runs for
-		// host. The Bye still says it left on purpose, which the new host
-		// sequences as a departure, not an absence.
-		n.noteQuit(m.From)
-		n.maybeDecide()
-		return
-	}
-	if m.From != n.host || n.role != roleFollower {
+	if m.From != n.host {
+		if m.Kind == MsgPing && m.Count > 0 && m.Epoch != n.epoch && !n.hostLost && !n.awaitResume && n.rosterIndex(m.From) >= 0 {
+			// Another host of this game pings us (a split): tell it whose
+			// side we are on; hosts count sides from what players say.
+			n.send(Message{Kind: MsgReject, To: m.From, Epoch: n.epoch, Turn: n.hist.last(), Targets: []PeerID{n.host}})
+		}
 		return
 	}
 	if m.Kind != MsgRefuse && m.Kind != MsgBye && m.Epoch != n.epoch {
@@ -66,7 +54,7 @@ func (n *Node) stepMember(m Message) {
 	case MsgRefuse:
 		if m.Refusal != nil {
 			n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
-			n.leave(m.Refusal.Text)
+			n.becomeLeft(m.Refusal.Text)
 		}
 	case MsgLobby:
 		n.followerLobby(m.Lobby)
@@ -87,7 +75,7 @@ func (n *Node) stepMember(m Message) {
 		n.onTurns(m)
 		n.fixGap(m.NextSeq)
 	case MsgPing:
-		if n.lobby.State == StatePlaying && m.Turn > n.last() {
+		if n.lobby.State == StatePlaying && m.Turn > n.hist.last() {
 			n.sendAck(true)
 		}
 		n.fixGap(m.NextSeq)
@@ -152,16 +140,16 @@ func (n *Node) onTurns(m Message) {
 	prev := m.Chain // the host's chain before each turn
 	for _, t := range m.Turns {
 		switch {
-		case t.Number <= n.last():
-			if c, ok := n.chainAt(t.Number - 1); ok && c != prev {
+		case t.Number <= n.hist.last():
+			if c, ok := n.hist.chainAt(t.Number - 1); ok && c != prev {
 				// A turn we hold, on another history: ours is a branch
 				// the game discarded (we followed a host that was
 				// behind us). Only a snapshot brings us back.
 				n.seek(n.host)
 				return
 			}
-		case t.Number == n.last()+1 && t.Epoch <= n.epoch:
-			if prev != n.lastChain() {
+		case t.Number == n.hist.last()+1 && t.Epoch <= n.epoch:
+			if prev != n.hist.lastChain() {
 				// The host's history is not ours: we hold a branch the
 				// game discarded. Only a snapshot brings us back.
 				n.seek(n.host)
@@ -184,7 +172,7 @@ func (n *Node) onTurns(m Message) {
 // sendAck tells the host how far this peer got; it doubles as the heartbeat
 // and carries the pending hash reports.
 func (n *Node) sendAck(need bool) {
-	m := Message{Kind: MsgAck, To: n.host, Epoch: n.epoch, Have: n.last(), Need: need, Hashes: n.hashQueue}
+	m := Message{Kind: MsgAck, To: n.host, Epoch: n.epoch, Have: n.hist.last(), Need: need, Hashes: n.hashQueue}
 	if n.lobby.State >= StateLoading && n.loaded {
 		m.Loaded = true
 	}
@@ -204,7 +192,13 @@ func (n *Node) followerTick() {
 	if n.deferred != nil && n.hostLost {
 		m := *n.deferred
 		n.deferred = nil
-		n.onClaim(m)
+		// The silence may have made this node a candidate this very tick:
+		// the claim goes to the role it has now.
+		if n.role == roleCandidate {
+			n.stepCandidate(m)
+		} else {
+			n.onClaim(m)
+		}
 	}
 	if n.el != nil && n.el.expect != "" && n.now >= n.el.deadline {
 		n.timeout(MsgClaimOverdue)
@@ -279,5 +273,13 @@ func (n *Node) noteQuit(p PeerID) {
 	}
 	if !slices.Contains(n.el.quit, p) {
 		n.el.quit = append(n.el.quit, p)
+	}
+}
+
+// memberSnapshot takes a snapshot from the host, or the repair this
+// member's host named a majority peer for.
+func (n *Node) memberSnapshot(m Message) {
+	if m.From == n.host || n.expectSnap && !n.rejoin && m.From == n.snapFrom {
+		n.applySnapshot(m)
 	}
 }

@@ -1,10 +1,14 @@
 package session
 
 import (
-	"crypto/hmac"
 	"fmt"
 	"slices"
 )
+
+// The host role: its view of every peer, stepHost and hostTick, commands
+// sequenced into turns, catch-ups, and stepping down for a majority that
+// moved on. Who gets in is admission.go's; who is waited for, away or
+// back is presence.go's.
 
 // peerInfo is the host's view of one joined peer.
 type peerInfo struct {
@@ -67,39 +71,6 @@ type hostState struct {
 	selfWait   int                 // tick the others were last told to wait for this host's loading; 0: not told
 }
 
-func (n *Node) becomeHost() {
-	n.setRole(roleHost)
-	n.host = n.self
-	n.hs = &hostState{
-		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, offences: map[PeerID]offenceRec{}, hashes: map[uint64][]PeerHash{},
-		wrong:  map[PeerID]guesses{},
-		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]int{}, rivalAt: map[uint64]int{},
-		sides: map[PeerID]sideNote{},
-	}
-	if n.loaded {
-		n.hs.loaded[n.self] = true
-	}
-	// Bot commands the old host had not sequenced died with it: the bots
-	// continue after the last sequenced command of their slot.
-	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotBot || n.propSeq[i] < n.nextSeq[i]-1 {
-			n.propSeq[i] = n.nextSeq[i] - 1
-		}
-	}
-	// This node's own unsequenced commands go into the first turn. Numbers
-	// past the history's next one were used on a branch the game discarded:
-	// they are numbered on from it, or a gap would stop the slot for good.
-	if n.slot >= 0 && n.nextSeq[n.slot] > 0 {
-		n.renumberFrom(n.nextSeq[n.slot])
-	}
-	for _, p := range n.pending {
-		if p.cmd.Seq == n.hs.expectSeq(n, p.cmd.Slot) {
-			n.hs.open = append(n.hs.open, p.cmd)
-		}
-	}
-	n.pending = nil
-}
-
 func (h *hostState) peer(p PeerID) *peerInfo {
 	for _, pi := range h.peers {
 		if pi.id == p {
@@ -118,41 +89,6 @@ func (h *hostState) addPeer(n *Node, p PeerID, slot int, acked uint64) *peerInfo
 	*pi = peerInfo{id: p, slot: slot, heard: n.now, lastSend: n.now, acked: acked, stallSince: -1, srtt8: 8}
 	pi.away = slot >= 0 && h.awaySlot(n, slot)
 	return pi
-}
-
-// awaySlot reports whether slot is away at the next turn this host closes.
-func (h *hostState) awaySlot(n *Node, slot int) bool {
-	for i := len(h.openPres) - 1; i >= 0; i-- {
-		if h.openPres[i].Slot == slot {
-			return h.openPres[i].Away
-		}
-	}
-	return n.isAway(slot)
-}
-
-// setAway sequences slot going away (or coming back) in the next turn.
-func (h *hostState) setAway(n *Node, pi *peerInfo, away bool) {
-	pi.away = away // the wait budget stays spent (budget.go)
-	if pi.stallSince >= 0 {
-		pi.stallSince = -1
-		h.broadcastWait(n, pi.slot, 0)
-	}
-	h.openPres = slices.DeleteFunc(h.openPres, func(p Presence) bool { return p.Slot == pi.slot })
-	if n.isAway(pi.slot) != away {
-		h.openPres = append(h.openPres, Presence{Slot: pi.slot, Away: away})
-	}
-}
-
-// maybeBack ends an away player's absence once it follows this host again
-// and has caught up to within half the lag the host tolerates.
-func (h *hostState) maybeBack(n *Node, pi *peerInfo, silent bool) {
-	if _, moved := h.newer[pi.id]; silent || !pi.current || moved || n.last() > pi.acked+uint64(n.cfg.MaxLagTurns/2) {
-		return
-	}
-	if n.lobby.State >= StateLoading && !h.loaded[pi.id] {
-		return // back once its game screen is up
-	}
-	h.setAway(n, pi, false)
 }
 
 // recipients lists the peers that receive broadcasts, in join order.
@@ -178,13 +114,13 @@ func (n *Node) hostSend(pi *peerInfo, m Message) {
 	pi.lastSend = n.now
 	m.To = pi.id
 	m.Epoch = n.epoch
-	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.isGone(pi.slot) {
+	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.hist.isGone(pi.slot) {
 		m.NextSeq = n.hs.expectSeq(n, pi.slot) // lets the peer mend a gap (see fixGap)
 	}
 	if m.Kind == MsgTurns && len(m.Turns) > 0 {
 		// The chain the turns extend: a peer whose history differs (a
 		// branch this game discarded) must not commit them onto its own.
-		m.Chain, _ = n.chainAt(m.Turns[0].Number - 1)
+		m.Chain, _ = n.hist.chainAt(m.Turns[0].Number - 1)
 	}
 	n.send(m)
 }
@@ -281,7 +217,7 @@ const (
 // the sender's slot, within the slot's budget; duplicates and out-of-order
 // ones are dropped (the sender resends until it sees them committed).
 func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
-	if pi.slot < 0 || n.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
+	if pi.slot < 0 || n.hist.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
 		return
 	}
 	count, size := h.openLoad(pi.slot)
@@ -314,7 +250,7 @@ func (h *hostState) openLoad(slot int) (count, size int) {
 }
 
 func (h *hostState) expectSeq(n *Node, slot int) uint64 {
-	next := n.nextSeq[slot]
+	next := n.hist.nextSeq[slot]
 	for _, c := range h.open {
 		if c.Slot == slot {
 			next = c.Seq + 1
@@ -347,7 +283,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		l := n.lobby.Clone()
 		n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
 	}
-	if m.Need && m.Have < n.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
+	if m.Need && m.Have < n.hist.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
 		// One answer per gap: a peer that wakes up reads many pings at
 		// once and asks for the same turns after each.
 		pi.resentAt, pi.needHave = n.now, m.Have
@@ -362,7 +298,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 // host started from: only a snapshot brings it up, so it is told to rejoin
 // (see seek), at most once per ResendTicks. It reports whether it was so.
 func (n *Node) sendRejoin(pi *peerInfo) bool {
-	if pi.acked >= n.base || n.lobby.State != StatePlaying {
+	if pi.acked >= n.hist.base || n.lobby.State != StatePlaying {
 		return false
 	}
 	if n.now-pi.rejoinAt >= n.cfg.ResendTicks {
@@ -370,150 +306,6 @@ func (n *Node) sendRejoin(pi *peerInfo) bool {
 		n.hostSend(pi, Message{Kind: MsgMerge, Targets: []PeerID{n.self}})
 	}
 	return true
-}
-
-func (n *Node) onHello(m Message) {
-	h := n.hs
-	hello := m.Hello
-	if hello == nil {
-		return
-	}
-	refuse := func(code RefusalCode, text string) {
-		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: code, Text: text}})
-	}
-	if hello.Protocol != ProtocolVersion || hello.GameVersion != n.cfg.GameVersion {
-		host := n.cfg.Name
-		if host == "" {
-			host = "The host"
-		}
-		refuse(RefuseVersion, fmt.Sprintf(
-			"%s runs Hostfall %s (protocol %d); you run Hostfall %s (protocol %d): players need the same version to play together (hostfall version shows yours).",
-			host, n.cfg.GameVersion, ProtocolVersion, hello.GameVersion, hello.Protocol))
-		return
-	}
-	if n.isKicked(m.From) {
-		refuse(RefuseKicked, "The host removed you from this session; you cannot join it again.")
-		return
-	}
-	if n.lobby.Password && n.hs.guessing(n, m.From) {
-		refuse(RefusePassword, "Too many wrong passwords from you; wait a little and try again.")
-		return
-	}
-	if n.lobby.Password && h.challenges(n) >= maxChallenges {
-		refuse(RefuseFull, "Too many players are joining at once; try again in a moment.")
-		return
-	}
-	if n.lobby.Password && n.password == "" {
-		// A host that took over without knowing the password (it joined
-		// before the password was set) cannot check proofs: nobody new
-		// gets in rather than anybody.
-		refuse(RefusePassword, "This game has a password that its current host does not know, so nobody can join it now; ask the players to start a new game.")
-		return
-	}
-	h.hellos[m.From] = hello
-	if n.lobby.Password {
-		nonce := n.random(nonceSize)
-		h.nonces[m.From] = challenge{nonce: nonce, at: n.now}
-		n.send(Message{Kind: MsgChallenge, To: m.From, Nonce: append(slices.Clone(n.hostSalt()), nonce...)})
-		return
-	}
-	n.admit(m.From, hello)
-}
-
-func (n *Node) onProof(m Message) {
-	h := n.hs
-	c, ok := h.nonces[m.From]
-	nonce := c.nonce
-	hello := h.hellos[m.From]
-	if !ok || hello == nil {
-		return
-	}
-	delete(h.nonces, m.From)
-	if !hmac.Equal(m.Proof, passwordProof(n.pwKey(n.password, n.hostSalt()), nonce, n.self, m.From)) {
-		h.guessed(n, m.From)
-		delete(h.hellos, m.From)
-		n.send(Message{Kind: MsgRefuse, To: m.From, Refusal: &Refusal{Code: RefusePassword,
-			Text: "The password is wrong; ask the host for the right one and try again."}})
-		return
-	}
-	n.admit(m.From, hello)
-}
-
-// admit seats a joiner that passed the handshake: a known player rejoins its
-// slot, a newcomer takes the first open slot in the lobby, and a spectator (or
-// a known player whose slot has departed) watches.
-func (n *Node) admit(p PeerID, hello *Hello) {
-	h := n.hs
-	delete(h.hellos, p)
-	if old := h.peer(p); old != nil && old.welcomedAt > 0 && !old.connLost && n.now-old.welcomedAt < seekTicks/2 {
-		// A Hello repeated before the answer to the last one could
-		// arrive (that answer, a snapshot, is on its way): each would
-		// cost a snapshot and a lobby broadcast. A node that lost its
-		// answer asks again after seekTicks.
-		return
-	}
-	slot := n.lobby.SlotOf(p)
-	if slot < 0 && !hello.Spectate {
-		slot = n.reservedFor(p, hello.Name)
-	}
-	playing := n.lobby.State != StateLobby
-	spectate := hello.Spectate
-	switch {
-	case slot >= 0 && n.isGone(slot):
-		spectate = true
-		slot = -1
-	case slot >= 0:
-	case spectate:
-	case n.lobby.Resume > 0 && !playing:
-		n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseNotMember,
-			Text: "This session resumes a saved game, and you were not one of its players; you can join it as a spectator."}})
-		return
-	case playing:
-		n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseInProgress,
-			Text: "The game has already started; you can join it as a spectator."}})
-		return
-	default:
-		for i, s := range n.lobby.Slots {
-			if s.Kind == SlotOpen {
-				slot = i
-				break
-			}
-		}
-		if slot < 0 {
-			n.send(Message{Kind: MsgRefuse, To: p, Refusal: &Refusal{Code: RefuseFull,
-				Text: fmt.Sprintf("The session is full (%d players).", n.lobby.MaxPlayers)}})
-			return
-		}
-		n.lobby.Slots[slot] = Slot{Kind: SlotHuman, Peer: p, Name: hello.Name, Color: n.lobby.Slots[slot].Color}
-	}
-	if spectate && !n.lobby.isSpectator(p) {
-		n.lobby.Spectators = append(n.lobby.Spectators, p)
-	}
-	if old := h.peer(p); old != nil && old.stallSince >= 0 && slot >= 0 {
-		h.broadcastWait(n, slot, 0) // it is back: the wait is over
-	}
-	pi := h.addPeer(n, p, slot, n.last())
-	n.lobbyChanged()
-	next := uint64(1)
-	if slot >= 0 {
-		next = h.expectSeq(n, slot)
-	}
-	l := n.lobby.Clone()
-	n.hostSend(pi, Message{Kind: MsgWelcome, Slot: slot, Lobby: &l, NextSeq: next})
-	if n.lobby.State == StatePlaying {
-		pi.welcomedAt = n.now
-	}
-	if n.lobby.State == StateLoading {
-		n.sendResume(pi)
-	}
-	if n.lobby.State == StatePlaying {
-		// Catch up by snapshot plus the turns since (late join / rejoin).
-		n.snapTargets = append(n.snapTargets, p)
-		if n.released == 0 {
-			n.snapTargets = n.snapTargets[:len(n.snapTargets)-1]
-			n.hostSend(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.turnsAfter(0, n.last())})
-		}
-	}
 }
 
 // dropPeer removes a peer: in the lobby its slot opens; in a game its
@@ -531,7 +323,7 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 		n.lobby.Spectators = slices.Delete(n.lobby.Spectators, i, i+1)
 		n.lobbyChanged()
 	}
-	if slot < 0 || n.isGone(slot) {
+	if slot < 0 || n.hist.isGone(slot) {
 		return
 	}
 	// Once loading began the players are in every peer's world: one who
@@ -587,22 +379,6 @@ func (h *hostState) sendCount(n *Node) {
 	}
 }
 
-func (h *hostState) broadcastWait(n *Node, slot, left int) {
-	name := n.lobby.Slots[slot].Name
-	switch {
-	case slot == n.slot: // the others wait for this host: nothing to show here
-	case left > 0:
-		n.emit(Event{Kind: EvWaiting, Slot: slot, Name: name, TicksLeft: left})
-	default:
-		n.emit(Event{Kind: EvWaitOver, Slot: slot, Name: name})
-	}
-	for _, pi := range h.peers {
-		if pi.slot != slot {
-			n.hostSend(pi, Message{Kind: MsgWaiting, Slot: slot, Count: uint32(left)})
-		}
-	}
-}
-
 func (n *Node) hostTick() {
 	h := n.hs
 	switch n.lobby.State {
@@ -642,7 +418,7 @@ func (n *Node) hostTick() {
 		if n.now-pi.lastSend >= n.cfg.HeartbeatTicks {
 			n.sidePing(pi)
 		}
-		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.last() && n.now-pi.heard < n.cfg.FailTicks &&
+		if n.lobby.State == StatePlaying && pi.current && pi.acked < n.hist.last() && n.now-pi.heard < n.cfg.FailTicks &&
 			n.now-pi.resentAt >= n.cfg.ResendTicks && n.now-h.sentAt(pi.acked+1) >= n.cfg.ResendTicks && !n.sendRejoin(pi) {
 			pi.resentAt = n.now
 			n.catchUp(pi, pi.acked)
@@ -651,140 +427,12 @@ func (n *Node) hostTick() {
 	h.checkHashes(n)
 }
 
-// waitOwnLoading shows the others that the game waits for this host's own
-// loading, as it shows them a slow loader among them (see checkPeers).
-func (h *hostState) waitOwnLoading(n *Node) {
-	if n.slot < 0 || n.slot >= len(n.lobby.Slots) {
-		return
-	}
-	if h.loaded[n.self] || n.lobby.State != StateLoading {
-		if h.selfWait != 0 {
-			h.selfWait = 0
-			h.broadcastWait(n, n.slot, 0)
-		}
-		return
-	}
-	since := n.now - h.loadFrom - n.cfg.FailTicks
-	if since <= 0 || h.selfWait != 0 && n.now-h.selfWait < n.cfg.CountdownTicks {
-		return
-	}
-	h.selfWait = n.now
-	h.broadcastWait(n, n.slot, max(n.cfg.LoadTicks-since, 1))
-}
-
 func (h *hostState) sentAt(turn uint64) int {
 	s := h.sent[turn%uint64(len(h.sent))]
 	if s.turn == turn {
 		return s.at
 	}
 	return -1 << 30
-}
-
-func (h *hostState) allLoaded(n *Node) bool {
-	for i, s := range n.lobby.Slots {
-		leaving := slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == i })
-		if s.Kind == SlotHuman && !n.isGone(i) && !h.loaded[s.Peer] && !leaving && !h.awaySlot(n, i) {
-			return false
-		}
-	}
-	return true
-}
-
-// checkPeers finds players that are silent, disconnected or too far behind
-// and shows the wait to everyone; when it runs out, a player in a game is
-// away (its slot stays; nobody waits for it any more) and one in the lobby
-// loses its seat. It reports whether the host must hold back.
-func (h *hostState) checkPeers(n *Node) bool {
-	stalled := false
-	for _, pi := range slices.Clone(h.peers) {
-		if pi.stallSince == -2 {
-			continue // already leaving
-		}
-		silent := n.now-pi.heard > n.peerSilence(pi) || pi.connLost
-		if pi.slot < 0 || n.isGone(pi.slot) {
-			if silent && n.now-pi.heard > n.cfg.DropTicks {
-				h.dropPeer(n, pi.id, DepartLost) // a silent spectator
-			}
-			continue
-		}
-		if !pi.connLost && n.renewing(pi.id) {
-			// A planned silence: hold the turns back if it lags, but
-			// show nobody a wait.
-			stalled = stalled || n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
-			continue
-		}
-		if pi.away {
-			h.maybeBack(n, pi, silent)
-			continue
-		}
-		if pi.connLost && n.closed[pi.id] && n.lobby.State >= StateLoading {
-			// Its end closed the connection: its process is gone (or it
-			// hung up, a split the merge rule heals). Nobody waits for it;
-			// its slot stays for its return.
-			h.setAway(n, pi, true)
-			continue
-		}
-		if h.waitFor(n, pi, silent) {
-			stalled = stalled || n.lobby.State == StatePlaying
-		}
-	}
-	return stalled
-}
-
-// waitFor counts down the wait for one player that is silent, lagging or
-// slow to load, and ends it: back in step, away, or (in the lobby) gone. It
-// reports whether the player is being waited for.
-func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
-	lag := n.lobby.State == StatePlaying && n.last() > pi.acked+uint64(n.cfg.MaxLagTurns)
-	// A player still loading its game screen is waited for in the open
-	// once the loading takes longer than a silence would, and for
-	// LoadTicks as long as it answers: slow, not gone.
-	loading := n.lobby.State == StateLoading && !h.loaded[pi.id] && n.now-h.loadFrom > n.cfg.FailTicks
-	if pi.stallSince >= 0 && !silent && n.last() <= pi.acked+uint64(n.cfg.MaxLagTurns/2) {
-		lag = false // caught up well enough: end the wait (hysteresis, so it does not flap)
-	} else if pi.stallSince >= 0 && !silent && n.lobby.State == StatePlaying {
-		lag = true
-	}
-	if !silent && !lag && !loading {
-		if pi.stallSince >= 0 {
-			pi.stallSince = -1
-			h.broadcastWait(n, pi.slot, 0)
-		}
-		// Keeping up refills the budget, slowly (budget.go); a long
-		// load's wait does not weigh on the game's.
-		pi.waited = min(pi.waited, n.cfg.DropTicks)
-		if pi.waited > 0 && n.now%waitEarn == 0 {
-			pi.waited--
-		}
-		return false
-	}
-	if n.lobby.State != StatePlaying && !silent && !loading {
-		return false
-	}
-	pi.waited++
-	budget := n.cfg.DropTicks
-	if loading && !silent {
-		budget = n.cfg.LoadTicks
-	}
-	left := budget - pi.waited
-	if pi.stallSince < 0 {
-		pi.stallSince = n.now
-		pi.lastWaitEv = n.now
-		h.broadcastWait(n, pi.slot, left)
-	}
-	switch {
-	case left > 0:
-		if n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
-			pi.lastWaitEv = n.now
-			h.broadcastWait(n, pi.slot, left)
-		}
-		return true
-	case n.lobby.State >= StateLoading:
-		h.setAway(n, pi, true)
-	default:
-		h.dropPeer(n, pi.id, DepartLost)
-	}
-	return false
 }
 
 // newerHeard notes a player of this game that has moved to a later
@@ -821,17 +469,15 @@ func (n *Node) newerHeard(m Message) bool {
 			voters = append(voters, p)
 		}
 	}
-	if m.Kind != MsgClaim || 2*len(h.newer) <= len(voters) || !n.owns(m.From, m.Epoch) {
+	if m.Kind != MsgClaim || !majority(len(h.newer), len(voters)) || !n.owns(m.From, m.Epoch) {
 		return false // a rival host is met by the split rule (rivalPing)
 	}
-	if c, ok := n.chainAt(m.Turn); !ok && m.Turn > n.last() || ok && c != m.Chain {
+	if c, ok := n.hist.chainAt(m.Turn); !ok && m.Turn > n.hist.last() || ok && c != m.Chain {
 		n.stepDownTo(m.From)
 		return true
 	}
-	n.becomeFollower()
 	n.el = &election{failedHosts: []PeerID{n.self}, maxGen: epochGen(m.Epoch)}
 	n.lostAt = n.now
-	n.hostLost = true
 	n.follow(m)
 	return true
 }
@@ -840,7 +486,7 @@ func (n *Node) newerHeard(m Message) bool {
 // sends it to every peer.
 func (n *Node) closeTurn() {
 	h := n.hs
-	t := Turn{Epoch: n.epoch, Number: n.last() + 1, Commands: h.open, Departures: h.openDeps, Presence: h.openPres}
+	t := Turn{Epoch: n.epoch, Number: n.hist.last() + 1, Commands: h.open, Departures: h.openDeps, Presence: h.openPres}
 	h.open, h.openDeps, h.openPres = nil, nil, nil
 	n.commit(t)
 	h.sent[t.Number%uint64(len(h.sent))] = sentTurn{turn: t.Number, at: n.now}
@@ -882,12 +528,12 @@ func (n *Node) lateFollower(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
-	member := slot >= 0 && !n.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
+	member := slot >= 0 && !n.hist.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
 	if slot < 0 && n.lobby.isSpectator(m.From) {
 		member = true
 	}
-	if !member || m.Turn > n.last() || !n.sameHistory(m) {
-		if slot >= 0 && !n.isGone(slot) || n.lobby.isSpectator(m.From) {
+	if !member || m.Turn > n.hist.last() || !n.sameHistory(m) {
+		if slot >= 0 && !n.hist.isGone(slot) || n.lobby.isSpectator(m.From) {
 			// Its history is not ours (or is ahead): it rejoins by snapshot.
 			n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Targets: []PeerID{n.self}})
 			return
@@ -900,72 +546,7 @@ func (n *Node) lateFollower(m Message) {
 	h.takeCommands(n, pi, m.Commands)
 	l := n.lobby.Clone()
 	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
-	if m.Turn < n.last() {
+	if m.Turn < n.hist.last() {
 		n.catchUp(pi, m.Turn)
 	}
-}
-
-// Password guessing is throttled per peer: after freeGuesses wrong proofs in
-// a row (a player who mistyped retries at once), a peer waits before it is
-// challenged again, a second longer for each further wrong proof (up to a
-// minute), and the host keeps at most maxChallenges open
-// challenges, so fresh peer IDs cannot grow its memory either. (Per
-// address, the transport budgets proofs, p2p.Limits.ProofRate: the
-// session sees peer IDs only.)
-const (
-	freeGuesses   = 2
-	maxChallenges = 64
-	maxGuessers   = 256
-	guessWait     = 100 // ticks (1 s) per wrong proof in a row
-	maxGuessWait  = 6000
-)
-
-// challenge is a nonce sent to a joiner, and when.
-type challenge struct {
-	nonce []byte
-	at    int
-}
-
-// challengeTicks is how long a challenge waits for its proof (10 s).
-const challengeTicks = 1000
-
-// challenges drops the challenges no proof answered in time and counts the
-// others.
-func (h *hostState) challenges(n *Node) int {
-	for p, c := range h.nonces {
-		if n.now-c.at > challengeTicks {
-			delete(h.nonces, p)
-			delete(h.hellos, p)
-		}
-	}
-	return len(h.nonces)
-}
-
-type guesses struct {
-	wrong int // wrong proofs in a row
-	until int // tick before which the peer is not challenged again
-}
-
-func (h *hostState) guessing(n *Node, p PeerID) bool {
-	g, ok := h.wrong[p]
-	return ok && n.now < g.until
-}
-
-func (h *hostState) guessed(n *Node, p PeerID) {
-	if len(h.wrong) >= maxGuessers {
-		for q, g := range h.wrong { // forget those whose wait is over
-			if n.now >= g.until {
-				delete(h.wrong, q)
-			}
-		}
-		if len(h.wrong) >= maxGuessers {
-			return // every slot waits already; the challenge cap still holds
-		}
-	}
-	g := h.wrong[p]
-	g.wrong++
-	if g.wrong > freeGuesses {
-		g.until = n.now + min(guessWait*(g.wrong-freeGuesses), maxGuessWait)
-	}
-	h.wrong[p] = g
 }

@@ -35,8 +35,7 @@ func (n *Node) Host(s Settings) error {
 	}
 	n.password = s.Password
 	n.slot = 0
-	n.epoch = makeEpoch(1, 0)
-	n.becomeHost()
+	n.becomeHost(makeEpoch(1, 0))
 	n.emit(Event{Kind: EvJoined, Slot: 0})
 	n.lobbyChanged()
 	return nil
@@ -90,7 +89,7 @@ func (n *Node) stepJoining(m Message) {
 			return
 		}
 		n.emit(Event{Kind: EvRefused, Refusal: m.Refusal, Text: m.Refusal.Text})
-		n.leave(m.Refusal.Text)
+		n.becomeLeft(m.Refusal.Text)
 	case MsgReject:
 		// A member, not the host: it names the host to ask. A process
 		// restarted mid-game asks whoever it can reach, as a seeking one does.
@@ -110,15 +109,12 @@ func (n *Node) stepJoining(m Message) {
 		}
 		n.lobby = m.Lobby.Clone()
 		n.slot = m.Slot
-		n.epoch = m.Epoch
-		n.host = m.From
 		if n.lobby.Password {
 			// The password this node proved: as a later host it checks
 			// the proofs of those who join after a migration.
 			n.password = n.cfg.Password
 		}
-		n.becomeFollower()
-		n.hostHeard = n.now
+		n.becomeFollower(m.Epoch, m.From, nil)
 		if m.Slot >= 0 && m.NextSeq > 0 {
 			n.propSeq[m.Slot] = m.NextSeq - 1
 		}
@@ -162,7 +158,7 @@ func (n *Node) followerLobby(l *Lobby) {
 	old := n.lobby.State
 	n.lobby = l.Clone()
 	if n.slot >= 0 && n.lobby.SlotOf(n.self) != n.slot && n.lobby.State == StateLobby {
-		n.leave("The host removed you from the lobby.")
+		n.becomeLeft("The host removed you from the lobby.")
 		return
 	}
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})

@@ -6,79 +6,6 @@ import (
 	"slices"
 )
 
-type role uint8
-
-const (
-	roleNone      role = iota // created, not in a session
-	roleJoining               // Hello sent, waiting for Welcome
-	roleFollower              // following a host (or a candidate that has not resumed yet)
-	roleCandidate             // gathering followers for a new epoch
-	roleHost                  // sequencing
-	roleLeft                  // left the session; the node is inert
-)
-
-var roleNames = [...]string{"none", "joining", "follower", "candidate", "host", "left"}
-
-func (r role) String() string { return roleNames[r] }
-
-// transitions lists the roles a node may move to from each role. Roles change
-// only through the become… functions, which check this table: any other move
-// is a bug in this package, and, as etcd's raft does, the node panics rather
-// than run on in a state nobody reasoned about.
-var transitions = [...][]role{
-	roleNone:      {roleJoining, roleHost, roleLeft},
-	roleJoining:   {roleFollower, roleCandidate, roleLeft},
-	roleFollower:  {roleFollower, roleCandidate, roleJoining, roleLeft},
-	roleCandidate: {roleFollower, roleCandidate, roleHost, roleJoining, roleLeft},
-	roleHost:      {roleFollower, roleJoining, roleLeft},
-	roleLeft:      nil,
-}
-
-func (n *Node) setRole(to role) {
-	if !slices.Contains(transitions[n.role], to) {
-		panic(fmt.Sprintf("session: %s cannot become %s", n.role, to))
-	}
-	if n.role == roleCandidate && to != roleCandidate && n.el != nil && n.el.waiting {
-		// However the candidacy ends, its wait for the others is over:
-		// nothing shown may count it down any more.
-		n.el.waiting = false
-		n.emit(Event{Kind: EvWaitOver, Slot: -1, Name: OtherPlayers})
-	}
-	n.role = to
-}
-
-// becomeJoining starts the join handshake with host.
-func (n *Node) becomeJoining(host PeerID) {
-	n.setRole(roleJoining)
-	n.joinHost = host
-	n.joinedAt = n.now
-}
-
-// becomeFollower makes this node follow a host (the caller sets which, and
-// what it knows of it); a follower keeps no host state.
-func (n *Node) becomeFollower() {
-	n.setRole(roleFollower)
-	n.keepOwnOpen()
-}
-
-// keepOwnOpen ends a host's state: its own commands it had not sequenced
-// yet go back to pending, so the next host gets them (dropping them would
-// leave a gap in the slot's numbers, and the next host would refuse every
-// later command of the slot).
-func (n *Node) keepOwnOpen() {
-	if n.hs == nil {
-		return
-	}
-	var own []pendingCmd
-	for _, c := range n.hs.open {
-		if c.Slot == n.slot && n.slot >= 0 {
-			own = append(own, pendingCmd{cmd: c, sentAt: n.now})
-		}
-	}
-	n.pending = append(own, n.pending...)
-	n.hs = nil
-}
-
 // Errors callers branch on.
 var (
 	ErrNotHost     = errors.New("session: only the host can do that")
@@ -162,20 +89,9 @@ type Node struct {
 	kdf      derivedKey // the last key derived from a password and salt
 	kicked   []PeerID
 
-	// Replicated history: log[i].Number == base+1+i; chains[i] is the chain
-	// hash after log[i]; arrived[i] the tick it was committed here.
-	log       []Turn
-	logBytes  int // turnWeight of the turns in log (budget.go)
-	chains    []uint64
-	arrived   []int
-	base      uint64
-	baseChain uint64
-	gone      uint32           // bit per slot: departed
-	away      uint32           // bit per slot: away (silent; its slot stays)
-	baseAway  uint32           // away at turn base (for awayAt)
-	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
-	released  uint64
-	delay     uint32
+	hist     history // the replicated history (history.go)
+	released uint64
+	delay    uint32
 
 	propSeq [MaxSlots]uint64 // last sequence number this node assigned per slot
 	pending []pendingCmd
@@ -234,9 +150,7 @@ func NewNode(cfg Config) (*Node, error) {
 	}
 	cfg.fill()
 	n := &Node{cfg: cfg, self: cfg.Self, slot: -1, connLost: map[PeerID]bool{}, closed: map[PeerID]bool{}, snaps: map[PeerID]*snapAssembly{}, maxGen: cfg.Generation}
-	for i := range n.nextSeq {
-		n.nextSeq[i] = 1
-	}
+	n.hist = newHistory()
 	return n, nil
 }
 
@@ -245,67 +159,6 @@ func (n *Node) Self() PeerID { return n.self }
 
 // Lobby returns a copy of the current lobby.
 func (n *Node) Lobby() Lobby { return n.lobby.Clone() }
-
-// last is the number of the last committed turn.
-func (n *Node) last() uint64 { return n.base + uint64(len(n.log)) }
-
-func (n *Node) lastChain() uint64 {
-	if len(n.log) == 0 {
-		return n.baseChain
-	}
-	return n.chains[len(n.chains)-1]
-}
-
-// chainAt returns the chain hash after turn t, if this node still holds it.
-func (n *Node) chainAt(t uint64) (uint64, bool) {
-	switch {
-	case t == n.base:
-		return n.baseChain, true
-	case t > n.base && t <= n.last():
-		return n.chains[t-n.base-1], true
-	}
-	return 0, false
-}
-
-func (n *Node) turnAt(t uint64) (Turn, bool) {
-	if t <= n.base || t > n.last() {
-		return Turn{}, false
-	}
-	return n.log[t-n.base-1], true
-}
-
-// turnsAfter returns the held turns (from, to], at most maxTurnsInMsg.
-func (n *Node) turnsAfter(from, to uint64) []Turn {
-	if from < n.base {
-		from = n.base
-	}
-	if to > n.last() {
-		to = n.last()
-	}
-	if to <= from {
-		return nil
-	}
-	if to-from > maxTurnsInMsg {
-		to = from + maxTurnsInMsg
-	}
-	turns := n.log[from-n.base : to-n.base]
-	// A receiver refuses more commands in one message's turns than
-	// maxTurnCmdsInMsg (see precount), and a catch-up goes in chunks of
-	// maxTurnBytesInMsg so that it never nears the frame limit and the
-	// link carries live turns between them: the rest go in the next message.
-	cmds, size := 0, 0
-	for i, t := range turns {
-		cmds += len(t.Commands)
-		for _, c := range t.Commands {
-			size += len(c.Data) + 16
-		}
-		if (cmds > maxTurnCmdsInMsg || size > maxTurnBytesInMsg) && i > 0 {
-			turns = turns[:i]
-			break
-		}
-	}
-	return slices.Clone(turns)
-}
 
 func (n *Node) send(m Message) {
 	m.From = n.self
@@ -323,11 +176,6 @@ func (n *Node) send(m Message) {
 }
 
 func (n *Node) emit(e Event) { n.out.events = append(n.out.events, e) }
-
-func (n *Node) isGone(slot int) bool { return slot >= 0 && slot < MaxSlots && n.gone&(1<<slot) != 0 }
-
-// isAway reports whether slot is away at the last committed turn.
-func (n *Node) isAway(slot int) bool { return slot >= 0 && slot < MaxSlots && n.away&(1<<slot) != 0 }
 
 // slotName is the name in slot, or "" for a slot the lobby does not have.
 func (n *Node) slotName(slot int) string {
@@ -353,7 +201,7 @@ func (n *Node) otherPlayers() []PeerID {
 func (n *Node) presentPlayers() []PeerID {
 	var r []PeerID
 	for _, p := range n.roster() {
-		if !n.isAway(n.lobby.SlotOf(p)) {
+		if !n.hist.isAway(n.lobby.SlotOf(p)) {
 			r = append(r, p)
 		}
 	}
@@ -364,7 +212,7 @@ func (n *Node) presentPlayers() []PeerID {
 func (n *Node) roster() []PeerID {
 	var r []PeerID
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.isGone(i) {
+		if s.Kind == SlotHuman && !n.hist.isGone(i) {
 			r = append(r, s.Peer)
 		}
 	}
@@ -374,13 +222,13 @@ func (n *Node) roster() []PeerID {
 // Drives returns the slots this node may propose for.
 func (n *Node) Drives() []int {
 	var d []int
-	if n.slot >= 0 && !n.isGone(n.slot) && n.role != roleLeft {
+	if n.slot >= 0 && !n.hist.isGone(n.slot) && n.role != roleLeft {
 		d = append(d, n.slot)
 	}
 	if n.role == roleHost {
 		for i, s := range n.lobby.Slots {
-			bot := s.Kind == SlotBot || s.Kind == SlotHuman && n.lobby.AwayBot > 0 && n.isAway(i) && i != n.slot
-			if bot && !n.isGone(i) {
+			bot := s.Kind == SlotBot || s.Kind == SlotHuman && n.lobby.AwayBot > 0 && n.hist.isAway(i) && i != n.slot
+			if bot && !n.hist.isGone(i) {
 				d = append(d, i)
 			}
 		}
@@ -405,8 +253,8 @@ func (n *Node) Propose(slot int, data []byte) error {
 	if len(data) > maxCmdSize {
 		return fmt.Errorf("%w: command of %d bytes exceeds %d", ErrBadArgument, len(data), maxCmdSize)
 	}
-	if n.propSeq[slot] < n.nextSeq[slot]-1 {
-		n.propSeq[slot] = n.nextSeq[slot] - 1
+	if n.propSeq[slot] < n.hist.nextSeq[slot]-1 {
+		n.propSeq[slot] = n.hist.nextSeq[slot] - 1
 	}
 	n.propSeq[slot]++
 	c := Command{Slot: slot, Seq: n.propSeq[slot], Data: slices.Clone(data)}
@@ -500,8 +348,10 @@ func (n *Node) Step(m Message) error {
 		n.stepJoining(m)
 	case roleHost:
 		n.stepHost(m)
-	case roleFollower, roleCandidate:
-		n.stepMember(m)
+	case roleFollower:
+		n.stepFollower(m)
+	case roleCandidate:
+		n.stepCandidate(m)
 	}
 	n.releaseTurns()
 	return nil
@@ -540,16 +390,6 @@ func (n *Node) peerLost(p PeerID) {
 	}
 }
 
-// leave ends this node's part in the session with a reason a person reads.
-func (n *Node) leave(why string) {
-	if n.role == roleLeft {
-		return
-	}
-	n.setRole(roleLeft)
-	n.hs, n.el = nil, nil
-	n.emit(Event{Kind: EvLeft, Text: why})
-}
-
 // Leave leaves the session on purpose; the host (or, when this node hosts,
 // every peer) is told so the departure is sequenced at once.
 func (n *Node) Leave() {
@@ -565,7 +405,7 @@ func (n *Node) Leave() {
 		}
 		n.send(Message{Kind: MsgBye, To: to, Epoch: n.epoch})
 	}
-	n.leave("You left the session.")
+	n.becomeLeft("You left the session.")
 }
 
 // Resync is for a caller whose game cannot apply what the node committed
@@ -609,134 +449,40 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 		return fmt.Errorf("%w: %d", ErrWrongTurn, turn)
 	}
 	n.snapAsked = 0
-	chain, ok := n.chainAt(turn)
+	chain, ok := n.hist.chainAt(turn)
 	if !ok {
 		n.snapTargets = nil
 		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
-	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.goneAt(turn), NextSeq: n.nextSeqAt(turn), Away: n.awayAt(turn)}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
-		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.turnsAfter(turn, n.last())})
+		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())})
 	}
 	n.snapTargets = nil
 	return nil
 }
 
-// goneAt and nextSeqAt roll the replicated state back from the last turn to t.
-func (n *Node) goneAt(t uint64) uint32 {
-	g := n.gone
-	for k := n.last(); k > t; k-- {
-		tr, _ := n.turnAt(k)
-		for _, d := range tr.Departures {
-			g &^= 1 << d.Slot
-		}
-	}
-	return g
-}
-
-// awayAt replays the presence changes from the base turn up to t.
-func (n *Node) awayAt(t uint64) uint32 {
-	a := n.baseAway
-	for k := n.base + 1; k <= t && k <= n.last(); k++ {
-		tr, _ := n.turnAt(k)
-		a = applyPresence(a, tr.Presence)
-	}
-	return a
-}
-
-func applyPresence(a uint32, ps []Presence) uint32 {
-	for _, p := range ps {
-		if p.Away {
-			a |= 1 << p.Slot
-		} else {
-			a &^= 1 << p.Slot
-		}
-	}
-	return a
-}
-
-func (n *Node) nextSeqAt(t uint64) []uint64 {
-	s := n.nextSeq
-	for k := n.last(); k > t; k-- {
-		tr, _ := n.turnAt(k)
-		for i := len(tr.Commands) - 1; i >= 0; i-- {
-			c := tr.Commands[i]
-			s[c.Slot] = c.Seq
-		}
-	}
-	return slices.Clone(s[:])
-}
-
-// commit appends turn t (t.Number == last+1) to the history.
-func (n *Node) commit(t Turn) {
-	t.WantHash = false
-	chain := chainMix(n.lastChain(), &t)
-	n.log = append(n.log, t)
-	n.logBytes += turnWeight(t)
-	n.chains = append(n.chains, chain)
-	n.arrived = append(n.arrived, n.now)
-	for _, c := range t.Commands {
-		n.nextSeq[c.Slot] = c.Seq + 1
-	}
-	if len(t.Commands) > 0 && len(n.pending) > 0 {
-		n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
-			return p.cmd.Seq < n.nextSeq[p.cmd.Slot]
-		})
-	}
-	for _, d := range t.Departures {
-		n.gone |= 1 << d.Slot
-	}
-	n.away = applyPresence(n.away, t.Presence)
-	n.prune()
-}
-
-func (n *Node) prune() {
-	keep := n.cfg.KeepTurns
-	cut := 0
-	switch {
-	case n.released < n.base+1:
-		return // nothing handed over yet: nothing may go
-	case len(n.log) > keep+512 && n.released >= n.base+512:
-		cut = 512
-	case n.logBytes > n.cfg.KeepBytes:
-		cut = n.bytesCut()
-	}
-	if cut == 0 {
-		return
-	}
-	for _, t := range n.log[:cut] {
-		n.baseAway = applyPresence(n.baseAway, t.Presence)
-		n.logBytes -= turnWeight(t)
-	}
-	n.baseChain = n.chains[cut-1]
-	n.base += uint64(cut)
-	n.log = slices.Clone(n.log[cut:])
-	n.chains = slices.Clone(n.chains[cut:])
-	n.arrived = slices.Clone(n.arrived[cut:])
-}
-
 // releaseTurns hands committed turns to the caller, holding back Delay turns
 // of buffer so jitter does not stutter the game.
 func (n *Node) releaseTurns() {
-	for n.released < n.last() {
+	for n.released < n.hist.last() {
 		k := n.released + 1
-		i := k - n.base - 1
 		if n.role != roleHost && n.delay > 0 {
-			buffered := n.last()-k >= uint64(n.delay)
-			waited := n.now-n.arrived[i] >= int(n.delay)*int(n.lobby.TurnTicks)
+			buffered := n.hist.last()-k >= uint64(n.delay)
+			waited := n.now-n.hist.arrivedAt(k) >= int(n.delay)*int(n.lobby.TurnTicks)
 			if !buffered && !waited {
 				return
 			}
 		}
-		t := n.log[i]
+		t, _ := n.hist.turnAt(k)
 		t.WantHash = k%uint64(n.cfg.HashEvery) == 0
 		n.out.committed = append(n.out.committed, t)
 		n.released = k
 		for _, d := range t.Departures {
 			n.emit(Event{Kind: EvPlayerLeft, Slot: d.Slot, Name: n.slotName(d.Slot), Turn: k, Reason: d.Reason})
 			if d.Slot == n.slot && n.role != roleHost {
-				n.leave(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
+				n.becomeLeft(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
 				return
 			}
 		}
@@ -810,40 +556,14 @@ func statusEqual(a, b Status) bool {
 		a.HostSilence == b.HostSilence
 }
 
-// chainMix folds a turn into the history chain hash (FNV-1a over its fields),
-// so two peers can tell in one number whether their histories are the same.
-func chainMix(h uint64, t *Turn) uint64 {
-	const prime = 1099511628211
-	if h == 0 {
-		h = 14695981039346656037
+// commit appends turn t (t.Number == last+1) to the history; own commands
+// it holds are no longer pending.
+func (n *Node) commit(t Turn) {
+	n.hist.append(t, n.now)
+	if len(t.Commands) > 0 && len(n.pending) > 0 {
+		n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {
+			return p.cmd.Seq < n.hist.nextSeq[p.cmd.Slot]
+		})
 	}
-	mix := func(v uint64) {
-		for i := 0; i < 8; i++ {
-			h ^= v & 0xff
-			h *= prime
-			v >>= 8
-		}
-	}
-	mix(t.Epoch)
-	mix(t.Number)
-	for _, c := range t.Commands {
-		mix(uint64(c.Slot))
-		mix(c.Seq)
-		mix(uint64(len(c.Data)))
-		for _, b := range c.Data {
-			h ^= uint64(b)
-			h *= prime
-		}
-	}
-	for _, d := range t.Departures {
-		mix(uint64(d.Slot)<<8 | uint64(d.Reason))
-	}
-	for _, p := range t.Presence {
-		v := uint64(p.Slot) << 8
-		if p.Away {
-			v |= 1
-		}
-		mix(v | 1<<16)
-	}
-	return h
+	n.hist.prune(n.released, n.cfg.KeepTurns, n.cfg.KeepBytes)
 }

@@ -71,7 +71,7 @@ func (h *hostState) checkCommands(n *Node, pi *peerInfo, cmds []Command) {
 // this host has sequenced.
 func (h *hostState) checkReports(n *Node, pi *peerInfo, reports []HashReport) {
 	for _, hr := range reports {
-		if hr.Turn > n.last()+lieLeadTurns {
+		if hr.Turn > n.hist.last()+lieLeadTurns {
 			h.offence(n, pi, fmt.Sprintf("state hashes of turn %d, which nobody has played", hr.Turn))
 			return
 		}

@@ -30,10 +30,6 @@ func (n *Node) seekVia(target, trusted PeerID) {
 		target = n.nextSeekTarget("")
 	}
 	n.seeking = seekTrust{trusted: trusted}
-	n.keepOwnOpen()
-	n.el, n.deferred = nil, nil
-	n.hostLost, n.awaitResume = false, false
-	n.snapTargets = nil
 	if !n.rejoin {
 		n.seekSince = n.now
 	}
@@ -72,12 +68,11 @@ func (n *Node) seekTick() {
 	if (n.now-n.joinedAt)%seekTicks != 0 || n.now == n.joinedAt {
 		return
 	}
-	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && len(n.otherPlayers()) > 0 && n.slot >= 0 && !n.isGone(n.slot) &&
+	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && len(n.otherPlayers()) > 0 && n.slot >= 0 && !n.hist.isGone(n.slot) &&
 		n.lobby.State >= StateLoading && !n.expectSnap {
 		n.rejoin = false
-		n.el = &election{}
 		n.lostAt = n.now - n.cfg.DropTicks // it waited long enough: it may play on alone
-		n.becomeCandidate()
+		n.becomeCandidate(&election{})
 		return
 	}
 	n.seeking.noAnswer(n.joinHost)
@@ -111,10 +106,8 @@ func (n *Node) redirect(m Message) {
 func (n *Node) rejoinWelcome(m Message) {
 	old, was := n.host, n.lobby.State
 	n.lobby = m.Lobby.Clone()
-	n.slot, n.epoch, n.host = m.Slot, m.Epoch, m.From
-	n.becomeFollower()
-	n.hostHeard = n.now
-	n.el = nil
+	n.slot = m.Slot
+	n.becomeFollower(m.Epoch, m.From, nil)
 	n.emit(Event{Kind: EvHostChanged, OldHost: old, NewHost: n.host, Epoch: n.epoch})
 	n.emit(Event{Kind: EvLobbyChanged, Revision: n.lobby.Revision, Lobby: n.Lobby().ptr()})
 	// It may have lost its host while the game was starting: for this node
@@ -130,8 +123,7 @@ func (n *Node) rejoinWelcome(m Message) {
 		return
 	}
 	n.awaitSnapshot()
-	n.log, n.chains, n.arrived, n.logBytes = nil, nil, nil, 0
-	n.base, n.baseChain = n.released, 0
+	n.hist.restart(n.released)
 	// Commands numbered below NextSeq reached this host already (a slot's
 	// numbers are this process's alone): they keep their numbers, and stay
 	// pending until a turn holds them, in case the host dies first. The rest
@@ -146,7 +138,7 @@ func (n *Node) rejoinWelcome(m Message) {
 	if n.slot >= 0 && m.NextSeq > 0 {
 		// Until the snapshot arrives, numbers follow the host's, not the
 		// ones of the branch this node leaves.
-		n.nextSeq[n.slot] = m.NextSeq
+		n.hist.nextSeq[n.slot] = m.NextSeq
 		n.renumberFrom(m.NextSeq)
 	}
 }
@@ -228,7 +220,7 @@ func (h *hostState) sideAfter(n *Node, since int) (count, low int) {
 // sends does not matter: a member that keeps following this host while it
 // pings in another's name is still on this side.)
 func (h *hostState) onSide(n *Node, pi *peerInfo, since int) bool {
-	if pi.slot < 0 || n.isGone(pi.slot) || pi.away {
+	if pi.slot < 0 || n.hist.isGone(pi.slot) || pi.away {
 		return false
 	}
 	return pi.epochAt > since && !pi.connLost
@@ -244,7 +236,7 @@ type sideNote struct {
 }
 
 // sideReport notes a player's answer to this host's ping: the players of a
-// rival side tell it whose side they are on (see stepMember), so that the
+// rival side tell it whose side they are on (see stepFollower), so that the
 // sides of a split are counted from what each player says of itself, never
 // from what a rival host claims.
 func (h *hostState) sideReport(n *Node, m Message) {
@@ -282,7 +274,7 @@ func (h *hostState) rivalSide(n *Node, m Message, since int) (count, low int, ok
 	}
 	var departed []int
 	for i, sl := range n.lobby.Slots {
-		if sl.Kind == SlotHuman && n.isGone(i) {
+		if sl.Kind == SlotHuman && n.hist.isGone(i) {
 			departed = append(departed, i)
 		}
 	}
@@ -318,7 +310,7 @@ func (h *hostState) sideTurn(n *Node, since int) uint64 {
 	var t uint64
 	for _, pi := range h.peers {
 		if pi.slot >= 0 && h.onSide(n, pi, since) {
-			t = max(t, min(pi.acked, n.last()))
+			t = max(t, min(pi.acked, n.hist.last()))
 		}
 	}
 	return t
@@ -328,13 +320,13 @@ func (h *hostState) sideTurn(n *Node, since int) uint64 {
 // players win; with equal sides the junior wins only if it is more than
 // mergeLeadTurns ahead (by rivalTurn).
 func (n *Node) seniorWins(count, theirs int, theirTurn uint64) bool {
-	return count > theirs || count == theirs && theirTurn <= n.last()+mergeLeadTurns
+	return count > theirs || count == theirs && theirTurn <= n.hist.last()+mergeLeadTurns
 }
 
 // sidePing is the heartbeat of a host: with its side's size and lowest slot.
 func (n *Node) sidePing(pi *peerInfo) {
 	count, low := n.hs.sideInfo(n)
-	n.hostSend(pi, Message{Kind: MsgPing, Turn: n.last(), Count: uint32(count), Slot: low})
+	n.hostSend(pi, Message{Kind: MsgPing, Turn: n.hist.last(), Count: uint32(count), Slot: low})
 }
 
 // senior reports whether this host's side decides a merge with a rival
@@ -357,7 +349,7 @@ func (n *Node) rivalPing(m Message) bool {
 	count, low := h.sideInfo(n)
 	if !n.senior(low, rlow, m.Epoch) {
 		// The rival decides; make sure it hears our side soon.
-		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
+		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.hist.last(), Count: uint32(count), Slot: low})
 		return true
 	}
 	// A decision is final: pings the rival sent before our Merge reached
@@ -371,7 +363,7 @@ func (n *Node) rivalPing(m Message) bool {
 		// Decide on sides heard since the rival appeared: a host that was
 		// stopped counts its side from the messages that waited for it,
 		// and those expire after FailTicks unless its players still follow.
-		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.last(), Count: uint32(count), Slot: low})
+		n.send(Message{Kind: MsgPing, To: m.From, Epoch: n.epoch, Turn: n.hist.last(), Count: uint32(count), Slot: low})
 		return true
 	}
 	// Both sides are counted from the players heard since the rival
@@ -384,7 +376,7 @@ func (n *Node) rivalPing(m Message) bool {
 		if !won {
 			h.wonOver = append(h.wonOver, m.Epoch)
 		}
-		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.last(),
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.hist.last(),
 			Targets: []PeerID{n.self}})
 		return true
 	}
@@ -445,7 +437,7 @@ func (n *Node) mergeHolds(m Message) bool {
 		return false
 	}
 	if count > theirs || count == theirs && h.sideTurn(n, n.sideSince()) > m.Turn+mergeLeadTurns {
-		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.last(),
+		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Slot: low, Count: uint32(count), Turn: n.hist.last(),
 			Targets: []PeerID{n.self}})
 		return false
 	}
@@ -487,8 +479,12 @@ func (n *Node) releaseFollowers(target PeerID) {
 
 // staleFollow answers a Follow for a claim this node no longer runs (it
 // went back to its host, or lost): the follower is sent to the host this
-// node has now, or, when it has none yet, told the claim is off.
+// node has now, or, when it has none yet, told the claim is off. Only a
+// player's Follow of an older claim of this node's own slot is answered.
 func (n *Node) staleFollow(m Message) {
+	if n.rosterIndex(m.From) < 0 || n.slot < 0 || m.Epoch != makeEpoch(epochGen(m.Epoch), n.slot) || m.Epoch == n.epoch {
+		return
+	}
 	switch {
 	case n.role == roleHost:
 		n.send(Message{Kind: MsgMerge, To: m.From, Epoch: m.Epoch, Targets: []PeerID{n.self}})

@@ -34,13 +34,13 @@ func (n *Node) Save(turn uint64, data []byte) (Saved, error) {
 	if turn == 0 || turn != n.released {
 		return Saved{}, fmt.Errorf("%w: save at turn %d, but the last turn handed over is %d", ErrWrongTurn, turn, n.released)
 	}
-	chain, ok := n.chainAt(turn)
+	chain, ok := n.hist.chainAt(turn)
 	if !ok {
 		return Saved{}, fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
 	return Saved{
 		Lobby: n.lobby.Clone(),
-		State: Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.goneAt(turn), NextSeq: n.nextSeqAt(turn)},
+		State: Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn)},
 	}, nil
 }
 
@@ -87,17 +87,16 @@ func (n *Node) hostSaved(s Settings) error {
 	n.lobby = l
 	n.password = s.Password
 	n.slot = self
-	n.base, n.baseChain, n.gone, n.released = st.Turn, st.Chain, st.Gone, st.Turn
-	for i := range n.nextSeq {
-		n.nextSeq[i] = 1
+	n.hist.base, n.hist.baseChain, n.hist.gone, n.released = st.Turn, st.Chain, st.Gone, st.Turn
+	for i := range n.hist.nextSeq {
+		n.hist.nextSeq[i] = 1
 		if i < len(st.NextSeq) && st.NextSeq[i] > 0 {
-			n.nextSeq[i] = st.NextSeq[i]
+			n.hist.nextSeq[i] = st.NextSeq[i]
 		}
-		n.propSeq[i] = n.nextSeq[i] - 1
+		n.propSeq[i] = n.hist.nextSeq[i] - 1
 	}
-	n.resume = &Snapshot{Turn: st.Turn, Data: slices.Clone(st.Data), Chain: st.Chain, Gone: st.Gone, NextSeq: slices.Clone(n.nextSeq[:])}
-	n.epoch = makeEpoch(1, self)
-	n.becomeHost()
+	n.resume = &Snapshot{Turn: st.Turn, Data: slices.Clone(st.Data), Chain: st.Chain, Gone: st.Gone, NextSeq: slices.Clone(n.hist.nextSeq[:])}
+	n.becomeHost(makeEpoch(1, self))
 	n.emit(Event{Kind: EvJoined, Slot: self})
 	n.lobbyChanged()
 	return nil
@@ -137,7 +136,7 @@ func (n *Node) reservedFor(p PeerID, name string) int {
 		return -1
 	}
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && s.Name == name && name != "" && !n.isGone(i) && !n.present(s.Peer) {
+		if s.Kind == SlotHuman && s.Name == name && name != "" && !n.hist.isGone(i) && !n.present(s.Peer) {
 			n.lobby.Slots[i].Peer = p
 			return i
 		}
@@ -154,7 +153,7 @@ func (n *Node) absent() (string, bool) {
 		return "", false
 	}
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.isGone(i) && !n.present(s.Peer) {
+		if s.Kind == SlotHuman && !n.hist.isGone(i) && !n.present(s.Peer) {
 			return s.Name, true
 		}
 	}
@@ -191,7 +190,7 @@ func (n *Node) startLoading() {
 // taking over a player who has not come back.
 func (n *Node) setSavedSlot(slot int, kind SlotKind, botLevel uint8) error {
 	s := &n.lobby.Slots[slot]
-	if kind != SlotBot || s.Kind != SlotHuman || n.isGone(slot) || n.present(s.Peer) {
+	if kind != SlotBot || s.Kind != SlotHuman || n.hist.isGone(slot) || n.present(s.Peer) {
 		return fmt.Errorf("%w: this lobby resumes a saved game; only a player who has not come back can be replaced, by a bot", ErrBadArgument)
 	}
 	*s = Slot{Kind: SlotBot, Name: fmt.Sprintf("Bot %d", slot+1), Color: s.Color, Team: s.Team, BotLevel: botLevel, Ready: true}
