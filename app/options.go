@@ -49,11 +49,10 @@ func loginName() string {
 		return "Player"
 	}
 	full, _, _ := strings.Cut(u.Name, ",") // the GECOS field: "Full Name,room,phone…"
-	login := u.Username
-	if i := strings.LastIndexByte(login, '\\'); i >= 0 {
-		login = login[i+1:] // Windows names the user DOMAIN\user
-	}
-	for _, n := range []string{full, login} {
+	for _, n := range []string{full, u.Username} {
+		if i := strings.LastIndexByte(n, '\\'); i >= 0 {
+			n = n[i+1:] // Windows names the user DOMAIN\user (Wine gives that as the full name too)
+		}
 		if n = settings.CleanName(n); n != "" {
 			return n
 		}
