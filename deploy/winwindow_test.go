@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -53,14 +52,6 @@ func TestWindowsWindowUnderWine(t *testing.T) {
 		{"testdata/wine/game.png", []string{"play", "--offline", "--mute"}, checkGame},
 	} {
 		img, took, err := windowShows(t, p.Command(exe, s.args...), display, env, s.check)
-		for try := 2; err != nil && strings.Contains(err.Error(), "GLFW library is not initialized") && try <= 3; try++ {
-			// Wine's X11 driver once failed to start GLFW on a display the
-			// next start used well: the test machine's, not the game's
-			// (GLFW on Windows has no X display). Started again, as a
-			// player would; counted.
-			t.Logf("FIGURE hostfall.exe %v under Wine: GLFW did not start; start %d", s.args, try)
-			img, took, err = windowShows(t, p.Command(exe, s.args...), display, env, s.check)
-		}
 		keepShot(t, img, s.shot)
 		if err != nil {
 			t.Errorf("hostfall.exe %v under Wine: %v (the screen is kept above)", s.args, err)

@@ -13,14 +13,21 @@ import (
 
 // Capture grabs the whole screen of display (`xwd -root`, from x11-apps).
 func Capture(display string) (*image.RGBA, error) {
-	var stderr bytes.Buffer
-	cmd := exec.Command("xwd", "-root", "-silent", "-display", display)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("xwd -root -display %s: %w: %s", display, err, bytes.TrimSpace(stderr.Bytes()))
+	for try := 1; ; try++ {
+		var stderr bytes.Buffer
+		cmd := exec.Command("xwd", "-root", "-silent", "-display", display)
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err == nil {
+			return DecodeXWD(out)
+		}
+		// A window that closes while xwd reads the screen fails it with
+		// BadWindow (a program ending, a window re-made under Wine): the
+		// screen itself is fine, so it is read again, three times at most.
+		if !bytes.Contains(stderr.Bytes(), []byte("BadWindow")) || try == 3 {
+			return nil, fmt.Errorf("xwd -root -display %s: %w: %s", display, err, bytes.TrimSpace(stderr.Bytes()))
+		}
 	}
-	return DecodeXWD(out)
 }
 
 // xwdHeader is X11's XWDFileHeader: 25 big-endian 32-bit words.
