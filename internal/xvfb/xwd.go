@@ -22,9 +22,11 @@ func Capture(display string) (*image.RGBA, error) {
 			return DecodeXWD(out)
 		}
 		// A window that closes while xwd reads the screen fails it with
-		// BadWindow (a program ending, a window re-made under Wine): the
-		// screen itself is fine, so it is read again, three times at most.
-		if !bytes.Contains(stderr.Bytes(), []byte("BadWindow")) || try == 3 {
+		// BadWindow, or BadDrawable when xwd was reading that window's
+		// pixels (a program ending, a window re-made under Wine): the
+		// screen itself is fine, so it is read again, five times at most.
+		gone := bytes.Contains(stderr.Bytes(), []byte("BadWindow")) || bytes.Contains(stderr.Bytes(), []byte("BadDrawable"))
+		if !gone || try == 5 {
 			return nil, fmt.Errorf("xwd -root -display %s: %w: %s", display, err, bytes.TrimSpace(stderr.Bytes()))
 		}
 	}
