@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,7 +37,10 @@ func TestWindowsWindowUnderWine(t *testing.T) {
 	}
 	defer stop()
 	exe := wine.Build(t)
-	p := wine.Shared(t)
+	// A prefix of its own: a wineserver that a headless test of the shared
+	// prefix started has no X display for this program (GLFW did not start
+	// on the first window, in three CI runs).
+	p := wine.NewPrefix(t)
 	cfg := t.TempDir()
 	if err := os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"how_to_seen": true}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -52,6 +56,14 @@ func TestWindowsWindowUnderWine(t *testing.T) {
 		{"testdata/wine/game.png", []string{"play", "--offline", "--mute"}, checkGame},
 	} {
 		img, took, err := windowShows(t, p.Command(exe, s.args...), display, env, s.check)
+		for try := 2; err != nil && strings.Contains(err.Error(), "GLFW library is not initialized") && try <= 3; try++ {
+			// Wine's X11 driver on the test machine sometimes gives the
+			// first window no display (GLFW on Windows has none to lose);
+			// the next start shows it. Started again, as a player would,
+			// and counted.
+			t.Logf("FIGURE hostfall.exe %v under Wine: GLFW did not start; start %d", s.args, try)
+			img, took, err = windowShows(t, p.Command(exe, s.args...), display, env, s.check)
+		}
 		keepShot(t, img, s.shot)
 		if err != nil {
 			t.Errorf("hostfall.exe %v under Wine: %v (the screen is kept above)", s.args, err)
