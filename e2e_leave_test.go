@@ -50,9 +50,7 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 	slot := start.Int("slot")
 	for _, p := range procs {
 		if _, err := p.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "turn" && l.Int("turn") >= 60 }); err != nil {
-			for _, q := range procs {
-				t.Logf("%s's lines but turns: %v\nits stderr (end): %s", q.Name, slices.DeleteFunc(q.Lines(), func(l peerproc.Line) bool { return l.Ev() == "turn" }), q.Stderr()[max(0, len(q.Stderr())-2000):])
-			}
+			logPeers(t, procs)
 			t.Fatalf("%s did not reach turn 60: %v", p.Name, err)
 		}
 	}
@@ -80,9 +78,7 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 			continue
 		}
 		if err != nil {
-			for _, q := range procs {
-				t.Logf("%s's lines but turns: %v", q.Name, slices.DeleteFunc(q.Lines(), func(l peerproc.Line) bool { return l.Ev() == "turn" }))
-			}
+			logPeers(t, procs)
 			t.Fatalf("%s: no player_left for slot %d: %v", p.Name, slot, err)
 		}
 		took := time.Since(sent)
@@ -185,4 +181,14 @@ func loopbackGame(t *testing.T, ctx context.Context, bin, name string, players i
 func backBySnapshot(p *peerproc.Proc) bool {
 	own := p.Find("start")
 	return len(own) > 0 && slices.ContainsFunc(p.Find("player_back"), func(l peerproc.Line) bool { return l.Int("slot") == own[0].Int("slot") })
+}
+
+// logPeers logs each process's lines but its turns, and the end of its
+// stderr: what a failed wait needs to be understood.
+func logPeers(t *testing.T, procs []*peerproc.Proc) {
+	t.Helper()
+	for _, q := range procs {
+		t.Logf("%s's lines but turns: %v\nits stderr (end): %s", q.Name,
+			slices.DeleteFunc(q.Lines(), func(l peerproc.Line) bool { return l.Ev() == "turn" }), lastBytes(q.Stderr(), 2000))
+	}
 }
