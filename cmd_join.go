@@ -6,7 +6,9 @@ import (
 
 	"hostfall/app"
 	"hostfall/cli"
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
+	"hostfall/p2p/relay"
+	"hostfall/p2p/transport"
 )
 
 func runJoin(ctx context.Context, args []string) error {
@@ -40,7 +42,7 @@ type joinFlags struct {
 
 // resolver says how join finds the host. The ways to name a session are
 // alternatives: each adds a flag and a case here.
-func (jf *joinFlags) resolver() (p2p.Resolver, error) {
+func (jf *joinFlags) resolver() (transport.Resolver, error) {
 	given := 0
 	for _, s := range []string{jf.addr, jf.session, jf.invite} {
 		if s != "" {
@@ -52,15 +54,15 @@ func (jf *joinFlags) resolver() (p2p.Resolver, error) {
 	}
 	switch {
 	case jf.addr != "":
-		return p2p.AddrResolver(jf.addr), nil
+		return transport.AddrResolver(jf.addr), nil
 	case jf.session != "" && jf.Relay != "":
-		ai, err := p2p.ParseAddr(jf.Relay)
+		ai, err := transport.ParseAddr(jf.Relay)
 		if err != nil {
 			return nil, cli.Usagef("--relay: %v", err)
 		}
-		return p2p.DirectoryResolver{Relay: ai, Name: jf.session}, nil
+		return relay.DirectoryResolver{Relay: ai, Name: jf.session}, nil
 	case jf.session != "":
-		return p2p.SessionResolver{Name: jf.session}, nil
+		return discovery.SessionResolver{Name: jf.session}, nil
 	case jf.invite != "":
 		return jf.InviteResolver(jf.invite)
 	}

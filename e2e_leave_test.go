@@ -136,7 +136,7 @@ func TestHeadlessJoinerKilledIsAwayAtOnce(t *testing.T) {
 		t.Errorf("the killed joiner was taken for one who left: %v", got)
 	}
 	t.Logf("FIGURE the host marked the killed joiner away %d ms after the kill (at turn %d)", away.Int("unix_ms")-killed.UnixMilli(), away.Int("turn"))
-	// The loss and the close are told apart milliseconds apart (p2p/hangup.go):
+	// The loss and the close are told apart milliseconds apart (p2p/transport/hangup.go):
 	// a wait may flash in between, but it is never counted down.
 	var waits []peerproc.Line
 	for _, l := range host.Find("waiting") {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
 	"hostfall/status"
 )
 
@@ -22,9 +22,9 @@ type Listing struct {
 
 // List prints the sessions that mDNS and beacons find on the LAN to out.
 func List(ctx context.Context, l Listing, out io.Writer) error {
-	b := p2p.Browse(ctx, p2p.BrowseOptions{Interfaces: l.Interfaces, Logger: slog.Default()})
+	b := discovery.Browse(ctx, discovery.BrowseOptions{Interfaces: l.Interfaces, Logger: slog.Default()})
 	defer b.Close()
-	keep := func(s *p2p.Seen) bool { return l.All || s.State != p2p.AnnLooking }
+	keep := func(s *discovery.Seen) bool { return l.All || s.State != discovery.AnnLooking }
 	if l.Watch {
 		return status.WatchSessions(ctx, b, keep, GameVersion, l.JSON, out)
 	}
@@ -32,6 +32,6 @@ func List(ctx context.Context, l Listing, out io.Writer) error {
 	case <-ctx.Done():
 	case <-time.After(l.Timeout):
 	}
-	seen := slices.DeleteFunc(b.Sessions(), func(s p2p.Seen) bool { return !keep(&s) })
+	seen := slices.DeleteFunc(b.Sessions(), func(s discovery.Seen) bool { return !keep(&s) })
 	return status.Sessions(out, seen, GameVersion, l.JSON)
 }

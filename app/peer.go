@@ -16,7 +16,8 @@ import (
 	"hostfall/game/ai"
 	"hostfall/logging"
 	"hostfall/match"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/status"
@@ -45,7 +46,7 @@ type Peer struct {
 	Listen   []string // multiaddrs; none means every interface
 	Relay    string   // a relay for peers behind NAT
 	// Internet puts the peer on the public libp2p network (nil: LAN only).
-	Internet *p2p.InternetConfig
+	Internet *codes.InternetConfig
 	Auto     bool // meet the other Auto peers on the LAN (headless only)
 	// Without Headless: the window, and whether it closes at the game's end.
 	Window    Window
@@ -134,7 +135,7 @@ func Resume(ctx context.Context, p Peer, path string, g Game) error {
 }
 
 // Join joins the session res finds and plays it.
-func Join(ctx context.Context, p Peer, res p2p.Resolver) error {
+func Join(ctx context.Context, p Peer, res transport.Resolver) error {
 	return joinWith(ctx, p, func(c *network.Client, o client.JoinOptions) error { return c.JoinVia(res, o) })
 }
 
@@ -159,11 +160,11 @@ func hasLastGame(p Peer) error {
 	path := p.Identity
 	if path == "" {
 		var err error
-		if path, err = p2p.DefaultIdentityPath(); err != nil {
+		if path, err = transport.DefaultIdentityPath(); err != nil {
 			return err
 		}
 	}
-	key, err := p2p.LoadIdentity(path)
+	key, err := transport.LoadIdentity(path)
 	if err != nil {
 		return err
 	}

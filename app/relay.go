@@ -9,7 +9,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
-	"hostfall/p2p"
+	"hostfall/p2p/relay"
 	"hostfall/status"
 )
 
@@ -25,6 +25,6 @@ type Relay struct {
 // RunRelay serves r until ctx ends, printing where it listens.
 func RunRelay(ctx context.Context, r Relay) error {
 	line := &status.Line{JSON: r.JSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}
-	return p2p.RunRelay(ctx, p2p.RelayConfig{IdentityPath: r.Identity, Listen: r.Listen, Allow: r.Allow, DirectoryTTL: r.TTL,
+	return relay.RunRelay(ctx, relay.RelayConfig{IdentityPath: r.Identity, Listen: r.Listen, Allow: r.Allow, DirectoryTTL: r.TTL,
 		Logger: slog.Default(), Listening: func(id peer.ID, addrs []ma.Multiaddr) { line.RelayListening(id, addrs, len(r.Allow)) }})
 }

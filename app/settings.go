@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"hostfall/game/ai"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
 	"hostfall/settings"
 )
 
@@ -38,7 +38,7 @@ type Network struct {
 	Listen   []string // multiaddrs; none means every interface
 	Relay    string   // a Hostfall relay's multiaddr, or ""
 	// Internet puts the window's peer on the public libp2p network (nil: LAN only).
-	Internet *p2p.InternetConfig
+	Internet *codes.InternetConfig
 }
 
 // Skirmish is a game of the player against bots.

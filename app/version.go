@@ -5,7 +5,7 @@ import (
 	"runtime"
 
 	"hostfall/game"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 	"hostfall/version"
 )
@@ -33,7 +33,7 @@ func Version() VersionInfo {
 	return VersionInfo{
 		Version: version.String(), Commit: version.Revision(), Go: runtime.Version(),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH, Build: build,
-		Game: GameVersion, Protocol: session.ProtocolVersion, Transport: p2p.ProtocolID, Rules: game.RulesVersion,
+		Game: GameVersion, Protocol: session.ProtocolVersion, Transport: transport.ProtocolID, Rules: game.RulesVersion,
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 	"hostfall/datadir"
 	"hostfall/game"
 	"hostfall/logging"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
 	"hostfall/render"
 	"hostfall/settings"
 	"hostfall/sound"
@@ -201,7 +201,7 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 		tweak(&opt)
 	}
 	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
-		InternetWhenAsked: &p2p.InternetConfig{}, // the public network, once the player asks for it
+		InternetWhenAsked: &codes.InternetConfig{}, // the public network, once the player asks for it
 		OnInvite:          func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
 	return network.Start(ctx, su, opt)
 }

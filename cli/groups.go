@@ -6,7 +6,7 @@ import (
 
 	"hostfall/app"
 	"hostfall/game/ai"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 )
 
 // AddWindow adds the flags of every command that opens the window.
@@ -35,7 +35,7 @@ func AddNetwork(fs *flag.FlagSet, n *app.Network, offline string) {
 
 // addHost adds the flags of this machine's libp2p host.
 func addHost(fs *flag.FlagSet, identity *string, listen *[]string) {
-	fs.StringVar(identity, "identity", "", "identity key file (default: $"+p2p.IdentityEnv+" or the user's config dir)")
+	fs.StringVar(identity, "identity", "", "identity key file (default: $"+transport.IdentityEnv+" or the user's config dir)")
 	fs.Var((*Strings)(listen), "listen", "multiaddr to listen on (repeatable; default: TCP and QUIC on every interface)")
 }
 

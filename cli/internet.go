@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"strings"
 
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/relay"
+	"hostfall/p2p/transport"
 )
 
 // AddInternet adds the flags of internet play: --internet, and the
 // --bootstrap and --static-relays lists, which imply it. *cfg stays nil
 // unless one of them is given.
-func AddInternet(fs *flag.FlagSet, cfg **p2p.InternetConfig) {
-	on := func() *p2p.InternetConfig {
+func AddInternet(fs *flag.FlagSet, cfg **codes.InternetConfig) {
+	on := func() *codes.InternetConfig {
 		if *cfg == nil {
-			*cfg = &p2p.InternetConfig{}
+			*cfg = &codes.InternetConfig{}
 		}
 		return *cfg
 	}
@@ -38,13 +40,13 @@ func AddInternet(fs *flag.FlagSet, cfg **p2p.InternetConfig) {
 }
 
 // addrList parses comma-separated peer multiaddrs.
-func addrList(s string) ([]p2p.AddrInfo, error) {
-	var out []p2p.AddrInfo
+func addrList(s string) ([]transport.AddrInfo, error) {
+	var out []transport.AddrInfo
 	for _, a := range strings.Split(s, ",") {
 		if a = strings.TrimSpace(a); a == "" {
 			continue
 		}
-		ai, err := p2p.ParseAddr(a)
+		ai, err := transport.ParseAddr(a)
 		if err != nil {
 			return nil, err
 		}
@@ -58,30 +60,30 @@ func addrList(s string) ([]p2p.AddrInfo, error) {
 // internet play on. With a long one (HF1-…), unless
 // --relay names another relay, this peer also holds a reservation on the
 // code's relay, so the other players can reach it too.
-func (p *Peer) InviteResolver(code string) (p2p.Resolver, error) {
-	if p2p.IsShortCode(code) {
-		c, err := p2p.ParseCode(code)
+func (p *Peer) InviteResolver(code string) (transport.Resolver, error) {
+	if codes.IsShortCode(code) {
+		c, err := codes.ParseCode(code)
 		if err != nil {
 			return nil, Usagef("--invite: %v", err)
 		}
 		if p.Relay != "" { // a game hosted through this relay of one's own: its rendezvous has the code
-			relay, err := p2p.ParseAddr(p.Relay)
+			point, err := transport.ParseAddr(p.Relay)
 			if err != nil {
 				return nil, Usagef("--relay: %v", err)
 			}
-			return p2p.RelayCodeResolver{Relay: relay, Code: c}, nil
+			return relay.RelayCodeResolver{Relay: point, Code: c}, nil
 		}
 		if p.Internet == nil {
-			p.Internet = &p2p.InternetConfig{}
+			p.Internet = &codes.InternetConfig{}
 		}
-		return p2p.CodeResolver(c), nil
+		return codes.CodeResolver(c), nil
 	}
-	inv, err := p2p.DecodeInvite(code)
+	inv, err := codes.DecodeInvite(code)
 	if err != nil {
 		return nil, Usagef("--invite: %v", err)
 	}
 	if p.Relay == "" && inv.Relay != nil && p.Internet == nil {
 		p.Relay = inv.Relay.String()
 	}
-	return p2p.InviteResolver(code), nil
+	return codes.InviteResolver(code), nil
 }

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/relay"
 )
 
 const testBoot = "/ip4/11.0.0.100/tcp/4001/p2p/12D3KooWPMg4ZbAVnDK9Vwf9hgW3zREW76LKXTWYtjHFdyLo2Fcq"
@@ -25,7 +26,7 @@ func TestAddInternet(t *testing.T) {
 		{[]string{"--bootstrap", "/ip4/1.2.3.4/tcp/1"}, false, 0, 0, true},
 		{[]string{"--internet=false"}, false, 0, 0, true},
 	} {
-		var cfg *p2p.InternetConfig
+		var cfg *codes.InternetConfig
 		fs := newFlags()
 		AddInternet(fs, &cfg)
 		err := Parse(fs, tt.args)
@@ -46,20 +47,20 @@ func TestAddInternet(t *testing.T) {
 // that relay's rendezvous; a long one takes its relay; a mistyped short
 // code is a usage error.
 func TestInviteResolver(t *testing.T) {
-	code := p2p.CodeFor("host", []byte("salt")).String()
+	code := codes.CodeFor("host", []byte("salt")).String()
 	var p Peer
 	r, err := p.InviteResolver(code)
 	if err != nil || p.Internet == nil {
 		t.Fatalf("short code: %v, %v, internet %v", r, err, p.Internet)
 	}
-	if _, ok := r.(p2p.CodeResolver); !ok {
+	if _, ok := r.(codes.CodeResolver); !ok {
 		t.Errorf("short code resolved by %T", r)
 	}
 	p = Peer{}
 	p.Relay = testBoot
 	if r, err := p.InviteResolver(code); err != nil || p.Internet != nil {
 		t.Errorf("short code with --relay: %v, internet %v", err, p.Internet)
-	} else if rr, ok := r.(p2p.RelayCodeResolver); !ok || rr.Code.String() != code {
+	} else if rr, ok := r.(relay.RelayCodeResolver); !ok || rr.Code.String() != code {
 		t.Errorf("short code with --relay resolved by %T %+v", r, r)
 	}
 	p = Peer{}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strconv"
 
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 )
 
 // go-libp2p logs one level quieter than the program (errors only; warnings
@@ -25,7 +25,7 @@ func Setup(w io.Writer) {
 	if os.Getenv("GOLOG_LOG_LEVEL") != "" {
 		return // go-libp2p's own per-subsystem levels (e.g. "error,p2p-holepunch=debug") to stderr
 	}
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(w, &slog.HandlerOptions{Level: libp2pLevel}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(w, &slog.HandlerOptions{Level: libp2pLevel}))
 }
 
 // SetVerbose turns detail (debug) on or off.
@@ -60,6 +60,6 @@ func (v *Verbose) Set(s string) error {
 // interface, so logs stay quiet (warnings on stderr, go-libp2p's own only
 // when they are errors).
 func Window() *slog.Logger {
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }

@@ -19,7 +19,7 @@ import (
 	"hostfall/client/library"
 	"hostfall/client/offline"
 	"hostfall/game/ai"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/savegame"
 	"hostfall/session"
@@ -126,7 +126,7 @@ func soloSave(t *testing.T, dir string) string {
 // hosted on the network client, Bo's slot waiting for him.
 func TestLoadGameFromTheBrowser(t *testing.T) {
 	testWindow(t)
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	saves := t.TempDir()
 	path := soloSave(t, t.TempDir())
 	sv, err := savegame.ReadFile(path)
@@ -140,7 +140,7 @@ func TestLoadGameFromTheBrowser(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(saves, "Broken-20260101-120000.hfsave"), []byte("HFSAVE\x01\x00not a game"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := loopbackClientOn(t, p2p.Options{}, nil, nil)
+	c := loopbackClientOn(t, transport.Options{}, nil, nil)
 	h := libHarness(t, c, &library.Library{SaveDir: saves, ReplayDir: t.TempDir()})
 	h.live(nil)
 	h.click(loadButton(h.a.w))
@@ -274,14 +274,14 @@ func TestReplaysFromTheBrowser(t *testing.T) {
 // lobby to wait in, the game plays on from the saved turn.
 func TestLoadSoloGameFromTheBrowser(t *testing.T) {
 	testWindow(t)
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	saves := t.TempDir()
 	path := soloSave(t, saves)
 	sv, err := savegame.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := loopbackClientOn(t, p2p.Options{}, nil, nil)
+	c := loopbackClientOn(t, transport.Options{}, nil, nil)
 	h := libHarness(t, c, &library.Library{SaveDir: saves, ReplayDir: t.TempDir()})
 	h.live(nil)
 	h.click(loadButton(h.a.w))

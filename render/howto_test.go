@@ -12,7 +12,7 @@ import (
 	"hostfall/client/offline"
 	"hostfall/game"
 	"hostfall/game/ai"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/session"
 	"hostfall/settings"
@@ -183,7 +183,7 @@ func TestHowToGivesTheOfflineGameBack(t *testing.T) {
 // 0:03 → 0:19), and closing it lets the game go on.
 func TestHowToPausesANetworkSoloGame(t *testing.T) {
 	testWindow(t)
-	c := loopbackClientOn(t, p2p.Options{}, nil, func(o *network.Options) { o.WaitScreen = true })
+	c := loopbackClientOn(t, transport.Options{}, nil, func(o *network.Options) { o.WaitScreen = true })
 	if err := c.Create(client.CreateOptions{Name: "Solo", PlayerName: "Ann", MaxPlayers: 2, MapSeed: 7, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@ import (
 
 	"hostfall/client/network"
 	"hostfall/internal/dhtlab"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -23,7 +24,7 @@ import (
 // and joins Ann's lobby. No test traffic leaves loopback.
 func TestNetInternetWindows(t *testing.T) {
 	testWindow(t) // skip early without a display
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	boot := dhtlab.Loopback(t, 8)
 	ann := askedClient(t, "ann", boot[:2])
 	bo := askedClient(t, "bo", boot[5:6])
@@ -36,7 +37,7 @@ func TestNetInternetWindows(t *testing.T) {
 	liveFrame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, lay.createBtn.Center()) })
 	framesUntil(t, "Ann's lobby with a short code", func() bool { return ha.a.screen == scrLobby && ha.a.lobby.v.short }, ha)
 	code := ann.Status().Invite
-	if !p2p.IsShortCode(code) {
+	if !codes.IsShortCode(code) {
 		t.Fatalf("Ann's lobby offers %q", code)
 	}
 	img := liveShot(t, ha, "internet-lobby-host")
@@ -66,12 +67,12 @@ func TestNetInternetWindows(t *testing.T) {
 
 // askedClient is the window's network client (Setup.InternetWhenAsked)
 // on loopback, with boot for the public network's bootstrap peers.
-func askedClient(t *testing.T, name string, boot []p2p.AddrInfo) *network.Client {
+func askedClient(t *testing.T, name string, boot []transport.AddrInfo) *network.Client {
 	t.Helper()
 	dir := t.TempDir()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	su := network.Setup{IdentityPath: filepath.Join(dir, name+".key"), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot, RelayWait: 200 * time.Millisecond}}
+		InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot, RelayWait: 200 * time.Millisecond}}
 	c, err := network.Start(t.Context(), su, network.Options{GameVersion: "render-test", Logger: log,
 		Session: session.Config{CountdownTicks: 2}})
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/game"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 )
 
@@ -25,11 +25,11 @@ import (
 // window in turn; the screenshots are in the test's artifact directory.
 func TestNetFlowTwoWindows(t *testing.T) {
 	testWindow(t) // skip early without a display
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	const limit = 60
 	lan := &network.Static{}
-	ann := loopbackClientOn(t, p2p.Options{}, nil, func(o *network.Options) { o.WaitScreen, o.TurnLimit = true, limit })
-	bo := loopbackClientOn(t, p2p.Options{}, lan, func(o *network.Options) { o.WaitScreen = true })
+	ann := loopbackClientOn(t, transport.Options{}, nil, func(o *network.Options) { o.WaitScreen, o.TurnLimit = true, limit })
+	bo := loopbackClientOn(t, transport.Options{}, lan, func(o *network.Options) { o.WaitScreen = true })
 	ha := newHarness(t, ann)
 	hb := newHarnessAs(t, bo, "Bo")
 	frame := liveFrame

@@ -8,7 +8,7 @@ import (
 
 	"hostfall/client/network"
 	"hostfall/game"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -20,10 +20,10 @@ import (
 // and both games are the map, the teams and the speed she chose.
 func TestNetLobbyFlow(t *testing.T) {
 	testWindow(t) // skip early without a display
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	lan := &network.Static{}
-	ann := loopbackClientOn(t, p2p.Options{}, nil, nil)
-	bo := loopbackClientOn(t, p2p.Options{}, lan, nil)
+	ann := loopbackClientOn(t, transport.Options{}, nil, nil)
+	bo := loopbackClientOn(t, transport.Options{}, lan, nil)
 	ha := newHarness(t, ann)
 	hb := newHarnessAs(t, bo, "Bo")
 	frame := liveFrame

@@ -12,7 +12,7 @@ import (
 	"hostfall/client/network"
 	"hostfall/game"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -23,7 +23,7 @@ import (
 // network panel (F3) listing both players with Bo's measured round trip.
 func TestShotNetGame(t *testing.T) {
 	testWindow(t) // skip early without a display
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	lan := &network.Static{}
 	ann := loopbackClient(t, nil)
 	bo := loopbackClient(t, lan)
@@ -118,13 +118,13 @@ func TestShotNetGame(t *testing.T) {
 // loopbackClient is a network client on a new libp2p host on loopback.
 func loopbackClient(t *testing.T, b network.Browser) *network.Client {
 	t.Helper()
-	return loopbackClientOn(t, p2p.Options{}, b, nil)
+	return loopbackClientOn(t, transport.Options{}, b, nil)
 }
 
 // loopbackClientOn is loopbackClient on a host built with hopt (identity,
 // logger and listen addresses are the test's); use, if set, adjusts the
 // client's options.
-func loopbackClientOn(t *testing.T, hopt p2p.Options, b network.Browser, use func(*network.Options)) *network.Client {
+func loopbackClientOn(t *testing.T, hopt transport.Options, b network.Browser, use func(*network.Options)) *network.Client {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
@@ -133,7 +133,7 @@ func loopbackClientOn(t *testing.T, hopt p2p.Options, b network.Browser, use fun
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	hopt.Identity, hopt.Logger = k, log
 	hopt.Listen = []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}
-	h, err := p2p.NewHost(t.Context(), hopt)
+	h, err := transport.NewHost(t.Context(), hopt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"hostfall/client/network"
 	"hostfall/game"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -28,8 +28,8 @@ import (
 func TestNetWholeGame(t *testing.T) {
 	testWindow(t) // skip early without a display
 	start := time.Now()
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
-	c := loopbackClientOn(t, p2p.Options{}, nil, func(o *network.Options) { o.WaitScreen = true })
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	c := loopbackClientOn(t, transport.Options{}, nil, func(o *network.Options) { o.WaitScreen = true })
 	f := &flow{t: t, h: newHarness(t, c), c: c}
 
 	f.browserToLobby()

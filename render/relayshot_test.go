@@ -13,7 +13,9 @@ import (
 	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/relay"
+	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -27,14 +29,14 @@ import (
 // works for friends without the relay too.
 func TestShotRelayBrowser(t *testing.T) {
 	testWindow(t) // skip early without a display
-	p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+	transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	relay := loopbackRelay(t)
 	ann := relayClient(t, relay, nil)
 	if err := ann.Create(client.CreateOptions{Name: "Relay night", PlayerName: "Ann", MaxPlayers: 4, MapSeed: 7, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
 	lan := &network.Static{}
-	lan.Add(client.Listing{ID: "lan-1", Name: "Friday LAN party", Host: "Cy", Players: 2, Max: 8, Source: client.SourceLAN}, p2p.AddrInfo{})
+	lan.Add(client.Listing{ID: "lan-1", Name: "Friday LAN party", Host: "Cy", Players: 2, Max: 8, Source: client.SourceLAN}, transport.AddrInfo{})
 	bo := relayClient(t, relay, lan)
 	testwait.For(t, "Ann's game in Bo's browser", 15*time.Second, func() bool { return len(bo.Sessions()) == 2 })
 
@@ -82,7 +84,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	ls := ha.a.lobby
 	st := ann.Status()
 	code, long := st.Invite, st.InviteLong
-	if _, err := p2p.ParseCode(code); err != nil || !strings.HasPrefix(long, p2p.InvitePrefix) {
+	if _, err := codes.ParseCode(code); err != nil || !strings.HasPrefix(long, codes.InvitePrefix) {
 		t.Fatalf("Ann's codes %q and %q, want a short code and the long one: %v", code, long, err)
 	}
 	noProblems(t, ha.a)
@@ -115,20 +117,20 @@ func TestShotRelayBrowser(t *testing.T) {
 }
 
 // loopbackRelay runs a relay with its directory on a loopback host.
-func loopbackRelay(t *testing.T) *p2p.Host {
+func loopbackRelay(t *testing.T) *transport.Host {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: p2p.RelayHostOptions(), Logger: log})
+	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+		Libp2p: relay.RelayHostOptions(), Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: log})
+	rs, err := relay.StartRelay(h, relay.RelayOptions{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,9 +140,9 @@ func loopbackRelay(t *testing.T) *p2p.Host {
 
 // relayClient is a network client on a loopback host that uses the relay
 // as the window does with --relay; lan, if set, lists the LAN's games.
-func relayClient(t *testing.T, relay *p2p.Host, lan network.Browser) *network.Client {
+func relayClient(t *testing.T, relay *transport.Host, lan network.Browser) *network.Client {
 	t.Helper()
-	rc, err := p2p.NewRelayClient(relay.Addrs()[0].String(), nil)
+	rc, err := transport.NewRelayClient(relay.Addrs()[0].String(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

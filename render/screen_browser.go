@@ -561,7 +561,7 @@ func (b *browserScreen) joinCode() browserIntent {
 const maxShortCode = 12
 
 // isShortCode tells a short invite code (K7Q2-9XPM) from a long one
-// (HF1-…), by p2p.IsShortCode's rule (render does not import p2p).
+// (HF1-…), by codes.IsShortCode's rule (render does not import p2p/codes).
 func isShortCode(code string) bool {
 	code = strings.TrimSpace(code)
 	return code != "" && len(code) <= maxShortCode && !strings.HasPrefix(strings.ToUpper(code), "HF1-")

@@ -158,7 +158,7 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 // challenged again, a second longer for each further wrong proof (up to a
 // minute), and the host keeps at most maxChallenges open
 // challenges, so fresh peer IDs cannot grow its memory either. (Per
-// address, the transport budgets proofs, p2p.Limits.ProofRate: the
+// address, the transport budgets proofs, transport.Limits.ProofRate: the
 // session sees peer IDs only.)
 const (
 	freeGuesses   = 2

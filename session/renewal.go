@@ -1,7 +1,7 @@
 package session
 
 // A planned silence. When the transport replaces a relay circuit that
-// reached its limit (p2p/circuit.go), the link to that peer is down for a
+// reached its limit (p2p/transport/circuit.go), the link to that peer is down for a
 // circuit set-up: a few round trips, half a second at an 80 ms round trip,
 // longer than FailTicks. The transport says so (MsgRenewing, Count = the
 // ticks it allows itself), and for that long neither side takes the silence

@@ -8,7 +8,7 @@ import (
 	"hostfall/session/simnet"
 )
 
-// A relay circuit replaced before its limit (p2p/circuit.go) leaves the link
+// A relay circuit replaced before its limit (p2p/transport/circuit.go) leaves the link
 // silent for a circuit set-up: 55 ticks here, with 40 ms each way (an 80 ms
 // round trip), as measured in namespaces. Announced (MsgRenewing), the
 // silence shows no "waiting for" and brings no claim, three times over;

@@ -13,7 +13,8 @@ import (
 	"hostfall/client"
 	"hostfall/client/network"
 	"hostfall/game"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -35,12 +36,12 @@ func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
 		ps.Event(p, ev)
 	}
 	o.OnFile = ps.File
-	o.OnFound = func(h p2p.AddrInfo, took time.Duration) {
+	o.OnFound = func(h transport.AddrInfo, took time.Duration) {
 		ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
 	}
-	su.OnPath = func(p peer.ID, k p2p.PathKind) {
+	su.OnPath = func(p peer.ID, k transport.PathKind) {
 		text := fmt.Sprintf("%s: connected through a relay — trying to go direct", p)
-		if k == p2p.PathDirect {
+		if k == transport.PathDirect {
 			text = fmt.Sprintf("%s: direct", p)
 		}
 		ps.Line.Emit("path", text, KV("peer", p.String()), KV("path", k.String()))
@@ -64,20 +65,20 @@ func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
 // circuit prints a path line each time a relay that limits its circuits (a
 // public one) carries the game to p on a fresh circuit: renewed before the
 // limit, or right after the relay cut the last one.
-func (ps *Peer) circuit(c p2p.CircuitRenewal) {
+func (ps *Peer) circuit(c transport.CircuitRenewal) {
 	how := "renewed before its limit"
 	if !c.Planned {
 		how = "ended by the relay, replaced"
 	}
 	text := fmt.Sprintf("%s: relay circuit %s (%d so far; the game waited %d ms)", c.Peer, how, c.Count, c.Gap.Milliseconds())
-	ps.Line.Emit("path", text, KV("peer", c.Peer.String()), KV("path", p2p.PathRelayed.String()), KV("limited", true),
+	ps.Line.Emit("path", text, KV("peer", c.Peer.String()), KV("path", transport.PathRelayed.String()), KV("limited", true),
 		KV("renewed", c.Count), KV("planned", c.Planned), KV("gap_ms", c.Gap.Milliseconds()))
 }
 
 // progressLines prints the steps of internet play, each change once.
-func progressLines(s *Line) func(p2p.Progress) {
-	var last atomic.Pointer[p2p.Progress]
-	return func(p p2p.Progress) {
+func progressLines(s *Line) func(codes.Progress) {
+	var last atomic.Pointer[codes.Progress]
+	return func(p codes.Progress) {
 		if old := last.Swap(&p); old != nil && *old == p {
 			return
 		}
@@ -119,7 +120,7 @@ func (ps *Peer) trace(po *network.PeerOptions) {
 }
 
 // Listening says where a peer listens (what `join --addr` takes).
-func Listening(s *Line, ai p2p.AddrInfo) {
+func Listening(s *Line, ai transport.AddrInfo) {
 	var addrs []string
 	for _, a := range ai.Addrs {
 		addrs = append(addrs, a.String())

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
 )
 
 // sessionJSON is one session of `list --json`. Scripts and tests read these
@@ -31,7 +31,7 @@ type sessionJSON struct {
 }
 
 // toSessionJSON is s as `list` shows it to a peer of gameVersion.
-func toSessionJSON(s *p2p.Seen, gameVersion string) sessionJSON {
+func toSessionJSON(s *discovery.Seen, gameVersion string) sessionJSON {
 	j := sessionJSON{Name: s.Name, Host: s.Host.String(), State: s.State.String(), Players: s.Players,
 		MaxPlayers: s.MaxPlayers, Password: s.Password, Auto: s.Auto, Protocol: s.Protocol,
 		GameVersion: s.GameVersion, Joinable: s.Joinable(gameVersion), Iface: s.Iface,
@@ -45,7 +45,7 @@ func toSessionJSON(s *p2p.Seen, gameVersion string) sessionJSON {
 // Sessions prints the sessions seen, as `list` does: one indented JSON
 // array (empty when there are none) or a table for a person. gameVersion
 // is this program's: a lobby of another version is not joinable.
-func Sessions(w io.Writer, seen []p2p.Seen, gameVersion string, asJSON bool) error {
+func Sessions(w io.Writer, seen []discovery.Seen, gameVersion string, asJSON bool) error {
 	ss := []sessionJSON{}
 	for i := range seen {
 		ss = append(ss, toSessionJSON(&seen[i], gameVersion))
@@ -63,7 +63,7 @@ func Sessions(w io.Writer, seen []p2p.Seen, gameVersion string, asJSON bool) err
 // appears ("up"), changes ("changed") or goes ("down") until ctx is done:
 // with asJSON one object a line, the session's fields after "ev" and
 // "unix_ms".
-func WatchSessions(ctx context.Context, b *p2p.Browser, keep func(*p2p.Seen) bool, gameVersion string, asJSON bool, w io.Writer) error {
+func WatchSessions(ctx context.Context, b *discovery.Browser, keep func(*discovery.Seen) bool, gameVersion string, asJSON bool, w io.Writer) error {
 	known := map[string]sessionJSON{}
 	emit := func(ev string, s sessionJSON) {
 		if asJSON {

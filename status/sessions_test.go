@@ -11,7 +11,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
 	"hostfall/session"
 )
 
@@ -29,9 +29,9 @@ func testPeerID(t *testing.T) peer.ID {
 // version may join; a lobby it may not join says so in the table.
 func TestSessions(t *testing.T) {
 	id := testPeerID(t)
-	seen := []p2p.Seen{{
-		Announcement: p2p.Announcement{Protocol: session.ProtocolVersion, GameVersion: "1.0", Name: "Bob's game",
-			Players: 2, MaxPlayers: 4, State: p2p.AnnLobby, Password: true, Host: id,
+	seen := []discovery.Seen{{
+		Announcement: discovery.Announcement{Protocol: session.ProtocolVersion, GameVersion: "1.0", Name: "Bob's game",
+			Players: 2, MaxPlayers: 4, State: discovery.AnnLobby, Password: true, Host: id,
 			Addrs: []ma.Multiaddr{ma.StringCast("/ip4/192.0.2.7/tcp/4001")}},
 		Instance: "Bob", Iface: "eth0",
 	}}

@@ -13,7 +13,7 @@ import (
 // (turns, snapshots, command batches): the members of this peer's lobby and
 // the peers it asked to be let in or followed (a host it joins, a candidate
 // it follows, a game it merges into). Anyone else may only knock, with
-// frames of p2p.Limits.StrangerFrame at most, so a stranger's flood costs a
+// frames of transport.Limits.StrangerFrame at most, so a stranger's flood costs a
 // small buffer, not a snapshot-sized one per fresh peer ID.
 //
 // The loop writes it; transport readers read it through an atomic pointer

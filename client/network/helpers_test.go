@@ -14,7 +14,7 @@ import (
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -23,10 +23,10 @@ const testVersion = "network-test"
 func init() {
 	// Before any host starts: Start lowers it for relay and internet peers,
 	// and a write while other tests' hosts run would race with their reads.
-	p2p.TrustOneObserver()
+	transport.TrustOneObserver()
 	if os.Getenv("HOSTFALL_TEST_LOG") == "" {
 		// go-libp2p logs an error when a closing host's listener stops; quiet.
-		p2p.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
+		transport.RouteLibp2pLogs(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4}))
 	}
 }
 
@@ -54,12 +54,12 @@ type tclient struct {
 // tweak adjusts its options.
 func newClient(t *testing.T, name string, tweak func(*Options)) *tclient {
 	t.Helper()
-	return newClientOn(t, name, p2p.Options{}, tweak)
+	return newClientOn(t, name, transport.Options{}, tweak)
 }
 
 // newClientOn is newClient on a host built with hopt (listen addresses and
 // logger are the test's; the identity too, unless hopt names one).
-func newClientOn(t *testing.T, name string, hopt p2p.Options, tweak func(*Options)) *tclient {
+func newClientOn(t *testing.T, name string, hopt transport.Options, tweak func(*Options)) *tclient {
 	t.Helper()
 	if hopt.Identity == nil {
 		k, _, err := crypto.GenerateEd25519Key(nil)
@@ -70,7 +70,7 @@ func newClientOn(t *testing.T, name string, hopt p2p.Options, tweak func(*Option
 	}
 	hopt.Logger = testLog()
 	hopt.Listen = []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}
-	h, err := p2p.NewHost(t.Context(), hopt)
+	h, err := transport.NewHost(t.Context(), hopt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,8 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 )
 
 // useInternet puts internet play into opt: a hosted lobby gets a short
@@ -17,12 +18,12 @@ import (
 // published; otherwise only those created with client.CreateOptions.Internet.
 func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 	in := ip.in
-	in.OnPath(func(p peer.ID, k p2p.PathKind) {
+	in.OnPath(func(p peer.ID, k transport.PathKind) {
 		ip.onPath(p, k)
 		if su.OnPath != nil {
 			su.OnPath(p, k)
 		}
-		if k == p2p.PathRelayed {
+		if k == transport.PathRelayed {
 			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, p, su.OnProgress, ip.progress, log) })
 		}
 	})
@@ -67,22 +68,22 @@ func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 
 // stuckRelayed is how long a relayed connection may wait for hole punching
 // (which succeeds within a second when it does) before the player is told:
-// well within p2p.PunchWindow, after which no limited circuit to the peer
+// well within transport.PunchWindow, after which no limited circuit to the peer
 // is renewed or opened.
 const stuckRelayed = 15 * time.Second
 
 // warnRelayed tells the player when p is still reached only through a
 // relay: a public relay connects players but does not carry games (its
 // circuit ends after 2 minutes or 128 KiB and is not renewed past
-// p2p.PunchWindow, see p2p/circuit.go), so the game needs another path.
-func warnRelayed(in *p2p.Internet, p peer.ID, progress, screens func(p2p.Progress), log *slog.Logger) {
-	if in.Paths()[p] != p2p.PathRelayed {
+// transport.PunchWindow, see p2p/transport/circuit.go), so the game needs another path.
+func warnRelayed(in *codes.Internet, p peer.ID, progress, screens func(codes.Progress), log *slog.Logger) {
+	if in.Paths()[p] != transport.PathRelayed {
 		return
 	}
 	log.Warn("no direct path to this peer: hole punching failed, and public relays only introduce players (their circuit ends within minutes and is not renewed); play through a relay of your own (hostfall relay, then --relay), or forward a port to this machine", "peer", p)
-	for _, f := range []func(p2p.Progress){progress, screens} {
+	for _, f := range []func(codes.Progress){progress, screens} {
 		if f != nil {
-			f(p2p.Progress{Step: "relayed-only", Peer: p.String()})
+			f(codes.Progress{Step: "relayed-only", Peer: p.String()})
 		}
 	}
 }

@@ -11,13 +11,14 @@ import (
 	"hostfall/client"
 	"hostfall/internal/dhtlab"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
 // startWithSetup is Start as the commands call it, on loopback, with inet (nil:
 // a LAN peer).
-func startWithSetup(t *testing.T, name string, inet *p2p.InternetConfig) *Client {
+func startWithSetup(t *testing.T, name string, inet *codes.InternetConfig) *Client {
 	t.Helper()
 	return startWith(t, name, Setup{Internet: inet})
 }
@@ -42,11 +43,11 @@ func startWith(t *testing.T, name string, su Setup) *Client {
 // short code is refused with what to do.
 func TestStartLANOnly(t *testing.T) {
 	c := startWithSetup(t, "lan", nil)
-	if c.opt.Host.Internet() != nil {
+	if codes.On(c.opt.Host) != nil {
 		t.Fatal("a LAN peer started internet play")
 	}
-	_, err := c.opt.ResolveCode(t.Context(), p2p.CodeFor("x", nil).String())
-	if !errors.Is(err, p2p.ErrNoInternet) {
+	_, err := c.opt.ResolveCode(t.Context(), codes.CodeFor("x", nil).String())
+	if !errors.Is(err, codes.ErrNoInternet) {
 		t.Fatalf("a short code on a LAN peer: %v", err)
 	}
 }
@@ -57,17 +58,17 @@ func TestStartLANOnly(t *testing.T) {
 func TestStartInternetShortCode(t *testing.T) {
 	t.Parallel()
 	boot := dhtlab.Loopback(t, 8)
-	inet := &p2p.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}
+	inet := &codes.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}
 	ann := startWithSetup(t, "ann", inet)
 	if err := ann.Create(client.CreateOptions{Name: "Internet night", PlayerName: "Ann", MaxPlayers: 2, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
 	var code string
 	testwait.For(t, "Ann's short code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
-	if !p2p.IsShortCode(code) {
+	if !codes.IsShortCode(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
-	bo := startWithSetup(t, "bo", &p2p.InternetConfig{Bootstrap: boot[5:6]})
+	bo := startWithSetup(t, "bo", &codes.InternetConfig{Bootstrap: boot[5:6]})
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	if err := bo.JoinCode(code, client.JoinOptions{PlayerName: "Bo"}); err != nil {
@@ -84,10 +85,10 @@ func TestStartInternetShortCode(t *testing.T) {
 func TestInternetWhenAsked(t *testing.T) {
 	t.Parallel()
 	boot := dhtlab.Loopback(t, 8)
-	ann := startWith(t, "ann", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}})
-	bo := startWith(t, "bo", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: boot[5:6]}})
+	ann := startWith(t, "ann", Setup{InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}})
+	bo := startWith(t, "bo", Setup{InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot[5:6]}})
 	for _, c := range []*Client{ann, bo} {
-		if c.opt.Host.Internet() != nil {
+		if codes.On(c.opt.Host) != nil {
 			t.Fatal("internet play started before anyone asked for it")
 		}
 		if got := c.Status().Internet; got != (client.InternetStatus{Available: true}) {
@@ -96,7 +97,7 @@ func TestInternetWhenAsked(t *testing.T) {
 	}
 
 	// A code nobody published: Bo's client goes on the internet, looks, and says so.
-	missing := p2p.CodeFor("nobody", nil).String()
+	missing := codes.CodeFor("nobody", nil).String()
 	if err := bo.JoinCode(missing, client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestInternetWhenAsked(t *testing.T) {
 	if st := bo.Status().Internet; !st.On || !st.Failed || st.Text != refusal {
 		t.Errorf("after the missing code Bo's status is %+v, want on the internet and the refusal", st)
 	}
-	if bo.opt.Host.Internet() == nil {
+	if codes.On(bo.opt.Host) == nil {
 		t.Fatal("a short code did not start internet play")
 	}
 
@@ -125,7 +126,7 @@ func TestInternetWhenAsked(t *testing.T) {
 	}
 	var code string
 	testwait.For(t, "Ann's short code", 20*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
-	if !p2p.IsShortCode(code) {
+	if !codes.IsShortCode(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
 	if st := ann.Status().Internet; !st.On || !strings.Contains(st.Text, "friends type its code "+code) {
@@ -144,12 +145,12 @@ func TestInternetWhenAsked(t *testing.T) {
 // a client with a relay of its own refuses an internet game in a sentence.
 func TestInternetNotAsked(t *testing.T) {
 	t.Parallel()
-	c := startWith(t, "lan", Setup{InternetWhenAsked: &p2p.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)}}) // never the public list
+	c := startWith(t, "lan", Setup{InternetWhenAsked: &codes.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)}}) // never the public list
 	if err := c.Create(client.CreateOptions{Name: "LAN only", PlayerName: "Cy", MaxPlayers: 2, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if c.opt.Host.Internet() != nil || c.Status().Invite != "" || c.Status().Internet.On {
+	if codes.On(c.opt.Host) != nil || c.Status().Invite != "" || c.Status().Internet.On {
 		t.Fatalf("a LAN game went on the internet: %+v", c.Status().Internet)
 	}
 	lan := startWithSetup(t, "plain", nil)
@@ -160,20 +161,20 @@ func TestInternetNotAsked(t *testing.T) {
 }
 
 func TestProgressText(t *testing.T) {
-	code := p2p.CodeFor("x", nil)
+	code := codes.CodeFor("x", nil)
 	for _, tt := range []struct {
-		p      p2p.Progress
+		p      codes.Progress
 		want   string
 		failed bool
 	}{
-		{p2p.Progress{Step: "publishing", Relays: 3}, "publishing your game… (3 relays)", false},
-		{p2p.Progress{Step: "publishing", Relays: 1}, "publishing your game… (1 relay)", false},
-		{p2p.Progress{Step: "published", Code: code, Relays: 3}, "your game is on the internet (3 relays): friends type its code " + code.String() + " into their game list", false},
-		{p2p.Progress{Step: "found", Code: code, Relays: 2}, "found " + code.String() + ": connecting through a relay", false},
-		{p2p.Progress{Step: "found", Code: code}, "found " + code.String() + ": connecting", false},
-		{p2p.Progress{Step: "finding", Code: code}, "finding " + code.String() + "…", false},
-		{p2p.Progress{Step: "relayed-only"}, "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine", true},
-		{p2p.Progress{Step: "unheard-of"}, "", false},
+		{codes.Progress{Step: "publishing", Relays: 3}, "publishing your game… (3 relays)", false},
+		{codes.Progress{Step: "publishing", Relays: 1}, "publishing your game… (1 relay)", false},
+		{codes.Progress{Step: "published", Code: code, Relays: 3}, "your game is on the internet (3 relays): friends type its code " + code.String() + " into their game list", false},
+		{codes.Progress{Step: "found", Code: code, Relays: 2}, "found " + code.String() + ": connecting through a relay", false},
+		{codes.Progress{Step: "found", Code: code}, "found " + code.String() + ": connecting", false},
+		{codes.Progress{Step: "finding", Code: code}, "finding " + code.String() + "…", false},
+		{codes.Progress{Step: "relayed-only"}, "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine", true},
+		{codes.Progress{Step: "unheard-of"}, "", false},
 	} {
 		got, failed := ProgressText(tt.p)
 		if got != tt.want || failed != tt.failed {
@@ -185,13 +186,13 @@ func TestProgressText(t *testing.T) {
 // The screens' sentences for how the game is carried: relayed, then
 // direct; a joiner that got in says how it reached the host.
 func TestInternetPathText(t *testing.T) {
-	ip := &inetPlay{in: p2p.NewInternet(p2p.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)})}
+	ip := &inetPlay{in: codes.NewInternet(codes.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)})}
 	for _, tt := range []struct {
 		do   func()
 		want string
 	}{
-		{func() { ip.onPath("", p2p.PathRelayed) }, "Connected through a relay — trying to go direct"},
-		{func() { ip.onPath("", p2p.PathDirect) }, "Direct — the game no longer goes through a relay"},
+		{func() { ip.onPath("", transport.PathRelayed) }, "Connected through a relay — trying to go direct"},
+		{func() { ip.onPath("", transport.PathDirect) }, "Direct — the game no longer goes through a relay"},
 		{func() { ip.joined("") }, "Connected directly to the host"},
 	} {
 		tt.do()

@@ -4,15 +4,16 @@ import (
 	"fmt"
 
 	"hostfall/client"
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
-// LAN is the Browser over the sessions mDNS and beacons find (a p2p.Browser): a
+// LAN is the Browser over the sessions mDNS and beacons find (a discovery.Browser): a
 // listing's ID is its host's peer ID. Peers still looking for an --auto game
 // host nothing and are not listed.
 type LAN struct {
-	B           *p2p.Browser
+	B           *discovery.Browser
 	GameVersion string // "" lists every version; otherwise others are left out
 }
 
@@ -27,12 +28,12 @@ func (l LAN) Sessions() []client.Listing {
 	return out
 }
 
-func (l LAN) listing(s *p2p.Seen) (client.Listing, bool) {
-	if s.State == p2p.AnnLooking || (l.GameVersion != "" && s.GameVersion != l.GameVersion) {
+func (l LAN) listing(s *discovery.Seen) (client.Listing, bool) {
+	if s.State == discovery.AnnLooking || (l.GameVersion != "" && s.GameVersion != l.GameVersion) {
 		return client.Listing{}, false
 	}
 	state := session.StateLobby
-	if s.State == p2p.AnnPlaying {
+	if s.State == discovery.AnnPlaying {
 		state = session.StatePlaying
 	}
 	return client.Listing{ID: s.Host.String(), Name: s.Name, Host: announcedHost(&s.Announcement), Players: s.Players, Max: s.MaxPlayers,
@@ -41,7 +42,7 @@ func (l LAN) listing(s *p2p.Seen) (client.Listing, bool) {
 
 // announcedHost is the name a browser shows for an announcement's host:
 // the name it gives, or its peer ID's end (an older peer gives no name).
-func announcedHost(a *p2p.Announcement) string {
+func announcedHost(a *discovery.Announcement) string {
 	if a.HostName != "" {
 		return a.HostName
 	}
@@ -49,11 +50,11 @@ func announcedHost(a *p2p.Announcement) string {
 }
 
 // Resolve returns the address of the host of the listing with that ID.
-func (l LAN) Resolve(id string) (p2p.AddrInfo, error) {
+func (l LAN) Resolve(id string) (transport.AddrInfo, error) {
 	for _, s := range l.B.Sessions() {
 		if s.Host.String() == id {
 			return s.DialInfo(), nil
 		}
 	}
-	return p2p.AddrInfo{}, fmt.Errorf("that game is no longer announced on the LAN")
+	return transport.AddrInfo{}, fmt.Errorf("that game is no longer announced on the LAN")
 }

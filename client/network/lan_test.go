@@ -4,7 +4,8 @@ import (
 	"testing"
 
 	"hostfall/client"
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
+	"hostfall/p2p/relay"
 	"hostfall/session"
 )
 
@@ -12,23 +13,23 @@ import (
 // game version and peers still looking for an --auto game are left out.
 func TestLANListing(t *testing.T) {
 	id := testIDs(t, 1)[0]
-	seen := func(st p2p.AnnState, version string) *p2p.Seen {
-		return &p2p.Seen{Announcement: p2p.Announcement{GameVersion: version, Name: "lan party", Players: 3,
+	seen := func(st discovery.AnnState, version string) *discovery.Seen {
+		return &discovery.Seen{Announcement: discovery.Announcement{GameVersion: version, Name: "lan party", Players: 3,
 			MaxPlayers: 4, State: st, Password: true, Host: id, HostName: "Ann"}}
 	}
-	nameless := seen(p2p.AnnLobby, "v1")
+	nameless := seen(discovery.AnnLobby, "v1")
 	nameless.HostName = "" // an older peer's announcement
 	l := LAN{GameVersion: "v1"}
 	for _, tc := range []struct {
 		name string
-		s    *p2p.Seen
+		s    *discovery.Seen
 		ok   bool
 		want session.LobbyState
 	}{
-		{"lobby", seen(p2p.AnnLobby, "v1"), true, session.StateLobby},
-		{"playing", seen(p2p.AnnPlaying, "v1"), true, session.StatePlaying},
-		{"looking for --auto", seen(p2p.AnnLooking, "v1"), false, 0},
-		{"another version", seen(p2p.AnnLobby, "v2"), false, 0},
+		{"lobby", seen(discovery.AnnLobby, "v1"), true, session.StateLobby},
+		{"playing", seen(discovery.AnnPlaying, "v1"), true, session.StatePlaying},
+		{"looking for --auto", seen(discovery.AnnLooking, "v1"), false, 0},
+		{"another version", seen(discovery.AnnLobby, "v2"), false, 0},
 		{"no host name", nameless, true, session.StateLobby},
 	} {
 		got, ok := l.listing(tc.s)
@@ -51,9 +52,9 @@ func TestLANListing(t *testing.T) {
 // showed none: an empty Host column in the browser).
 func TestRelayListingNamesTheHost(t *testing.T) {
 	ids := testIDs(t, 2)
-	d := &RelayDirectory{entries: []p2p.DirectoryEntry{
-		{Announcement: p2p.Announcement{Name: "relay night", Players: 1, MaxPlayers: 4, Host: ids[0], HostName: "Ann"}},
-		{Announcement: p2p.Announcement{Name: "older peer", Players: 1, MaxPlayers: 4, Host: ids[1]}},
+	d := &RelayDirectory{entries: []relay.DirectoryEntry{
+		{Announcement: discovery.Announcement{Name: "relay night", Players: 1, MaxPlayers: 4, Host: ids[0], HostName: "Ann"}},
+		{Announcement: discovery.Announcement{Name: "older peer", Players: 1, MaxPlayers: 4, Host: ids[1]}},
 	}}
 	got := d.Sessions()
 	if len(got) != 2 || got[0].Host != "Ann" || got[1].Host != shortID(ids[1].String()) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/discovery"
 	"hostfall/session"
 )
 
@@ -75,7 +75,7 @@ func TestLeaveIsADepartureAtOnce(t *testing.T) {
 				})
 				testwait.For(t, "the announcement counting one player fewer", 5*time.Second, func() bool {
 					l, _ := host.Hosting()
-					return p2p.LobbyAnnouncement(host.host, &l, false).Players == players-1
+					return discovery.LobbyAnnouncement(host.host, &l, false).Players == players-1
 				})
 				if l, _ := host.Hosting(); l.Slots[slot].Kind == session.SlotHuman {
 					t.Errorf("the leaver's slot %d is still announced as a player's", slot)

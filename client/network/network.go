@@ -1,5 +1,5 @@
 // Package network is Hostfall's network client, the same for the window
-// and for headless peers: one p2p.Host for the process (Start builds it
+// and for headless peers: one transport.Host for the process (Start builds it
 // with the LAN and a relay around a Client) and, for each session the
 // player creates, joins or resumes, a Peer that runs the session engine and
 // the game against the other peers. It imports no graphics, so tests drive
@@ -46,7 +46,8 @@ import (
 	"hostfall/game"
 	"hostfall/game/ai"
 	"hostfall/match"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -55,7 +56,7 @@ import (
 type Options struct {
 	// Host is the process's libp2p host (required). The Client does not
 	// close it.
-	Host *p2p.Host
+	Host *transport.Host
 	// Browser lists the sessions to join; nil lists none.
 	Browser Browser
 	// ResolveCode finds the host an invite code names; nil refuses codes.
@@ -79,7 +80,7 @@ type Options struct {
 	OnEvent func(p *Peer, ev Event)
 	// OnFound, when set, is told the host a join found and how long
 	// finding it took (mDNS, an invite, a relay's directory).
-	OnFound func(host p2p.AddrInfo, took time.Duration)
+	OnFound func(host transport.AddrInfo, took time.Duration)
 	// OnFile, when set, is told of each file the client wrote for the
 	// player (a replay, a desync report, a save), or failed to.
 	OnFile func(File)
@@ -251,11 +252,11 @@ func (c *Client) Close() error {
 }
 
 // P2P is this machine's libp2p host.
-func (c *Client) P2P() *p2p.Host { return c.opt.Host }
+func (c *Client) P2P() *transport.Host { return c.opt.Host }
 
 // Addr is this machine's host with its addresses: what another peer dials.
-func (c *Client) Addr() p2p.AddrInfo {
-	return p2p.AddrInfo{ID: c.opt.Host.ID(), Addrs: c.opt.Host.Addrs()}
+func (c *Client) Addr() transport.AddrInfo {
+	return transport.AddrInfo{ID: c.opt.Host.ID(), Addrs: c.opt.Host.Addrs()}
 }
 
 func (c *Client) current() *netSession {
@@ -476,7 +477,7 @@ func (c *Client) Join(id string, o client.JoinOptions) error {
 	if err != nil {
 		return err
 	}
-	return c.join(o, func(context.Context) (p2p.AddrInfo, error) { return addr, nil })
+	return c.join(o, func(context.Context) (transport.AddrInfo, error) { return addr, nil })
 }
 
 // JoinCode joins the session an invite code names.
@@ -487,11 +488,11 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 	if code == "" {
 		return errors.New("type the invite code first")
 	}
-	if c.inet != nil && p2p.IsShortCode(code) { // typing a short code asks for internet play
+	if c.inet != nil && codes.IsShortCode(code) { // typing a short code asks for internet play
 		var host atomic.Value // the peer.ID the code named
-		return c.joinWithin(o, max(c.opt.JoinTimeout, internetJoinWait), func(ctx context.Context) (p2p.AddrInfo, error) {
+		return c.joinWithin(o, max(c.opt.JoinTimeout, internetJoinWait), func(ctx context.Context) (transport.AddrInfo, error) {
 			if err := c.inet.ensure(ctx); err != nil {
-				return p2p.AddrInfo{}, err
+				return transport.AddrInfo{}, err
 			}
 			ai, err := c.opt.ResolveCode(ctx, code)
 			if err != nil {
@@ -502,24 +503,24 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 			return ai, err
 		}, func() { c.inet.joined(host.Load().(peer.ID)) })
 	}
-	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return c.opt.ResolveCode(ctx, code) })
+	return c.join(o, func(ctx context.Context) (transport.AddrInfo, error) { return c.opt.ResolveCode(ctx, code) })
 }
 
 // JoinVia joins the session whose host r finds (an address, a LAN session
 // name, an invite code: whatever the command line named).
-func (c *Client) JoinVia(r p2p.Resolver, o client.JoinOptions) error {
-	return c.join(o, func(ctx context.Context) (p2p.AddrInfo, error) { return r.Resolve(ctx, c.opt.Host) })
+func (c *Client) JoinVia(r transport.Resolver, o client.JoinOptions) error {
+	return c.join(o, func(ctx context.Context) (transport.AddrInfo, error) { return r.Resolve(ctx, c.opt.Host) })
 }
 
 // join starts a peer and, on a goroutine, finds the host, dials it and
 // waits for its answer; a failure becomes a refusal the browser shows.
-func (c *Client) join(o client.JoinOptions, find func(context.Context) (p2p.AddrInfo, error)) error {
+func (c *Client) join(o client.JoinOptions, find func(context.Context) (transport.AddrInfo, error)) error {
 	return c.joinWithin(o, c.opt.JoinTimeout, find, nil)
 }
 
 // joinWithin is join with a time limit of its own for finding and reaching the host.
 // in, when set, is called once the host took the player in.
-func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func(context.Context) (p2p.AddrInfo, error), in func()) error {
+func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func(context.Context) (transport.AddrInfo, error), in func()) error {
 	s, err := c.begin(sessionOpts{name: o.PlayerName, password: o.Password, spectate: o.Spectate})
 	if err != nil {
 		return err
@@ -538,7 +539,7 @@ func (c *Client) joinWithin(o client.JoinOptions, limit time.Duration, find func
 
 // reach joins through s's peer; it returns the refusal to show, or "".
 // With internet, a host found but out of reach is told what to try.
-func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Context) (p2p.AddrInfo, error), internet bool) string {
+func (c *Client) reach(ctx context.Context, s *netSession, find func(context.Context) (transport.AddrInfo, error), internet bool) string {
 	began := time.Now()
 	c.awaitRelay(ctx)
 	addr, err := find(ctx)

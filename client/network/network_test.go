@@ -15,7 +15,7 @@ import (
 	"hostfall/internal/frames"
 	"hostfall/internal/testwait"
 	"hostfall/match"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/savegame"
 	"hostfall/session"
 	"hostfall/session/replay"
@@ -271,7 +271,7 @@ func TestJoinRefusedThenAccepted(t *testing.T) {
 	var codes []string
 	bo := newClient(t, "Bo", func(o *Options) {
 		o.Browser = lan
-		o.ResolveCode = func(_ context.Context, code string) (p2p.AddrInfo, error) {
+		o.ResolveCode = func(_ context.Context, code string) (transport.AddrInfo, error) {
 			codes = append(codes, code)
 			return ann.Addr(), nil
 		}

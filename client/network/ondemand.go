@@ -11,16 +11,17 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/client"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 )
 
-// inetPlay is a client's internet play: its p2p.Internet, on the public
+// inetPlay is a client's internet play: its codes.Internet, on the public
 // network from the start (--internet) or only once the player asks for it
 // (the window: an "Internet game" created, a short code typed), and how far
 // it got, in the player's words, for the screens.
 type inetPlay struct {
-	in      *p2p.Internet
-	h       *p2p.Host
+	in      *codes.Internet
+	h       *transport.Host
 	ctx     context.Context // Start's: the DHT lives as long as the client
 	always  bool            // --internet: every hosted lobby is published
 	log     *slog.Logger
@@ -38,7 +39,7 @@ type inetPlay struct {
 var ErrInternetDown = errors.New("could not reach the public libp2p network")
 
 // internetJoinWait bounds a join by short code: joining the public network
-// (15 s at most), the lookup (p2p.FindTimeout) and the dial through a relay.
+// (15 s at most), the lookup (codes.FindTimeout) and the dial through a relay.
 const internetJoinWait = 60 * time.Second
 
 // ensure puts this peer on the public network unless it is already there;
@@ -104,7 +105,7 @@ func (ip *inetPlay) status() client.InternetStatus {
 }
 
 // progress turns a step of internet play into the screens' sentence.
-func (ip *inetPlay) progress(p p2p.Progress) {
+func (ip *inetPlay) progress(p codes.Progress) {
 	if text, failed := ProgressText(p); text != "" {
 		ip.say(text, failed)
 	}
@@ -112,7 +113,7 @@ func (ip *inetPlay) progress(p p2p.Progress) {
 
 // ProgressText says a step of internet play in a player's words; failed
 // marks a sentence that says what went wrong and what to try.
-func ProgressText(p p2p.Progress) (text string, failed bool) {
+func ProgressText(p codes.Progress) (text string, failed bool) {
 	switch p.Step {
 	case "publishing":
 		return fmt.Sprintf("publishing your game… (%s)", plural(p.Relays, "relay", "relays")), false
@@ -132,8 +133,8 @@ func ProgressText(p p2p.Progress) (text string, failed bool) {
 }
 
 // onPath tells the screens how a peer of the game is reached.
-func (ip *inetPlay) onPath(_ peer.ID, k p2p.PathKind) {
-	if k == p2p.PathDirect {
+func (ip *inetPlay) onPath(_ peer.ID, k transport.PathKind) {
+	if k == transport.PathDirect {
 		ip.say("direct — the game no longer goes through a relay", false)
 		return
 	}
@@ -142,7 +143,7 @@ func (ip *inetPlay) onPath(_ peer.ID, k p2p.PathKind) {
 
 // joined says how this joiner reached host, once it is in the game.
 func (ip *inetPlay) joined(host peer.ID) {
-	if ip.in.Paths()[host] == p2p.PathRelayed {
+	if ip.in.Paths()[host] == transport.PathRelayed {
 		ip.say("connected through a relay — trying to go direct", false)
 		return
 	}
@@ -159,9 +160,9 @@ func (ip *inetPlay) path(id string) client.Path {
 		return client.PathUnknown
 	}
 	switch ip.in.Paths()[p] {
-	case p2p.PathRelayed:
+	case transport.PathRelayed:
 		return client.PathRelayed
-	case p2p.PathDirect:
+	case transport.PathDirect:
 		return client.PathDirect
 	}
 	return client.PathUnknown
@@ -173,7 +174,7 @@ const unreachableHint = "The host's network may block the way in: the host can f
 
 // findError is what a joiner reads when a short code finds no host.
 func findError(err error) error {
-	if errors.Is(err, p2p.ErrNoGame) {
+	if errors.Is(err, codes.ErrNoGame) {
 		return errors.New("no game with that code: check it with the host (8 letters and digits like K7Q2-9XPM; case and dashes do not matter) — a code stops working when its game ends")
 	}
 	return err

@@ -13,7 +13,7 @@ import (
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/match"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -32,7 +32,7 @@ type PeerOptions struct {
 	// Session tunes the session engine (durations in ticks). Self, Name,
 	// GameVersion, Password, Spectate and Rand are filled in by the Peer.
 	Session session.Config
-	Limits  p2p.Limits
+	Limits  transport.Limits
 	// TickMillis is the session tick (default session.DefaultTickMillis).
 	TickMillis int
 	// TurnEvery: an EvTurn with the state hash every this many turns
@@ -47,8 +47,8 @@ type PeerOptions struct {
 	OnPropose func(slot int, seq uint64, at time.Time)
 	// OnCircuit, when set, is called (on a transport goroutine; it must
 	// return quickly) each time the session stream to a peer is back on a
-	// fresh relay circuit after a limited one ended (p2p.CircuitRenewal).
-	OnCircuit func(p2p.CircuitRenewal)
+	// fresh relay circuit after a limited one ended (transport.CircuitRenewal).
+	OnCircuit func(transport.CircuitRenewal)
 	// SaveAt, when this peer hosts, saves the game once, after the first
 	// turn at or past SaveAt; the save arrives as EvSaved.
 	SaveAt uint64
@@ -62,12 +62,12 @@ var (
 )
 
 // Peer runs one session.Node and its match.Match (a match.Driver) in one
-// loop goroutine (Run) against the real network (a p2p.Transport). Its
+// loop goroutine (Run) against the real network (a transport.Transport). Its
 // other methods are safe from any goroutine: they hand requests to the
 // loop, or read what it published.
 type Peer struct {
-	h    *p2p.Host
-	t    *p2p.Transport
+	h    *transport.Host
+	t    *transport.Transport
 	opt  PeerOptions
 	log  *slog.Logger
 	tick time.Duration
@@ -114,7 +114,7 @@ type Peer struct {
 }
 
 // NewPeer prepares a peer on host h; call Run to start it, then Host or Join.
-func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
+func NewPeer(h *transport.Host, opt PeerOptions) (*Peer, error) {
 	if opt.TickMillis <= 0 {
 		opt.TickMillis = session.DefaultTickMillis
 	}
@@ -154,7 +154,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 	}
 	p.m = match.New(mo)
 	p.drive(node)
-	p.t = p2p.NewTransport(h, opt.Limits, log)
+	p.t = transport.NewTransport(h, opt.Limits, log)
 	p.t.Admit(p.admit.admitted)
 	p.admit.protect = p.t.Protect
 	if opt.OnCircuit != nil {
@@ -170,7 +170,7 @@ func NewPeer(h *p2p.Host, opt PeerOptions) (*Peer, error) {
 func (p *Peer) ID() peer.ID { return p.h.ID() }
 
 // P2P is the libp2p host the peer runs on.
-func (p *Peer) P2P() *p2p.Host { return p.h }
+func (p *Peer) P2P() *transport.Host { return p.h }
 
 // Events delivers what happens, in order. The loop never waits for a slow
 // reader: when 1,024 events are unread, newer ones are dropped.
@@ -199,7 +199,7 @@ func (p *Peer) View(fn func(*game.World)) bool { return p.m.View(fn) }
 func (p *Peer) Over() bool { return p.m.Over() }
 
 // Hosting returns the lobby and whether this peer hosts the session now,
-// for announcing it (p2p.AnnounceLobby, p2p.RegisterLobby).
+// for announcing it (discovery.AnnounceLobby, relay.RegisterLobby).
 func (p *Peer) Hosting() (session.Lobby, bool) {
 	st := p.Status()
 	l := p.Lobby()
@@ -498,7 +498,7 @@ func (p *Peer) Run(ctx context.Context) error {
 }
 
 // step hands one inbound message to the node.
-func (p *Peer) step(in p2p.Inbound) {
+func (p *Peer) step(in transport.Inbound) {
 	p.msgs++
 	p.heard(in.From, &in.Msg)
 	if migrationKind(in.Msg.Kind) {
@@ -550,8 +550,8 @@ func (p *Peer) connChanges() {
 		p.log.Debug("connection", "peer", c.Peer, "up", c.Up, "closed", c.Closed)
 		_ = p.node.Step(session.Message{Kind: kind, From: from, Closed: c.Closed})
 	}
-	// A relay circuit being renewed: a planned silence (p2p/circuit.go).
-	allow := uint32(p2p.RenewalSilence / p.tick)
+	// A relay circuit being renewed: a planned silence (p2p/transport/circuit.go).
+	allow := uint32(transport.RenewalSilence / p.tick)
 	for _, id := range p.t.Renewing() {
 		p.log.Debug("relay circuit renewing: its silence is planned", "peer", id)
 		_ = p.node.Step(session.Message{Kind: session.MsgRenewing, From: session.PeerID(id.String()), Count: allow})
@@ -853,7 +853,7 @@ func (p *Peer) peerStatuses(st *Status) {
 		}
 		p.lastRates = now
 	}
-	byID := map[peer.ID]p2p.LinkStats{}
+	byID := map[peer.ID]transport.LinkStats{}
 	for _, l := range links {
 		byID[l.Peer] = l
 		st.Dropped += l.Dropped

@@ -15,7 +15,7 @@ import (
 
 	"hostfall/game"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -37,7 +37,7 @@ func TestStrangerIsIgnored(t *testing.T) {
 	}})
 	host := peers[0]
 	stranger := newTestHost(t)
-	st := p2p.NewTransport(stranger, p2p.Limits{}, testLog())
+	st := transport.NewTransport(stranger, transport.Limits{}, testLog())
 	t.Cleanup(func() { st.Close(0) })
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()

@@ -17,7 +17,7 @@ import (
 
 	"hostfall/internal/logbuf"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -36,7 +36,7 @@ func liveHeap() uint64 {
 func floodFrame(s network.Stream) error {
 	const size = session.MaxMessageSize
 	hdr := binary.AppendUvarint(nil, size+1)
-	hdr = append(hdr, 2) // a session frame (p2p's frame kind 2)
+	hdr = append(hdr, 2) // a session frame (the transport's frame kind 2)
 	if _, err := s.Write(hdr); err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func TestStrangerFloodCostsLittle(t *testing.T) {
 	// here) before they offended three times; a closed one that dials again
 	// offends again. How many ended each way is a figure.
 	testwait.For(t, "a stranger blocked", 5*time.Second, func() bool {
-		return slices.ContainsFunc(hosts, func(h *p2p.Host) bool { return host.host.Blocked(h.ID()) })
+		return slices.ContainsFunc(hosts, func(h *transport.Host) bool { return host.host.Blocked(h.ID()) })
 	})
 	blocked, connected := 0, 0
 	for _, h := range hosts {
@@ -100,8 +100,8 @@ func TestStrangerFloodCostsLittle(t *testing.T) {
 // flood has attackers fresh peers send tries frames of 16 MiB each to host,
 // all at once, and reports the host process's live heap before and at its
 // highest during the flood (sampled every 20 ms).
-func flood(tb testing.TB, host *tpeer, attackers, tries int) (hosts []*p2p.Host, base, peak uint64) {
-	hosts = make([]*p2p.Host, attackers)
+func flood(tb testing.TB, host *tpeer, attackers, tries int) (hosts []*transport.Host, base, peak uint64) {
+	hosts = make([]*transport.Host, attackers)
 	for i := range hosts {
 		hosts[i] = newTestHost(tb)
 	}
@@ -128,7 +128,7 @@ func flood(tb testing.TB, host *tpeer, attackers, tries int) (hosts []*p2p.Host,
 					cancel()
 					return // blocked: the host refuses the connection
 				}
-				s, err := h.LibP2P().NewStream(ctx, host.ID(), p2p.ProtocolID)
+				s, err := h.LibP2P().NewStream(ctx, host.ID(), transport.ProtocolID)
 				cancel()
 				if err != nil {
 					return

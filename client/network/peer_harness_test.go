@@ -3,23 +3,24 @@ package network
 import (
 	"context"
 	"fmt"
-	"github.com/libp2p/go-libp2p"
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/crypto"
+
 	"hostfall/game/ai"
 	"hostfall/internal/testwait"
 	"hostfall/match"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
 // tpeer is one in-process peer with its event log.
 type tpeer struct {
 	*Peer
-	host   *p2p.Host
+	host   *transport.Host
 	name   string
 	cancel context.CancelFunc
 
@@ -54,7 +55,7 @@ func startPeer(t testing.TB, name string, opt PeerOptions) *tpeer {
 }
 
 // startPeerOn starts a peer on host h.
-func startPeerOn(t testing.TB, h *p2p.Host, name string, opt PeerOptions) *tpeer {
+func startPeerOn(t testing.TB, h *transport.Host, name string, opt PeerOptions) *tpeer {
 	t.Helper()
 	p, err := NewPeer(h, opt)
 	if err != nil {
@@ -194,13 +195,13 @@ func (tp *tpeer) tamperOnce(fn func(*session.Message) bool) {
 }
 
 // newTestHost starts a host on loopback TCP and QUIC with a fresh identity.
-func newTestHost(t testing.TB, lo ...libp2p.Option) *p2p.Host {
+func newTestHost(t testing.TB, lo ...libp2p.Option) *transport.Host {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}, Libp2p: lo})
+	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}, Libp2p: lo})
 	if err != nil {
 		t.Fatal(err)
 	}

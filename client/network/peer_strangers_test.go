@@ -17,7 +17,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -29,7 +29,7 @@ var helloFrame = []byte{3, 1, 0x08, 0x01}
 // holdStrangers connects n fresh identities to h, 16 at a time; each says
 // a valid hello on a session stream, opens a ping stream, and then only
 // holds both open. It returns the strangers' hosts.
-func holdStrangers(tb testing.TB, h *p2p.Host, n int) []host.Host {
+func holdStrangers(tb testing.TB, h *transport.Host, n int) []host.Host {
 	tb.Helper()
 	out := make([]host.Host, n)
 	var wg sync.WaitGroup
@@ -50,7 +50,7 @@ func holdStrangers(tb testing.TB, h *p2p.Host, n int) []host.Host {
 			if err := s.Connect(ctx, h.AddrInfo()); err != nil {
 				return // refused: fine, the host owes strangers nothing
 			}
-			if st, err := s.NewStream(ctx, h.ID(), p2p.ProtocolID); err == nil {
+			if st, err := s.NewStream(ctx, h.ID(), transport.ProtocolID); err == nil {
 				_, _ = st.Write(helloFrame)
 			}
 			if st, err := s.NewStream(ctx, h.ID(), ping.ID); err == nil {
@@ -70,7 +70,7 @@ func holdStrangers(tb testing.TB, h *p2p.Host, n int) []host.Host {
 // only: the host never closes a member's connection, and it stays the
 // host. Waits are printed (a loop starved of CPU lags with its connection
 // intact). The strangers' connections are bounded by
-// p2p.Limits.StrangersPerIP (they all come from 127.0.0.1). -strangers=1000
+// transport.Limits.StrangersPerIP (they all come from 127.0.0.1). -strangers=1000
 // runs a thousand.
 func TestStrangersCannotTrimMembers(t *testing.T) {
 	const limit = 500
@@ -107,8 +107,8 @@ func TestStrangersCannotTrimMembers(t *testing.T) {
 	}
 	t.Logf("%d strangers connected in %v; %d still connected after the grace; the host counts %d stranger connections",
 		len(strangers), took.Round(time.Millisecond), open, host.t.Strangers())
-	if n := host.t.Strangers(); n > p2p.DefaultLimits.StrangersPerIP {
-		t.Errorf("the host holds %d stranger connections from one address, more than the %d allowed", n, p2p.DefaultLimits.StrangersPerIP)
+	if n := host.t.Strangers(); n > transport.DefaultLimits.StrangersPerIP {
+		t.Errorf("the host holds %d stranger connections from one address, more than the %d allowed", n, transport.DefaultLimits.StrangersPerIP)
 	}
 	survivorsAgree(t, peers, limit, 0)
 	cut.Range(func(name, _ any) bool {
@@ -137,7 +137,7 @@ func knockFrame(tb testing.TB) []byte {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if len(b)+1 > p2p.DefaultLimits.StrangerFrame {
+		if len(b)+1 > transport.DefaultLimits.StrangerFrame {
 			break
 		}
 		cmds, body = next, b
@@ -175,7 +175,7 @@ func TestStrangerFloodLeavesTheLoopAlone(t *testing.T) {
 			if h.LibP2P().Connect(ctx, host.host.AddrInfo()) != nil {
 				return
 			}
-			s, err := h.LibP2P().NewStream(ctx, host.ID(), p2p.ProtocolID)
+			s, err := h.LibP2P().NewStream(ctx, host.ID(), transport.ProtocolID)
 			if err != nil {
 				return
 			}

@@ -14,7 +14,7 @@ import (
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -23,7 +23,7 @@ import (
 // same player).
 func player(t *testing.T, name string, key crypto.PrivKey, dir string, tweak func(*Options)) *tclient {
 	t.Helper()
-	return newClientOn(t, name, p2p.Options{Identity: key}, func(o *Options) {
+	return newClientOn(t, name, transport.Options{Identity: key}, func(o *Options) {
 		o.LastGameDir = dir
 		if tweak != nil {
 			tweak(o)

@@ -13,7 +13,10 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/client"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/discovery"
+	"hostfall/p2p/relay"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -39,7 +42,7 @@ func (m Merged) Sessions() []client.Listing {
 
 // Resolve asks each browser in turn: a session that left the LAN may still
 // be reached through the relay.
-func (m Merged) Resolve(id string) (p2p.AddrInfo, error) {
+func (m Merged) Resolve(id string) (transport.AddrInfo, error) {
 	var first error
 	for _, b := range m {
 		a, err := b.Resolve(id)
@@ -53,7 +56,7 @@ func (m Merged) Resolve(id string) (p2p.AddrInfo, error) {
 	if first == nil {
 		first = fmt.Errorf("the game %q is not listed", id)
 	}
-	return p2p.AddrInfo{}, first
+	return transport.AddrInfo{}, first
 }
 
 // DefaultDirectoryEvery is how often a RelayDirectory lists the directory.
@@ -67,28 +70,28 @@ const DefaultDirectoryEvery = 3 * time.Second
 // through the relay's circuit as well as at the addresses of its signed
 // peer record.
 type RelayDirectory struct {
-	h           *p2p.Host
-	relay       p2p.AddrInfo
-	lister      *p2p.DirectoryLister
+	h           *transport.Host
+	relay       transport.AddrInfo
+	lister      *relay.DirectoryLister
 	gameVersion string
 	every       time.Duration
 	log         *slog.Logger
 
 	mu      sync.Mutex
-	entries []p2p.DirectoryEntry
+	entries []relay.DirectoryEntry
 }
 
-// NewRelayDirectory returns the browser of the directory of relay, listed
+// NewRelayDirectory returns the browser of the directory of the relay at point, listed
 // from h, keeping sessions of gameVersion only ("" keeps all); every 0 means
 // DefaultDirectoryEvery.
-func NewRelayDirectory(h *p2p.Host, relay p2p.AddrInfo, gameVersion string, every time.Duration, log *slog.Logger) *RelayDirectory {
+func NewRelayDirectory(h *transport.Host, point transport.AddrInfo, gameVersion string, every time.Duration, log *slog.Logger) *RelayDirectory {
 	if every <= 0 {
 		every = DefaultDirectoryEvery
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	return &RelayDirectory{h: h, relay: relay, lister: &p2p.DirectoryLister{Host: h, Relay: relay},
+	return &RelayDirectory{h: h, relay: point, lister: &relay.DirectoryLister{Host: h, Relay: point},
 		gameVersion: gameVersion, every: every, log: log}
 }
 
@@ -123,8 +126,8 @@ func (d *RelayDirectory) Refresh(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	list = slices.DeleteFunc(list, func(e p2p.DirectoryEntry) bool {
-		return e.Host == d.h.ID() || e.State == p2p.AnnLooking ||
+	list = slices.DeleteFunc(list, func(e relay.DirectoryEntry) bool {
+		return e.Host == d.h.ID() || e.State == discovery.AnnLooking ||
 			(d.gameVersion != "" && e.GameVersion != d.gameVersion)
 	})
 	d.mu.Lock()
@@ -140,7 +143,7 @@ func (d *RelayDirectory) Sessions() []client.Listing {
 	out := make([]client.Listing, 0, len(d.entries))
 	for _, e := range d.entries {
 		state := session.StateLobby
-		if e.State == p2p.AnnPlaying {
+		if e.State == discovery.AnnPlaying {
 			state = session.StatePlaying
 		}
 		out = append(out, client.Listing{ID: e.Host.String(), Name: e.Name, Host: announcedHost(&e.Announcement), Players: e.Players, Max: e.MaxPlayers,
@@ -152,7 +155,7 @@ func (d *RelayDirectory) Sessions() []client.Listing {
 // Resolve returns how to dial the host of a listed session: through the
 // relay's circuit (the host holds a reservation there to be listed), then
 // at the addresses it registered.
-func (d *RelayDirectory) Resolve(id string) (p2p.AddrInfo, error) {
+func (d *RelayDirectory) Resolve(id string) (transport.AddrInfo, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, e := range d.entries {
@@ -160,13 +163,13 @@ func (d *RelayDirectory) Resolve(id string) (p2p.AddrInfo, error) {
 			return CircuitAddrInfo(d.relay, e.AddrInfo()), nil
 		}
 	}
-	return p2p.AddrInfo{}, errors.New("that game is no longer in the relay's directory")
+	return transport.AddrInfo{}, errors.New("that game is no longer in the relay's directory")
 }
 
 // CircuitAddrInfo adds to host's addresses, first, the circuit through
 // relay: <relay addr>/p2p/<relay>/p2p-circuit.
-func CircuitAddrInfo(relay, host p2p.AddrInfo) p2p.AddrInfo {
-	out := p2p.AddrInfo{ID: host.ID}
+func CircuitAddrInfo(relay, host transport.AddrInfo) transport.AddrInfo {
+	out := transport.AddrInfo{ID: host.ID}
 	if len(relay.Addrs) > 0 {
 		out.Addrs = append(out.Addrs, relay.Addrs[0].Encapsulate(ma.StringCast("/p2p/"+relay.ID.String()+"/p2p-circuit")))
 	}
@@ -182,14 +185,14 @@ func CircuitAddrInfo(relay, host p2p.AddrInfo) p2p.AddrInfo {
 type RelayOptions struct {
 	// Relay holds this host's reservation; the host must have been built
 	// with its HostOptions.
-	Relay *p2p.RelayClient
+	Relay *transport.RelayClient
 	// Every is how often the directory is listed (default DefaultDirectoryEvery).
 	Every time.Duration
 	// NoDirectory: do not list the directory (a headless peer browses nothing).
 	NoDirectory bool
 	// OnCode, when set, is told the short code of a lobby this client
 	// hosts, once it hosts it (friends on the same relay join with it).
-	OnCode func(p2p.Code)
+	OnCode func(codes.Code)
 }
 
 // UseRelay makes opt's client use a relay until ctx ends: it holds the
@@ -219,10 +222,10 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := p2p.RegisterLobby(ctx, h, p, rc.Relay(), log)
+		stop := relay.RegisterLobby(ctx, h, p, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
 		registered := make(chan struct{})
-		code, stopCode := p2p.RegisterCode(ctx, h, p, rc.Relay(), log, func() { close(registered) })
+		code, stopCode := relay.RegisterCode(ctx, h, p, rc.Relay(), log, func() { close(registered) })
 		context.AfterFunc(ctx, stopCode)
 		go func() {
 			select { // offered once it resolves
@@ -248,27 +251,27 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 	// A short code is looked up in the relay's rendezvous; a long one holds
 	// its addresses.
 	long := opt.ResolveCode
-	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
-		if !p2p.IsShortCode(code) && long != nil {
+	opt.ResolveCode = func(ctx context.Context, code string) (transport.AddrInfo, error) {
+		if !codes.IsShortCode(code) && long != nil {
 			return long(ctx, code)
 		}
-		c, err := p2p.ParseCode(code)
+		c, err := codes.ParseCode(code)
 		if err != nil {
-			return p2p.AddrInfo{}, err
+			return transport.AddrInfo{}, err
 		}
-		return p2p.RelayCodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
+		return relay.RelayCodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
 	}
 }
 
 // inviteCode is the code of this host on the relay once it holds a
 // reservation there; "" before.
-func inviteCode(rc *p2p.RelayClient, h *p2p.Host, log *slog.Logger) string {
+func inviteCode(rc *transport.RelayClient, h *transport.Host, log *slog.Logger) string {
 	select {
 	case <-rc.Ready():
 	default:
 		return ""
 	}
-	inv := rc.Invite(h)
+	inv := codes.RelayInvite(rc, h)
 	code, err := inv.Encode()
 	if err != nil {
 		log.Error("no invite code", "err", err)

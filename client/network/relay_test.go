@@ -12,7 +12,9 @@ import (
 
 	"hostfall/client"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/relay"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -21,8 +23,8 @@ import (
 // no longer knows the session.
 func TestMerged(t *testing.T) {
 	ids := testIDs(t, 3)
-	addr := func(i int) p2p.AddrInfo {
-		return p2p.AddrInfo{ID: ids[i], Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.0.0.1/tcp/400" + string(rune('0'+i)))}}
+	addr := func(i int) transport.AddrInfo {
+		return transport.AddrInfo{ID: ids[i], Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.0.0.1/tcp/400" + string(rune('0'+i)))}}
 	}
 	lan, relay := &Static{}, &Static{}
 	lan.Add(client.Listing{ID: "a", Name: "on the LAN", Source: client.SourceLAN}, addr(0))
@@ -68,10 +70,10 @@ func TestMerged(t *testing.T) {
 }
 
 // startRelay runs a relay with its directory on a loopback host.
-func startRelay(t *testing.T) *p2p.Host {
+func startRelay(t *testing.T) *transport.Host {
 	t.Helper()
 	h := relayHost(t)
-	rs, err := p2p.StartRelay(h, p2p.RelayOptions{Logger: testLog()})
+	rs, err := relay.StartRelay(h, relay.RelayOptions{Logger: testLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +82,14 @@ func startRelay(t *testing.T) *p2p.Host {
 }
 
 // relayHost is a loopback host built to run a relay.
-func relayHost(t testing.TB) *p2p.Host {
+func relayHost(t testing.TB) *transport.Host {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := p2p.NewHost(t.Context(), p2p.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: p2p.RelayHostOptions(), Logger: testLog()})
+	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+		Libp2p: relay.RelayHostOptions(), Logger: testLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +100,9 @@ func relayHost(t testing.TB) *p2p.Host {
 // newRelayClient is a client that uses relay as the window does with
 // --relay: its host built with the relay client's options, UseRelay on its
 // options (after tweak).
-func newRelayClient(t *testing.T, name string, relay *p2p.Host, tweak func(*Options)) *tclient {
+func newRelayClient(t *testing.T, name string, relay *transport.Host, tweak func(*Options)) *tclient {
 	t.Helper()
-	rc, err := p2p.NewRelayClient(relay.Addrs()[0].String(), testLog())
+	rc, err := transport.NewRelayClient(relay.Addrs()[0].String(), testLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,16 +121,16 @@ func newRelayClient(t *testing.T, name string, relay *p2p.Host, tweak func(*Opti
 // the relay's circuit; Cy, with no relay of his own, joins with the code.
 func TestRelayDirectoryAndInvite(t *testing.T) {
 	t.Parallel() // real-time game on loopback, mostly idle
-	relay := startRelay(t)
-	ann := newRelayClient(t, "ann", relay, nil)
+	point := startRelay(t)
+	ann := newRelayClient(t, "ann", point, nil)
 	lan := &Static{}
 	lanHost := testIDs(t, 1)[0]
 	lan.Add(client.Listing{ID: lanHost.String(), Name: "LAN party", Players: 1, Max: 4, Source: client.SourceLAN},
-		p2p.AddrInfo{ID: lanHost, Addrs: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/9")}})
-	bo := newRelayClient(t, "bo", relay, func(o *Options) { o.Browser = lan })
+		transport.AddrInfo{ID: lanHost, Addrs: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/9")}})
+	bo := newRelayClient(t, "bo", point, func(o *Options) { o.Browser = lan })
 	cy := newClient(t, "cy", func(o *Options) {
-		o.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
-			return p2p.InviteResolver(code).Resolve(ctx, o.Host)
+		o.ResolveCode = func(ctx context.Context, code string) (transport.AddrInfo, error) {
+			return codes.InviteResolver(code).Resolve(ctx, o.Host)
 		}
 	})
 
@@ -144,13 +146,13 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 		short, code = st.Invite, st.InviteLong
 		return code != ""
 	})
-	if c, err := p2p.ParseCode(short); err != nil {
+	if c, err := codes.ParseCode(short); err != nil {
 		t.Fatalf("Ann's short code %q: %v", short, err)
-	} else if ai, err := (p2p.RelayCodeResolver{Relay: relay.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
+	} else if ai, err := (relay.RelayCodeResolver{Relay: point.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
 		t.Fatalf("the short code %s resolves on the relay to %v, %v; want Ann", short, ai.ID, err)
 	}
-	inv, err := p2p.DecodeInvite(code)
-	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, p2p.InvitePrefix) {
+	inv, err := codes.DecodeInvite(code)
+	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, codes.InvitePrefix) {
 		t.Fatalf("invite code %q: %+v, %v", code, inv, err)
 	}
 	t.Logf("Ann's invite code (%d characters): %s", len(code), code)

@@ -15,7 +15,8 @@ import (
 
 	"hostfall/game/ai"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -51,7 +52,7 @@ func (m *relayMeter) closes() ([]time.Time, []time.Duration) {
 // startLimitedRelay runs, on loopback, a relay like the public ones
 // AutoRelay finds: go-libp2p's relay service with a limit per circuit
 // (nil: none).
-func startLimitedRelay(t testing.TB, limit *relay.RelayLimit) (*p2p.Host, *relayMeter) {
+func startLimitedRelay(t testing.TB, limit *relay.RelayLimit) (*transport.Host, *relayMeter) {
 	t.Helper()
 	h := relayHost(t)
 	m := &relayMeter{}
@@ -72,9 +73,9 @@ func startLimitedRelay(t testing.TB, limit *relay.RelayLimit) (*p2p.Host, *relay
 // relayOnlyHost is a host that listens nowhere and holds a reservation on
 // the relay: like a peer behind a symmetric NAT, it can only be reached,
 // and only reach the others, through relay circuits.
-func relayOnlyHost(t testing.TB, relayHost *p2p.Host) (*p2p.Host, *p2p.RelayClient) {
+func relayOnlyHost(t testing.TB, relayHost *transport.Host) (*transport.Host, *transport.RelayClient) {
 	t.Helper()
-	rc, err := p2p.NewRelayClient(relayHost.Addrs()[0].String(), testLog())
+	rc, err := transport.NewRelayClient(relayHost.Addrs()[0].String(), testLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,10 +85,10 @@ func relayOnlyHost(t testing.TB, relayHost *p2p.Host) (*p2p.Host, *p2p.RelayClie
 		t.Fatal(err)
 	}
 	opt.Identity, opt.Logger = k, testLog()
-	// These games measure renewal itself, past p2p.PunchWindow.
+	// These games measure renewal itself, past transport.PunchWindow.
 	opt.PunchWindow = 2 * time.Minute
 	opt.Libp2p = append(opt.Libp2p, libp2p.NoListenAddrs, libp2p.EnableRelay())
-	h, err := p2p.NewHost(t.Context(), opt)
+	h, err := transport.NewHost(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,11 +139,11 @@ func (l *turnLog) gapAfter(cut time.Time) (longest, first time.Duration) {
 // circuitLog records each fresh circuit a peer reported, and when.
 type circuitLog struct {
 	mu  sync.Mutex
-	got []p2p.CircuitRenewal
+	got []transport.CircuitRenewal
 	at  []time.Time
 }
 
-func (l *circuitLog) add(c p2p.CircuitRenewal) {
+func (l *circuitLog) add(c transport.CircuitRenewal) {
 	l.mu.Lock()
 	l.got, l.at = append(l.got, c), append(l.at, time.Now())
 	l.mu.Unlock()
@@ -151,7 +152,7 @@ func (l *circuitLog) add(c p2p.CircuitRenewal) {
 // relayGame plays a 2-player game of turns turns, bots of level on both
 // sides, between two relay-only peers through relayHost; it returns the
 // peers, the joiner's turn log and each side's fresh circuits.
-func relayGame(t testing.TB, relayHost *p2p.Host, turns uint64, level ai.Level) ([]*tpeer, *turnLog, []*circuitLog) {
+func relayGame(t testing.TB, relayHost *transport.Host, turns uint64, level ai.Level) ([]*tpeer, *turnLog, []*circuitLog) {
 	t.Helper()
 	hh, hrc := relayOnlyHost(t, relayHost)
 	jh, _ := relayOnlyHost(t, relayHost)
@@ -168,7 +169,7 @@ func relayGame(t testing.TB, relayHost *p2p.Host, turns uint64, level ai.Level) 
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	inv := hrc.Invite(hh)
+	inv := codes.RelayInvite(hrc, hh)
 	if err := joiner.Join(ctx, inv.AddrInfo()); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"hostfall/client"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/discovery"
+	"hostfall/p2p/transport"
 )
 
 // Setup is what Start builds around a Client: this machine's libp2p host,
@@ -35,12 +37,12 @@ type Setup struct {
 	// AutoRelay, hole punching): a hosted lobby gets a short invite code,
 	// and short codes resolve. Nil: nothing of it starts (a LAN game never
 	// touches the internet). It and Relay are alternatives.
-	Internet *p2p.InternetConfig
+	Internet *codes.InternetConfig
 	// InternetWhenAsked, with Internet and Relay unset, builds the host
 	// ready for internet play but leaves it off until the player asks: a
 	// game created with client.CreateOptions.Internet, or a short code to
 	// join (the window). Nothing touches the internet before that.
-	InternetWhenAsked *p2p.InternetConfig
+	InternetWhenAsked *codes.InternetConfig
 	// OnInvite is told the invite code once this peer hosts and holds the
 	// relay reservation (with Internet: once the short code is published);
 	// OnPath how each peer is reached (relayed, direct); OnProgress the
@@ -49,8 +51,8 @@ type Setup struct {
 	// OnRelayCode is told the short code of a lobby hosted through a relay
 	// of one's own: friends who use the same relay join with it.
 	OnRelayCode func(code, relay string)
-	OnPath      func(peer.ID, p2p.PathKind)
-	OnProgress  func(p2p.Progress)
+	OnPath      func(peer.ID, transport.PathKind)
+	OnProgress  func(codes.Progress)
 }
 
 // ErrBadRelay wraps a relay address that does not parse: a command line to
@@ -74,10 +76,10 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	// (Close leaves, waits for the Bye to be read, then stops the host).
 	startCtx := ctx
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	var rc *p2p.RelayClient
-	var in *p2p.Internet
+	var rc *transport.RelayClient
+	var in *codes.Internet
 	var ip *inetPlay
-	hopt := p2p.Options{}
+	hopt := transport.Options{}
 	inet := su.Internet
 	if inet == nil && su.Relay == "" {
 		inet = su.InternetWhenAsked
@@ -89,27 +91,27 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	case inet != nil:
 		ip = &inetPlay{ctx: ctx, always: su.Internet != nil, log: log}
 		cfg := *inet
-		cfg.Logger, cfg.Progress = log, func(p p2p.Progress) {
+		cfg.Logger, cfg.Progress = log, func(p codes.Progress) {
 			ip.progress(p)
 			if su.OnProgress != nil {
 				su.OnProgress(p)
 			}
 		}
-		in = p2p.NewInternet(cfg)
+		in = codes.NewInternet(cfg)
 		ip.in = in
 		hopt = in.HostOptions()
-		p2p.TrustOneObserver()
+		transport.TrustOneObserver()
 	case su.Relay != "":
 		var err error
-		if rc, err = p2p.NewRelayClient(su.Relay, log); err != nil {
+		if rc, err = transport.NewRelayClient(su.Relay, log); err != nil {
 			cancel()
 			return nil, fmt.Errorf("%w: %v", ErrBadRelay, err)
 		}
 		hopt = rc.HostOptions()
-		p2p.TrustOneObserver() // before this process's first host starts
+		transport.TrustOneObserver() // before this process's first host starts
 	}
 	hopt.IdentityPath, hopt.Listen, hopt.Logger = su.IdentityPath, su.Listen, log
-	h, err := p2p.NewHost(ctx, hopt)
+	h, err := transport.NewHost(ctx, hopt)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -130,20 +132,20 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		stops = append(stops, func() { in.Wait(6 * time.Second) })
 	}
 	opt.Host = h
-	opt.ResolveCode = func(ctx context.Context, code string) (p2p.AddrInfo, error) {
-		r, err := p2p.ResolveAnyCode(code)
+	opt.ResolveCode = func(ctx context.Context, code string) (transport.AddrInfo, error) {
+		r, err := codes.ResolveAnyCode(code)
 		if err != nil {
-			return p2p.AddrInfo{}, err
+			return transport.AddrInfo{}, err
 		}
 		return r.Resolve(ctx, h)
 	}
 	if su.Browse {
-		mb := p2p.Browse(ctx, p2p.BrowseOptions{Logger: log})
+		mb := discovery.Browse(ctx, discovery.BrowseOptions{Logger: log})
 		opt.Browser = LAN{B: mb, GameVersion: opt.GameVersion}
 		stops = append(stops, mb.Close)
 	} else {
 		opt.LANBrowser = func(ctx context.Context) Browser { // only while a rejoin looks for its game
-			return LAN{B: p2p.Browse(ctx, p2p.BrowseOptions{Logger: log}), GameVersion: opt.GameVersion}
+			return LAN{B: discovery.Browse(ctx, discovery.BrowseOptions{Logger: log}), GameVersion: opt.GameVersion}
 		}
 	}
 	prev := opt.OnSession
@@ -151,7 +153,7 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := p2p.AnnounceLobby(ctx, h, p, su.Auto, p2p.AdvertiseOptions{Logger: log})
+		stop := discovery.AnnounceLobby(ctx, h, p, su.Auto, discovery.AdvertiseOptions{Logger: log})
 		context.AfterFunc(ctx, stop)
 	}
 	if rc != nil {
@@ -175,13 +177,13 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 }
 
 // useRelay puts the relay into opt: reservation, directory, invite codes.
-func (su Setup) useRelay(ctx context.Context, rc *p2p.RelayClient, opt *Options) {
+func (su Setup) useRelay(ctx context.Context, rc *transport.RelayClient, opt *Options) {
 	if su.OnPath != nil {
 		rc.OnPath(su.OnPath)
 	}
 	ro := RelayOptions{Relay: rc, NoDirectory: !su.Browse}
 	if su.OnRelayCode != nil {
-		ro.OnCode = func(c p2p.Code) { su.OnRelayCode(c.String(), rc.RelayAddr().String()) }
+		ro.OnCode = func(c codes.Code) { su.OnRelayCode(c.String(), rc.RelayAddr().String()) }
 	}
 	UseRelay(ctx, opt, ro)
 	if su.OnInvite == nil {
@@ -237,7 +239,7 @@ func (c *Client) MeetAuto(ctx context.Context, o client.JoinOptions, tell func(h
 	actx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	h := c.opt.Host
-	m, err := p2p.FindAuto(actx, h, p2p.AutoOptions{GameVersion: c.opt.GameVersion, Advertise: p2p.AdvertiseOptions{Logger: c.log}})
+	m, err := FindAuto(actx, h, AutoOptions{GameVersion: c.opt.GameVersion, Advertise: discovery.AdvertiseOptions{Logger: c.log}})
 	if err != nil {
 		return false, err
 	}
@@ -251,5 +253,5 @@ func (c *Client) MeetAuto(ctx context.Context, o client.JoinOptions, tell func(h
 	if m.Host {
 		return true, nil
 	}
-	return false, c.JoinVia(p2p.Known(m.Target), o)
+	return false, c.JoinVia(transport.Known(m.Target), o)
 }

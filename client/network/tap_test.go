@@ -11,7 +11,7 @@ import (
 	"hostfall/client"
 	gameai "hostfall/game/ai"
 	"hostfall/internal/testwait"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/session"
 )
 
@@ -74,7 +74,7 @@ func TestEventTapAndJoinVia(t *testing.T) {
 		t.Fatal(err)
 	}
 	ai := ann.Addr()
-	addr := p2p.AddrResolver(ai.Addrs[0].String() + "/p2p/" + ai.ID.String())
+	addr := transport.AddrResolver(ai.Addrs[0].String() + "/p2p/" + ai.ID.String())
 	if err := bo.JoinVia(addr, client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestUnattendedPeers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ai := ann.Addr()
-	if err := bo.JoinVia(p2p.Known(ai), client.JoinOptions{PlayerName: "Bo"}); err != nil {
+	if err := bo.JoinVia(transport.Known(ai), client.JoinOptions{PlayerName: "Bo"}); err != nil {
 		t.Fatal(err)
 	}
 	testwait.For(t, "the end and the replays", 30*time.Second, func() bool { return ta.replay() != "" && tb.replay() != "" })

@@ -8,20 +8,21 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
+	"hostfall/p2p/transport"
 )
 
 // Loopback runs n DHT servers on loopback, each knowing the first, until
 // the test ends, and returns their addresses (bootstrap peers for the test).
-func Loopback(t testing.TB, n int) []p2p.AddrInfo {
+func Loopback(t testing.TB, n int) []transport.AddrInfo {
 	t.Helper()
-	var boot []p2p.AddrInfo
+	var boot []transport.AddrInfo
 	for range n {
 		k, _, err := crypto.GenerateEd25519Key(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		node, err := p2p.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)], p2p.DHTNodeOptions{})
+		node, err := codes.NewDHTNode(t.Context(), k, []string{"/ip4/127.0.0.1/tcp/0"}, boot[:min(len(boot), 1)], codes.DHTNodeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@
 // its first second since UDP may lose one).
 //
 // What an announcement carries is opaque here: DNS-SD TXT strings, the same
-// that the host's mDNS records hold (package p2p builds and reads them).
+// that the host's mDNS records hold (package p2p/discovery builds and reads them).
 //
 // # Packet
 //

@@ -16,7 +16,7 @@ import (
 	"hostfall/game/ai"
 	"hostfall/internal/peerproc"
 	"hostfall/match"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -77,7 +77,7 @@ func TestBenchLANRejoin(t *testing.T) {
 	names := []string{"p0", "p1", "p2", "p3"}
 	ids := make([]string, n)
 	for i, name := range names { // the identities the processes will load
-		k, err := p2p.LoadIdentity(filepath.Join(w.dir, name+".key"))
+		k, err := transport.LoadIdentity(filepath.Join(w.dir, name+".key"))
 		w.must(err)
 		id, err := peer.IDFromPrivateKey(k)
 		w.must(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
 )
 
 // A simulated public libp2p network: one process (this test binary run
@@ -68,7 +68,7 @@ func parseCircuitLimit(s string) (*relay.RelayLimit, error) {
 func serveDHTNet(ips []string, kill string, limit *relay.RelayLimit) error {
 	ctx := context.Background()
 	emit := json.NewEncoder(os.Stdout)
-	var nodes []*p2p.DHTNode
+	var nodes []*codes.DHTNode
 	var boot []peer.AddrInfo
 	for i, ip := range ips {
 		k, _, err := crypto.GenerateEd25519Key(nil)
@@ -78,8 +78,8 @@ func serveDHTNet(ips []string, kill string, limit *relay.RelayLimit) error {
 		// The nodes share a namespace, so they all dial from its first
 		// address: spare it the limits per address.
 		shared := netip.MustParsePrefix(ips[0] + "/32")
-		n, err := p2p.NewDHTNode(ctx, k, []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}, boot,
-			p2p.DHTNodeOptions{Unlimited: []netip.Prefix{shared}, CircuitLimit: limit})
+		n, err := codes.NewDHTNode(ctx, k, []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}, boot,
+			codes.DHTNodeOptions{Unlimited: []netip.Prefix{shared}, CircuitLimit: limit})
 		if err != nil {
 			return fmt.Errorf("node %d: %w", i, err)
 		}
@@ -115,7 +115,7 @@ func serveDHTNet(ips []string, kill string, limit *relay.RelayLimit) error {
 // few nodes around a ring, so a lookup takes a few hops as on the real
 // network, and waits until each has the peers it met in its routing table
 // (60 s at most: CI shares two cores).
-func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo) error {
+func joinDHTNet(ctx context.Context, nodes []*codes.DHTNode, boot []peer.AddrInfo) error {
 	const ring = 5
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
@@ -134,7 +134,7 @@ func joinDHTNet(ctx context.Context, nodes []*p2p.DHTNode, boot []peer.AddrInfo)
 		})
 	}
 	wg.Wait()
-	for ctx.Err() == nil && slices.ContainsFunc(nodes, func(n *p2p.DHTNode) bool { return n.DHT.RoutingTable().Size() < ring }) {
+	for ctx.Err() == nil && slices.ContainsFunc(nodes, func(n *codes.DHTNode) bool { return n.DHT.RoutingTable().Size() < ring }) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if ctx.Err() != nil {

@@ -12,7 +12,7 @@ import (
 
 	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
-	"hostfall/p2p"
+	"hostfall/p2p/codes"
 )
 
 // dhtNodes is the size of the simulated public network.
@@ -131,7 +131,7 @@ func (iw *internetWorld) internetArgs() []string {
 // relay; one bootstrap node and half the DHT nodes are closed while the
 // joiner looks the code up; a code nobody published, whose game ended, or
 // whose host crashed answers "no game with that code" within
-// p2p.FindTimeout.
+// codes.FindTimeout.
 func TestInternetShortCode(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -185,7 +185,7 @@ func crashedHost(ctx context.Context, t *testing.T, w *world, iw *internetWorld)
 }
 
 func unknownCode(ctx context.Context, t *testing.T, w *world, iw *internetWorld) {
-	noGame(t, w, iw, "nobody", p2p.CodeFor("nobody", []byte("nothing")).String(), "check the code")
+	noGame(t, w, iw, "nobody", codes.CodeFor("nobody", []byte("nothing")).String(), "check the code")
 }
 
 // noGame checks that joining code answers "no game with that code" and
@@ -194,7 +194,7 @@ func noGame(t *testing.T, w *world, iw *internetWorld, name, code, why string) {
 	t.Helper()
 	began := time.Now()
 	p := w.run(iw.join, name, joinArgs(name, append([]string{"--invite", code}, iw.internetArgs()...)...)...)
-	err := p.Exit(p2p.FindTimeout + 20*time.Second)
+	err := p.Exit(codes.FindTimeout + 20*time.Second)
 	took := time.Since(began)
 	out := p.Stderr()
 	for _, l := range p.Lines() {
@@ -204,8 +204,8 @@ func noGame(t *testing.T, w *world, iw *internetWorld, name, code, why string) {
 	if err == nil || !strings.Contains(out, "no game with that code") || !strings.Contains(out, why) {
 		t.Fatalf("%s joining %s: exit %v, output:\n%s", name, code, err, tail(out, 2000))
 	}
-	if took > p2p.FindTimeout+5*time.Second { // the process starts and bootstraps first
-		t.Errorf("%s: the code took %v to answer; the bound is %v", name, took, p2p.FindTimeout)
+	if took > codes.FindTimeout+5*time.Second { // the process starts and bootstraps first
+		t.Errorf("%s: the code took %v to answer; the bound is %v", name, took, codes.FindTimeout)
 	}
 }
 
@@ -219,8 +219,8 @@ func internetGame(ctx context.Context, t *testing.T, w *world, iw *internetWorld
 	pub := host.Find("internet")
 	last := pub[len(pub)-1]
 	t.Logf("host published %s through %d relays", code, last.Int("relays"))
-	if len(code) > p2p.MaxShortCode {
-		t.Fatalf("the code %q is longer than %d characters", code, p2p.MaxShortCode)
+	if len(code) > codes.MaxShortCode {
+		t.Fatalf("the code %q is longer than %d characters", code, codes.MaxShortCode)
 	}
 	began := time.Now()
 	join := w.run(iw.join, "join-"+tag, joinArgs("join-"+tag, append([]string{"--invite", code}, iw.internetArgs()...)...)...)

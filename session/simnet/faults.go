@@ -269,7 +269,7 @@ func (n *Net) Inject(from, to session.PeerID, m session.Message) {
 	n.queue = append(n.queue, envelope{at: n.Now + 1, seq: n.seq, from: from, to: to, data: data, forged: true})
 }
 
-// Renew replaces the relay circuit between a and b as p2p/circuit.go does:
+// Renew replaces the relay circuit between a and b as p2p/transport/circuit.go does:
 // the transport tells both nodes (MsgRenewing, allow ticks), what is in
 // flight is lost and what either sends waits in its queue until Renewed. No
 // connection loss is reported: the transport holds it back.

@@ -1,0 +1,412 @@
+package codes
+
+import (
+	"cmp"
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	dht "github.com/libp2p/go-libp2p-kad-dht"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+
+	"hostfall/p2p/transport"
+)
+
+// Internet play rides the public libp2p network instead of a server of
+// ours: the Kademlia DHT (the one IPFS and many others share) to publish and
+// find short invite codes, relays found by AutoRelay among the DHT's peers,
+// and DCUtR hole punching to take a relayed connection direct.
+//
+// The DHT runs in client mode: a game peer lives for one game and is
+// usually behind NAT, so it could not answer other peers' queries, and
+// servers that come and go make everyone's routing tables worse. Clients
+// still look up and store records on the servers.
+
+// Timing of internet play.
+const (
+	bootstrapTimeout = 15 * time.Second
+	// relayWait bounds how long a host waits for its first relay
+	// reservation before it publishes its code anyway (with its direct
+	// addresses only).
+	relayWait = 20 * time.Second
+	// FindTimeout bounds a code's lookup: a code nobody publishes answers
+	// ErrNoGame within it (on the public network a lookup of a missing key
+	// takes a few seconds; a simulated one, well under a second).
+	FindTimeout = 15 * time.Second
+	// wantRelays is how many relay reservations a host or joiner keeps.
+	wantRelays = 3
+)
+
+// ErrNoGame is a code that resolves to no game.
+var ErrNoGame = errors.New("no game with that code")
+
+// InternetConfig says how to join the public network.
+type InternetConfig struct {
+	// Bootstrap are the DHT peers to start from; none means the public
+	// list go-libp2p-kad-dht ships (dht.DefaultBootstrapPeers).
+	Bootstrap []peer.AddrInfo
+	// Relays, when given, are the only relays AutoRelay uses; none means
+	// relays found among the DHT's peers.
+	Relays []peer.AddrInfo
+	// RelayWait bounds how long a host waits for a relay reservation
+	// before it publishes its code anyway; 0 means 20 s.
+	RelayWait time.Duration
+	// Progress hears what a player should see ("publishing your game…").
+	Progress func(Progress)
+	Logger   *slog.Logger
+}
+
+// Progress is a step of internet play a player sees.
+type Progress struct {
+	Step   string // publishing, published, finding, found, relayed-only
+	Code   Code
+	Relays int
+	Via    string // published: the relays' peer IDs, comma-separated
+	Direct int    // published: public direct addresses in the record (a port mapping, a public IP)
+	Peer   string // relayed-only: the peer hole punching did not reach
+}
+
+// Internet is this peer on the public libp2p network: a DHT client,
+// AutoRelay reservations and hole punching. Build its host with
+// HostOptions, then Start it.
+type Internet struct {
+	cfg InternetConfig
+	log *slog.Logger
+	h   *transport.Host
+	kad atomic.Pointer[dht.IpfsDHT]
+	// publishing counts the publish loops, which say their last word
+	// when their game ends (Wait).
+	publishing sync.WaitGroup
+	transport.PathWatch
+}
+
+// NewInternet prepares internet play; nothing touches the network before Start.
+func NewInternet(cfg InternetConfig) *Internet {
+	if len(cfg.Bootstrap) == 0 {
+		cfg.Bootstrap = dht.GetDefaultBootstrapPeerAddrInfos()
+	}
+	return &Internet{cfg: cfg, log: cmp.Or(cfg.Logger, slog.Default())}
+}
+
+// HostOptions are what the host needs: hole punching, a port mapping
+// when the router gives one, and AutoRelay at once. Reachability is taken to be private without waiting for AutoNAT
+// (about 17 s to decide): a host wants its code out in seconds, and a peer
+// that is in fact public is reached through a relay first and directly a
+// moment later (hole punching needs no NAT to succeed). See also
+// TrustOneObserver.
+func (in *Internet) HostOptions() transport.Options {
+	ar := []autorelay.Option{autorelay.WithBackoff(time.Minute), autorelay.WithMinInterval(time.Second)}
+	relays := libp2p.EnableAutoRelayWithStaticRelays(in.cfg.Relays, ar...)
+	if len(in.cfg.Relays) == 0 {
+		ar = append(ar, autorelay.WithNumRelays(wantRelays), autorelay.WithMinCandidates(1), autorelay.WithBootDelay(time.Second))
+		relays = libp2p.EnableAutoRelayWithPeerSource(in.relayCandidates, ar...)
+	}
+	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate()}
+	if onPublicNetwork(in.cfg.Bootstrap) {
+		opts = append(opts, libp2p.NATPortMap())
+	}
+	return transport.Options{HolePunching: true, Libp2p: opts}
+}
+
+// onPublicNetwork reports whether a bootstrap peer has a public address:
+// then the router is asked for a port mapping (UPnP-IGD, NAT-PMP; go-libp2p's
+// NATPortMap), which a joiner dials directly, whatever the NAT. A network
+// of private addresses (tests on loopback) is left alone: the request
+// would go to the machine's real router.
+func onPublicNetwork(boot []peer.AddrInfo) bool {
+	for _, ai := range boot {
+		if slices.ContainsFunc(ai.Addrs, manet.IsPublicAddr) {
+			return true
+		}
+	}
+	return false
+}
+
+// relayCandidates is AutoRelay's peer source: the DHT servers this peer
+// knows, in random order so that hosts spread over the relays.
+func (in *Internet) relayCandidates(ctx context.Context, n int) <-chan peer.AddrInfo {
+	var cands []peer.AddrInfo
+	if kad := in.kad.Load(); kad != nil {
+		for _, p := range kad.RoutingTable().ListPeers() {
+			if ai := in.h.LibP2P().Peerstore().PeerInfo(p); len(ai.Addrs) > 0 {
+				cands = append(cands, ai)
+			}
+		}
+	}
+	rand.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	out := make(chan peer.AddrInfo, min(n, len(cands)))
+	for _, ai := range cands[:min(n, len(cands))] {
+		out <- ai
+	}
+	close(out)
+	return out
+}
+
+// internetKey keeps a host's internet play with the host (Host.Attach).
+type internetKey struct{}
+
+// On is the internet play started on h, nil unless started (Internet.Start).
+func On(h *transport.Host) *Internet {
+	in, _ := h.Attached(internetKey{}).(*Internet)
+	return in
+}
+
+// Start joins the DHT through the bootstrap peers: it returns once at
+// least one answered (bootstrapTimeout at most).
+func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
+	in.h = h
+	h.Attach(internetKey{}, in)
+	h.LibP2P().Network().Notify(&network.NotifyBundle{
+		ConnectedF: func(_ network.Network, c network.Conn) { in.Connected(c, "") },
+	})
+	kad, err := dht.New(h.LibP2P(), dht.Mode(dht.ModeClient), dht.BootstrapPeers(in.cfg.Bootstrap...))
+	if err != nil {
+		return fmt.Errorf("p2p: start the DHT: %w", err)
+	}
+	in.kad.Store(kad)
+	context.AfterFunc(ctx, func() { kad.Close() })
+	bctx, cancel := context.WithTimeout(ctx, bootstrapTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	var reached atomic.Int32
+	for _, ai := range in.cfg.Bootstrap {
+		wg.Go(func() {
+			if err := h.LibP2P().Connect(bctx, ai); err == nil {
+				reached.Add(1)
+			} else {
+				in.log.Debug("bootstrap peer did not answer", "peer", ai.ID, "err", err)
+			}
+		})
+	}
+	wg.Wait()
+	if reached.Load() == 0 {
+		return fmt.Errorf("p2p: none of the %d bootstrap peers of the libp2p network answered within %s: check the internet connection, or name reachable ones with --bootstrap", len(in.cfg.Bootstrap), bootstrapTimeout)
+	}
+	in.log.Debug("on the libp2p network", "bootstrap peers", reached.Load(), "of", len(in.cfg.Bootstrap))
+	// The routing table takes the peers in once identify says they serve
+	// the DHT; a lookup before that finds nothing.
+	for kad.RoutingTable().Size() == 0 {
+		select {
+		case <-bctx.Done():
+			return fmt.Errorf("p2p: the bootstrap peers answered but none serves the DHT: name others with --bootstrap")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return kad.Bootstrap(ctx)
+}
+
+// Relays counts the relays this peer holds a reservation on (its circuit
+// addresses).
+func (in *Internet) Relays() int { return len(in.relayIDs()) }
+
+// relayIDs are the relays of this peer's circuit addresses, sorted.
+func (in *Internet) relayIDs() []string {
+	var ids []string
+	for _, a := range in.h.LibP2P().Addrs() {
+		if !transport.IsCircuit(a) {
+			continue
+		}
+		relay, _ := ma.SplitFunc(a, func(c ma.Component) bool { return c.Code() == ma.P_CIRCUIT })
+		if id, err := relayID(relay); err == nil && !slices.Contains(ids, id.String()) {
+			ids = append(ids, id.String())
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// publishAddrs are the addresses a host publishes: its circuits through
+// relays and its public addresses; on a network with no public address
+// (a LAN, tests on loopback) all of them.
+func (in *Internet) publishAddrs() []ma.Multiaddr {
+	all := in.h.LibP2P().Addrs()
+	out := slices.DeleteFunc(slices.Clone(all), func(a ma.Multiaddr) bool {
+		return !transport.IsCircuit(a) && !manet.IsPublicAddr(a)
+	})
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// Publish picks this host's code and keeps it published until ctx ends;
+// it returns the code at once and a channel closed once it is out.
+// Progress hears "publishing" and then "published" with the number of
+// relays the record names, each time.
+func (in *Internet) Publish(ctx context.Context) (Code, <-chan struct{}, error) {
+	salt := make([]byte, saltLen)
+	if _, err := crand.Read(salt); err != nil {
+		return "", nil, err
+	}
+	code := CodeFor(in.h.ID(), salt)
+	published := make(chan struct{})
+	in.publishing.Add(1)
+	go in.publishLoop(ctx, code, salt, published)
+	return code, published, nil
+}
+
+// Wait waits (d at most) until every code whose game ended has been
+// replaced by its host's last word: call it before closing the host.
+func (in *Internet) Wait(d time.Duration) {
+	done := make(chan struct{})
+	go func() { in.publishing.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+// AwaitHolePunch waits (transport.PunchReadyWait at most) until this peer's hole
+// punching service answers: a relayed connection made before then never
+// goes direct.
+func (in *Internet) AwaitHolePunch(ctx context.Context) bool {
+	wctx, cancel := context.WithTimeout(ctx, transport.PunchReadyWait)
+	defer cancel()
+	return transport.WaitHolePunch(wctx, in.h.LibP2P())
+}
+
+// A code nobody publishes is looked up again every lookupAgain for
+// unknownAfter before Find answers ErrNoGame.
+const (
+	unknownAfter = 5 * time.Second
+	lookupAgain  = 500 * time.Millisecond
+)
+
+// Find resolves a code to its host within FindTimeout: its peer ID and
+// the addresses it signed (circuits through its relays first).
+func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) {
+	kad := in.kad.Load()
+	if kad == nil {
+		return peer.AddrInfo{}, errors.New("p2p: internet play is not started")
+	}
+	in.progress(Progress{Step: "finding", Code: code})
+	ctx, cancel := context.WithTimeout(ctx, FindTimeout)
+	defer cancel()
+	ai, err := lookupCode(ctx, kad, code)
+	// A lookup that finds nothing is not the last word while the routing
+	// table fills (a client's table is empty until identify finishes, and a
+	// bootstrap peer may just have gone): it is asked again for
+	// unknownAfter before the code counts as unknown.
+	for start := time.Now(); errors.As(err, new(noRecord)) && time.Since(start) < unknownAfter && ctx.Err() == nil; {
+		select {
+		case <-ctx.Done():
+		case <-time.After(lookupAgain):
+			ai, err = lookupCode(ctx, kad, code)
+		}
+	}
+	if err != nil {
+		return ai, err
+	}
+	in.progress(Progress{Step: "found", Code: code, Relays: countCircuits(ai.Addrs)})
+	return ai, nil
+}
+
+func (in *Internet) progress(p Progress) {
+	if in.cfg.Progress != nil {
+		in.cfg.Progress(p)
+	}
+}
+
+// ErrNoInternet is a short code given to a peer not on the internet.
+var ErrNoInternet = errors.New("short invite codes are found on the internet, and internet play is off: start with --internet")
+
+// CodeResolver finds the host of a short invite code through the DHT of
+// the host's internet play and, when the way in is through a relay, waits
+// until hole punching can take the connection direct.
+type CodeResolver Code
+
+// Resolve looks the code up.
+func (c CodeResolver) Resolve(ctx context.Context, h *transport.Host) (peer.AddrInfo, error) {
+	in := On(h)
+	if in == nil {
+		return peer.AddrInfo{}, ErrNoInternet
+	}
+	ai, err := in.Find(ctx, Code(c))
+	if err != nil || countCircuits(ai.Addrs) == 0 {
+		return ai, err
+	}
+	if !in.AwaitHolePunch(ctx) {
+		in.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
+	}
+	if in.hostGone(ctx, ai) {
+		return ai, fmt.Errorf("%w (%s): the game with that code has ended (its host is at none of its relays any more)", ErrNoGame, Code(c))
+	}
+	return ai, nil
+}
+
+// probeTimeout bounds hostGone's dial.
+const probeTimeout = 10 * time.Second
+
+// hostGone dials the host of a found code and reports whether every relay
+// it names answered that the host holds no reservation there: its process
+// is gone (a relay drops the reservation with the host's connection, which
+// a crash ends at once), though its last record still says otherwise for
+// up to recordLife. A dial that works is kept for the join.
+func (in *Internet) hostGone(ctx context.Context, ai peer.AddrInfo) bool {
+	ctx, cancel := context.WithTimeout(network.WithAllowLimitedConn(ctx, "hostfall code lookup"), probeTimeout)
+	defer cancel()
+	err := in.h.LibP2P().Connect(ctx, ai)
+	gone := err != nil && noReservation(err)
+	in.log.Debug("host of the code dialled", "peer", ai.ID, "gone", gone, "err", err)
+	return gone
+}
+
+// noReservation reports whether a dial failed at a relay, at one at least,
+// each for the same reason: the peer holds no reservation there.
+func noReservation(err error) bool {
+	var de *swarm.DialError
+	if !errors.As(err, &de) {
+		return false
+	}
+	relays := 0
+	for _, te := range de.DialErrors {
+		if !transport.IsCircuit(te.Address) {
+			continue
+		}
+		if te.Cause == nil || !strings.Contains(te.Cause.Error(), "NO_RESERVATION") {
+			return false
+		}
+		relays++
+	}
+	return relays > 0
+}
+
+// ResolveAnyCode is the resolver of an invite code of either form: short
+// (through the DHT) or long (HF1-…, which holds the addresses itself).
+func ResolveAnyCode(code string) (transport.Resolver, error) {
+	if !IsShortCode(code) {
+		if _, err := DecodeInvite(code); err != nil {
+			return nil, err
+		}
+		return InviteResolver(code), nil
+	}
+	c, err := ParseCode(code)
+	if err != nil {
+		return nil, err
+	}
+	return CodeResolver(c), nil
+}
+
+func countCircuits(addrs []ma.Multiaddr) int {
+	n := 0
+	for _, a := range addrs {
+		if transport.IsCircuit(a) {
+			n++
+		}
+	}
+	return n
+}

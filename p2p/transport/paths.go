@@ -1,0 +1,63 @@
+package transport
+
+import (
+	"sync"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// PathWatch notes which peers are reached only through a relay and which
+// went direct after that (DCUtR hole punching, or a dial that worked).
+type PathWatch struct {
+	mu     sync.Mutex
+	paths  map[peer.ID]PathKind
+	onPath func(peer.ID, PathKind)
+}
+
+// OnPath sets a function called (on a libp2p goroutine; it must return
+// quickly) when another peer becomes reachable relayed or directly.
+func (w *PathWatch) OnPath(fn func(peer.ID, PathKind)) {
+	w.mu.Lock()
+	w.onPath = fn
+	w.mu.Unlock()
+}
+
+// Paths returns how each peer (relays aside) was last reached.
+func (w *PathWatch) Paths() map[peer.ID]PathKind {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[peer.ID]PathKind, len(w.paths))
+	for p, k := range w.paths {
+		out[p] = k
+	}
+	return out
+}
+
+// Connected notes the path to a peer: a relayed connection, or a direct
+// one to a peer that was relayed. A connection to relay is not a path.
+func (w *PathWatch) Connected(c network.Conn, relay peer.ID) {
+	p := c.RemotePeer()
+	if p == relay {
+		return
+	}
+	kind := PathRelayed
+	if !IsCircuit(c.RemoteMultiaddr()) {
+		kind = PathDirect
+	}
+	w.mu.Lock()
+	old := w.paths[p]
+	if (kind == PathDirect && old != PathRelayed) || old == PathDirect {
+		w.mu.Unlock()
+		return // a plain direct connection, or nothing new
+	}
+	if w.paths == nil {
+		w.paths = map[peer.ID]PathKind{}
+	}
+	w.paths[p] = kind
+	fn := w.onPath
+	w.mu.Unlock()
+	if fn != nil && old != kind {
+		fn(p, kind)
+	}
+}

@@ -1,0 +1,82 @@
+package transport
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
+)
+
+// Public relays connect; they do not carry games. Two peers that reach
+// each other only through a relay whose circuits last 2 s, with a punch
+// window of 5 s: the circuits are renewed within the window, and the
+// session hears of each renewal as a planned silence (Renewing); after it
+// no circuit is renewed or opened, the loss is reported once the last
+// circuit ends, and a new dial through the relay is refused.
+func TestPunchWindowEndsLimitedCircuits(t *testing.T) {
+	t.Parallel()
+	const window = 5 * time.Second
+	r := newLimitedRelay(t, &relay.RelayLimit{Duration: 2 * time.Second, Data: 1 << 20})
+	ha, rca := newNATHostWindow(t, r, window, libp2p.NoListenAddrs, libp2p.EnableRelay())
+	hb, _ := newNATHostWindow(t, r, window, libp2p.NoListenAddrs, libp2p.EnableRelay())
+	ta, tb := NewTransport(ha, Limits{}, testLog()), NewTransport(hb, Limits{}, testLog())
+	t.Cleanup(func() { ta.Close(0); tb.Close(0) })
+	inv := rca.AddrInfo(ha)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	began := time.Now()
+	if err := tb.Connect(ctx, inv); err != nil {
+		t.Fatal(err)
+	}
+	var renewing int
+	var last atomic.Int64 // the last fresh circuit, after the first connection
+	for _, tr := range []*Transport{ta, tb} {
+		tr.OnCircuit(func(CircuitRenewal) { last.Store(int64(time.Since(began))) })
+	}
+	_, down := pumpUntil(t, tb, ta, ha.ID(), hb.ID(), 10*time.Second, func() { renewing += len(ta.Renewing()) + len(tb.Renewing()) })
+	lastCircuit := time.Duration(last.Load())
+	t.Logf("window %v: renewal announcements %d, the last fresh circuit %v after the first, losses reported %d",
+		window, renewing, lastCircuit.Round(time.Millisecond), len(down))
+	if renewing == 0 {
+		t.Error("no renewal was announced to the session within the window")
+	}
+	if lastCircuit > window+time.Second {
+		t.Errorf("a fresh circuit came %v after the first, past the %v window", lastCircuit, window)
+	}
+	if len(down) == 0 {
+		t.Error("the loss of the last circuit, past the window, was not reported")
+	}
+	if c := hb.LibP2P().Network().Connectedness(ha.ID()); c == network.Connected {
+		t.Errorf("still connected to the other peer past the window and its circuit's end")
+	}
+	dctx, dcancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer dcancel()
+	if err := hb.LibP2P().Connect(network.WithAllowLimitedConn(dctx, "test"), inv); err == nil {
+		t.Error("a new circuit to the peer was opened past the window")
+	}
+}
+
+// A renewal needs the window open until its fresh circuit comes: openFor
+// says no once less than that is left, while open still says yes.
+func TestPunchWindowLeavesRoomForARenewal(t *testing.T) {
+	w := &punchWindows{d: time.Minute}
+	p := peer.ID("renewing")
+	w.limited(p)
+	w.mu.Lock()
+	w.first[p] = time.Now().Add(-time.Minute + time.Second) // a second left
+	w.mu.Unlock()
+	if !w.open(p) {
+		t.Fatal("the window shut a second early")
+	}
+	if w.openFor(p, limitedGrace) {
+		t.Fatalf("a renewal may start with a second left, less than its %v", limitedGrace)
+	}
+	if !w.openFor("other", limitedGrace) {
+		t.Fatal("a peer never reached over a limited circuit has no open window")
+	}
+}

@@ -1,0 +1,168 @@
+package transport
+
+import (
+	"slices"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Game peers and strangers. Peer IDs cost nothing to make, so a host's
+// connections are a budget: the members of its game (the peers the loop
+// admits, see Transport.Admit) are protected in go-libp2p's connection
+// manager, which then never trims them however many others connect, and
+// inbound connections from everyone else are bounded in all and per remote
+// address. A stranger over either bound closes the oldest stranger's
+// connection (of that address, for the per-address bound), so a flood of
+// identities costs its sender its own earlier connections and never a
+// member's, while a joiner who just connected is the newest and stays. A
+// stranger that is still no member after StrangerLinger is closed too: it
+// only holds a connection open.
+
+// protectTag is the connection manager's protection tag of game peers.
+const protectTag = "hostfall-game"
+
+// stranger is one inbound connection from a peer the loop has not admitted.
+type stranger struct {
+	c  network.Conn
+	p  peer.ID
+	ip string // "" for a relayed connection (its address is the relay's)
+	at time.Time
+}
+
+// protect makes the connection manager keep the connections of ids and
+// forget the protection of peers no longer among them.
+func (t *transport) protect(ids []peer.ID) {
+	cm := t.h.h.ConnManager()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	next := make(map[peer.ID]bool, len(ids))
+	for _, p := range ids {
+		if p == t.self {
+			continue
+		}
+		next[p] = true
+		if !t.protected[p] {
+			cm.Protect(p, protectTag)
+		}
+	}
+	for p := range t.protected {
+		if !next[p] {
+			cm.Unprotect(p, protectTag)
+		}
+	}
+	t.protected = next
+}
+
+// member reports whether p may stay connected without counting as a
+// stranger: everyone until the loop calls Admit, then whom it admits.
+func (t *transport) member(p peer.ID) bool {
+	f := t.admit.Load()
+	return f == nil || (*f)(p)
+}
+
+// noteStranger counts c if it is an inbound connection from a stranger,
+// and closes the oldest strangers' connections that put the count over
+// the limits.
+func (t *transport) noteStranger(c network.Conn) {
+	p := c.RemotePeer()
+	if c.Stat().Direction != network.DirInbound || t.member(p) {
+		return
+	}
+	s := stranger{c: c, p: p, at: time.Now()}
+	if !c.Stat().Limited {
+		s.ip = remoteIP(c.RemoteMultiaddr())
+	}
+	t.mu.Lock()
+	t.pruneStrangers()
+	t.strangers = append(t.strangers, s)
+	var evict []stranger
+	if s.ip != "" {
+		evict = t.overflow(func(o stranger) bool { return o.ip == s.ip }, t.lim.StrangersPerIP)
+	}
+	evict = append(evict, t.overflow(func(stranger) bool { return true }, t.lim.Strangers)...)
+	t.mu.Unlock()
+	for _, o := range evict {
+		t.log.Debug("closing a stranger's connection: too many strangers", "peer", o.p, "ip", o.ip)
+		go o.c.Close()
+	}
+}
+
+// overflow removes and returns the oldest strangers matching of while more
+// than limit match. Called with t.mu held.
+func (t *transport) overflow(of func(stranger) bool, limit int) []stranger {
+	var out []stranger
+	for {
+		n := 0
+		for _, o := range t.strangers {
+			if of(o) {
+				n++
+			}
+		}
+		if n <= limit {
+			return out
+		}
+		i := slices.IndexFunc(t.strangers, of) // the list is in order of arrival
+		out = append(out, t.strangers[i])
+		t.strangers = slices.Delete(t.strangers, i, i+1)
+	}
+}
+
+// pruneStrangers forgets strangers that became members, and peers this
+// one relies on: go-libp2p's AutoRelay protects the relay it holds a
+// reservation with, whose connection may be one the relay opened (a DHT
+// server that queried this peer). Called with t.mu held; Admit's function
+// must not take it.
+func (t *transport) pruneStrangers() {
+	cm := t.h.h.ConnManager()
+	t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool { return t.member(o.p) || cm.IsProtected(o.p, "") })
+}
+
+// forgetStranger drops c from the strangers when it closes.
+func (t *transport) forgetStranger(c network.Conn) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool { return o.c == c })
+}
+
+// sweepStrangers closes, every strangerSweep, the connections of
+// strangers that stayed strangers for StrangerLinger.
+func (t *transport) sweepStrangers() {
+	defer t.wg.Done()
+	tk := time.NewTicker(strangerSweep)
+	defer tk.Stop()
+	for {
+		select {
+		case <-t.ctx.Done():
+			return
+		case now := <-tk.C:
+			t.mu.Lock()
+			t.pruneStrangers()
+			var old []stranger
+			t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool {
+				if now.Sub(o.at) < t.lim.StrangerLinger {
+					return false
+				}
+				old = append(old, o)
+				return true
+			})
+			t.mu.Unlock()
+			for _, o := range old {
+				t.log.Debug("closing a stranger's connection: no member after a while", "peer", o.p, "held", now.Sub(o.at))
+				_ = o.c.Close()
+			}
+		}
+	}
+}
+
+// strangerSweep is how often lingering strangers are looked for.
+const strangerSweep = 5 * time.Second
+
+// strangerCount is how many inbound stranger connections are open (tests).
+func (t *transport) strangerCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pruneStrangers()
+	return len(t.strangers)
+}
