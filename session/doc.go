@@ -20,14 +20,18 @@
 //		if n.HasReady() {
 //			rd := n.Ready()
 //			if rd.Restore != nil { game.Restore(rd.Restore.Data) }       // state after rd.Restore.Turn
+//			var hashes []session.HashReport
 //			for _, t := range rd.Committed {                             // consecutive turns, in order
 //				game.Step(t)                                             // t.Departures: surrender those slots
-//				if t.WantHash { n.ReportHash(t.Number, game.Hash()) }
+//				if t.WantHash { hashes = append(hashes, session.HashReport{Turn: t.Number, Hash: game.Hash()}) }
 //			}
-//			if rd.SnapshotAt != 0 { n.Snapshot(rd.SnapshotAt, game.Snapshot()) }
+//			var snap []byte
+//			if rd.SnapshotAt != 0 { snap = game.Snapshot() }
 //			for _, m := range rd.Messages { transport.Send(m.To, m.Marshal()) }
 //			show(rd.Events)
 //			n.Advance()
+//			for _, h := range hashes { n.ReportHash(h.Turn, h.Hash) } // what the game produced, after Advance
+//			if snap != nil { n.Snapshot(rd.SnapshotAt, snap) }
 //		}
 //	}
 //

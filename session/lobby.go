@@ -389,7 +389,8 @@ func (n *Node) Start() error {
 	return nil
 }
 
-// Loaded tells the node that the caller has loaded the game (after EvLoad).
+// Loaded tells the node that the caller has loaded the game (after the
+// Advance of the Ready that held EvLoad).
 // Turn 1 starts when every player has loaded.
 func (n *Node) Loaded() {
 	n.loaded = true

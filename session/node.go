@@ -425,9 +425,9 @@ func (n *Node) Resync(haveGame bool) bool {
 	return true
 }
 
-// ReportHash records the caller's state hash after applying turn. Call it for
-// every committed turn with WantHash (and for others if you like; they are
-// ignored).
+// ReportHash records the caller's state hash after applying turn. Call it,
+// after the Advance of the Ready that held the turn, for every committed turn
+// with WantHash (and for others if you like; they are ignored).
 func (n *Node) ReportHash(turn, hash uint64) {
 	if turn == 0 || turn%uint64(n.cfg.HashEvery) != 0 {
 		return
@@ -443,7 +443,8 @@ func (n *Node) ReportHash(turn, hash uint64) {
 	}
 }
 
-// Snapshot hands the node the state the last Ready asked for with SnapshotAt.
+// Snapshot hands the node the state the last Ready asked for with SnapshotAt,
+// after that Ready's Advance.
 func (n *Node) Snapshot(turn uint64, data []byte) error {
 	if n.snapAsked == 0 || turn != n.snapAsked {
 		return fmt.Errorf("%w: %d", ErrWrongTurn, turn)
@@ -526,9 +527,9 @@ func (n *Node) Ready() Ready {
 	return rd
 }
 
-// Advance marks the last Ready as handled. What the caller's calls between
-// Ready and Advance produced (e.g. the messages Snapshot sends) stays for the
-// next Ready.
+// Advance marks the last Ready as handled. Then hand the node what the game
+// produced (ReportHash, Snapshot, Loaded: see Ready); what those calls send
+// goes out with the next Ready.
 func (n *Node) Advance() {
 	n.out.msgs = slices.Clone(n.out.msgs[n.handed[0]:])
 	n.out.committed = slices.Clone(n.out.committed[min(n.handed[1], len(n.out.committed)):])

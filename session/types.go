@@ -192,8 +192,9 @@ type Turn struct {
 	Commands   []Command
 	Departures []Departure
 	Presence   []Presence
-	// WantHash asks the caller to ReportHash(Number, hash) after applying the
-	// turn. Not on the wire: every peer derives it from Number.
+	// WantHash asks the caller to keep the state hash after applying the
+	// turn and ReportHash(Number, hash) after Advance. Not on the wire: every
+	// peer derives it from Number.
 	WantHash bool
 }
 
