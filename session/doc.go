@@ -112,7 +112,9 @@
 // (with Lobby.AwayBot the host drives the slot, a bot plays it). Once
 // it follows the host again and has caught up to within MaxLagTurns/2, a
 // later turn marks it back (EvPlayerBack). Only a player's own Leave (or a
-// kick) sequences a departure: no timeout makes anyone leave.
+// kick) sequences a departure: no timeout makes anyone leave. A node that
+// comes back by snapshot shows the departures it missed (EvPlayerLeft, with
+// the reason the snapshot carries), each once.
 //
 // # Host migration
 //

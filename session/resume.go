@@ -88,6 +88,7 @@ func (n *Node) hostSaved(s Settings) error {
 	n.password = s.Password
 	n.slot = self
 	n.hist.base, n.hist.baseChain, n.hist.gone, n.released = st.Turn, st.Chain, st.Gone, st.Turn
+	n.shown = st.Gone // they left before the save
 	for i := range n.hist.nextSeq {
 		n.hist.nextSeq[i] = 1
 		if i < len(st.NextSeq) && st.NextSeq[i] > 0 {
