@@ -226,8 +226,10 @@ func (h *history) restart(base uint64) {
 	h.base, h.baseChain = base, 0
 }
 
-// restore starts the history afresh from snapshot s: the turns held go, and
-// the slot state is the snapshot's.
+// restore starts the history afresh from snapshot s (a peer's, or a saved
+// game's): the turns held go, and the slot state is the snapshot's. A slot
+// the snapshot names no next sequence number for (0, or none) expects its
+// first command, 1.
 func (h *history) restore(s *Snapshot) {
 	h.restart(s.Turn)
 	h.baseChain, h.gone = s.Chain, s.Gone
@@ -237,7 +239,7 @@ func (h *history) restore(s *Snapshot) {
 	}
 	for i := range h.nextSeq {
 		h.nextSeq[i] = 1
-		if i < len(s.NextSeq) {
+		if i < len(s.NextSeq) && s.NextSeq[i] > 0 {
 			h.nextSeq[i] = s.NextSeq[i]
 		}
 	}

@@ -13,6 +13,7 @@ var (
 	ErrNotPlaying  = errors.New("session: the game is not running")
 	ErrNotInLobby  = errors.New("session: the game has already started")
 	ErrNotReady    = errors.New("session: not every player is ready")
+	ErrOneSide     = errors.New("session: a game needs two sides")
 	ErrLeft        = errors.New("session: the node has left the session")
 	ErrWrongTurn   = errors.New("session: no snapshot was asked for that turn")
 	ErrBadArgument = errors.New("session: bad argument")
@@ -458,7 +459,17 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), GoneWhy: n.hist.whyAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
-		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())})
+		m := Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())}
+		if n.role == roleHost {
+			// A member's rejoin or late join: an answer (budget.go). A
+			// repair's snapshot comes from a player the host named,
+			// which the host's repair budget bounds.
+			if pi := n.hs.peer(p); pi != nil {
+				n.answer(pi, m)
+			}
+			continue
+		}
+		n.send(m)
 	}
 	n.snapTargets = nil
 	return nil
