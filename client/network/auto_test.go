@@ -13,11 +13,7 @@ import (
 // electAuto over hand-made announcements: lobbies beat looking peers, the
 // smallest looking ID hosts once settled, foreign versions do not count.
 func TestElectAuto(t *testing.T) {
-	ids := []peer.ID{
-		mustPeer(t, "12D3KooWJfs5RGnCqpP3NqiZf5mGcw3hv6JBDcjig7mkYi64VsEa"),
-		mustPeer(t, "12D3KooWPMg4ZbAVnDK9Vwf9hgW3zREW76LKXTWYtjHFdyLo2Fcq"),
-		mustPeer(t, "12D3KooWRBy97UB99e3J6hiPesre1MZeuNQvfan4gBziswrRJsNK"),
-	}
+	ids := testIDs(t, 3)
 	slices.Sort(ids)
 	small, mid, big := ids[0], ids[1], ids[2]
 	seen := func(id peer.ID, state discovery.AnnState, players int, mods ...func(*discovery.Seen)) discovery.Seen {
@@ -63,13 +59,4 @@ func TestElectAuto(t *testing.T) {
 			}
 		})
 	}
-}
-
-func mustPeer(t *testing.T, s string) peer.ID {
-	t.Helper()
-	id, err := peer.Decode(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
 }

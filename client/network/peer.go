@@ -236,7 +236,7 @@ var ErrAnswered = errors.New("network: a host has answered this peer already")
 // peer asked before hears no goodbye, and a late answer of its is ignored.
 func (p *Peer) Join(ctx context.Context, host peer.AddrInfo) error {
 	if host.ID == p.h.ID() {
-		return fmt.Errorf("p2p: that address is this peer's own")
+		return fmt.Errorf("network: that address is this peer's own")
 	}
 	if err := p.t.Connect(ctx, host); err != nil {
 		return err
@@ -453,7 +453,7 @@ const byeLinger = time.Second
 // when ctx is done (after leaving the session) or when the session is left.
 func (p *Peer) Run(ctx context.Context) error {
 	if !p.running.CompareAndSwap(false, true) {
-		return errors.New("p2p: Run called twice")
+		return errors.New("network: Run called twice")
 	}
 	defer close(p.done)
 	defer func() { p.gens.flush(time.Now()) }()

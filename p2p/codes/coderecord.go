@@ -78,7 +78,7 @@ func codeRoutingKey(code Code) string {
 func codeRecord(h *transport.Host, code Code, salt []byte, seq uint64, now time.Time, addrs []ma.Multiaddr) ([]byte, error) {
 	hostKey := h.LibP2P().Peerstore().PrivKey(h.ID())
 	if hostKey == nil {
-		return nil, errors.New("p2p: the host's private key is not in its peerstore")
+		return nil, errors.New("codes: the host's private key is not in its peerstore")
 	}
 	pr := peer.PeerRecordFromAddrInfo(peer.AddrInfo{ID: h.ID(), Addrs: addrs})
 	pr.Seq = seq

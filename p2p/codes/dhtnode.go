@@ -49,7 +49,7 @@ func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootst
 	kad, err := dht.New(h.LibP2P(), dht.Mode(dht.ModeServer), dht.BootstrapPeers(bootstrap...))
 	if err != nil {
 		h.Close()
-		return nil, fmt.Errorf("p2p: DHT server: %w", err)
+		return nil, fmt.Errorf("codes: DHT server: %w", err)
 	}
 	context.AfterFunc(ctx, func() { kad.Close() })
 	return &DHTNode{Host: h, DHT: kad}, nil

@@ -175,7 +175,7 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	})
 	kad, err := dht.New(h.LibP2P(), dht.Mode(dht.ModeClient), dht.BootstrapPeers(in.cfg.Bootstrap...))
 	if err != nil {
-		return fmt.Errorf("p2p: start the DHT: %w", err)
+		return fmt.Errorf("codes: start the DHT: %w", err)
 	}
 	in.kad.Store(kad)
 	context.AfterFunc(ctx, func() { kad.Close() })
@@ -194,7 +194,7 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	}
 	wg.Wait()
 	if reached.Load() == 0 {
-		return fmt.Errorf("p2p: none of the %d bootstrap peers of the libp2p network answered within %s: check the internet connection, or name reachable ones with --bootstrap", len(in.cfg.Bootstrap), bootstrapTimeout)
+		return fmt.Errorf("codes: none of the %d bootstrap peers of the libp2p network answered within %s: check the internet connection, or name reachable ones with --bootstrap", len(in.cfg.Bootstrap), bootstrapTimeout)
 	}
 	in.log.Debug("on the libp2p network", "bootstrap peers", reached.Load(), "of", len(in.cfg.Bootstrap))
 	// The routing table takes the peers in once identify says they serve
@@ -202,7 +202,7 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	for kad.RoutingTable().Size() == 0 {
 		select {
 		case <-bctx.Done():
-			return fmt.Errorf("p2p: the bootstrap peers answered but none serves the DHT: name others with --bootstrap")
+			return fmt.Errorf("codes: the bootstrap peers answered but none serves the DHT: name others with --bootstrap")
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -291,7 +291,7 @@ const (
 func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) {
 	kad := in.kad.Load()
 	if kad == nil {
-		return peer.AddrInfo{}, errors.New("p2p: internet play is not started")
+		return peer.AddrInfo{}, errors.New("codes: internet play is not started")
 	}
 	in.progress(Progress{Step: "finding", Code: code})
 	ctx, cancel := context.WithTimeout(ctx, FindTimeout)

@@ -65,7 +65,7 @@ func StartRelay(h *transport.Host, opt RelayOptions) (*RelayService, error) {
 	}
 	r, err := relay.New(h.LibP2P(), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: start the relay service: %w", err)
+		return nil, fmt.Errorf("relay: start the relay service: %w", err)
 	}
 	ttl := opt.DirectoryTTL
 	if ttl <= 0 {

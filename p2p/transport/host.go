@@ -162,7 +162,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	lopts = append(lopts, opt.Libp2p...)
 	h, err := libp2p.New(lopts...)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: start libp2p host: %w", err)
+		return nil, fmt.Errorf("transport: start libp2p host: %w", err)
 	}
 	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch}
 	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
@@ -301,7 +301,7 @@ func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) 
 	}
 	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: resource manager: %w", err)
+		return nil, fmt.Errorf("transport: resource manager: %w", err)
 	}
 	return rm, nil
 }

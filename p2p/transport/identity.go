@@ -29,28 +29,28 @@ func LoadIdentity(path string) (crypto.PrivKey, error) {
 	case err == nil:
 		k, err := crypto.UnmarshalPrivateKey(b)
 		if err != nil {
-			return nil, fmt.Errorf("p2p: %s is not a libp2p private key (move it away to start with a new identity): %w", path, err)
+			return nil, fmt.Errorf("transport: %s is not a libp2p private key (move it away to start with a new identity): %w", path, err)
 		}
 		return k, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("p2p: read identity: %w", err)
+		return nil, fmt.Errorf("transport: read identity: %w", err)
 	}
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: generate identity: %w", err)
+		return nil, fmt.Errorf("transport: generate identity: %w", err)
 	}
 	b, err = crypto.MarshalPrivateKey(k)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: encode identity: %w", err)
+		return nil, fmt.Errorf("transport: encode identity: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("p2p: identity directory: %w", err)
+		return nil, fmt.Errorf("transport: identity directory: %w", err)
 	}
 	// Write to a temporary file and rename, so two processes that start at
 	// once never leave half a key behind; the first rename wins for both.
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".identity-*")
 	if err != nil {
-		return nil, fmt.Errorf("p2p: write identity: %w", err)
+		return nil, fmt.Errorf("transport: write identity: %w", err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := tmp.Chmod(0o600); err == nil {
@@ -60,13 +60,13 @@ func LoadIdentity(path string) (crypto.PrivKey, error) {
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("p2p: write identity: %w", err)
+		return nil, fmt.Errorf("transport: write identity: %w", err)
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return LoadIdentity(path) // another process created it first
 		}
-		return nil, fmt.Errorf("p2p: write identity: %w", err)
+		return nil, fmt.Errorf("transport: write identity: %w", err)
 	}
 	return k, nil
 }

@@ -75,6 +75,10 @@ func (t *transport) noteStranger(c network.Conn) {
 		s.ip = remoteIP(c.RemoteMultiaddr())
 	}
 	t.mu.Lock()
+	if t.ctx.Err() != nil { // closed: nothing may add to wg any more (close)
+		t.mu.Unlock()
+		return
+	}
 	t.pruneStrangers()
 	t.strangers = append(t.strangers, s)
 	var evict []stranger
@@ -82,10 +86,16 @@ func (t *transport) noteStranger(c network.Conn) {
 		evict = t.overflow(func(o stranger) bool { return o.ip == s.ip }, t.lim.StrangersPerIP)
 	}
 	evict = append(evict, t.overflow(func(stranger) bool { return true }, t.lim.Strangers)...)
+	t.wg.Add(len(evict)) // under mu, so close waits for these
 	t.mu.Unlock()
 	for _, o := range evict {
 		t.log.Debug("closing a stranger's connection: too many strangers", "peer", o.p, "ip", o.ip)
-		go o.c.Close()
+		// Not on this goroutine: libp2p's notifier runs it, and closing a
+		// connection notifies again.
+		go func() {
+			defer t.wg.Done()
+			_ = o.c.Close()
+		}()
 	}
 }
 
