@@ -21,7 +21,7 @@ type election struct {
 	answered  []PeerID
 	alive     *Message // a Reject saying the old host lives
 	waiting   bool     // told the caller it waits for the other players
-	quit      []PeerID // hosts that said Bye: they left on purpose
+	byes      []PeerID // hosts that said Bye: they left on purpose
 	outbid    []PeerID // later claimers this candidate claimed over once
 
 	// Follower side: claims from players its own rule does not name yet,
@@ -234,7 +234,7 @@ func (n *Node) follow(m Message) {
 	// Targets: the hosts this node heard say Bye, for a candidate that
 	// did not (its copy may have been lost in the hang-up).
 	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.hist.last(), Chain: n.hist.lastChain(),
-		Turns: n.hist.turnsAfter(m.Turn, n.hist.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: el.quit})
+		Turns: n.hist.turnsAfter(m.Turn, n.hist.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: el.byes})
 }
 
 // onFollow gathers a follower of this candidate's claim.
@@ -411,7 +411,7 @@ func (n *Node) decide() {
 	// is not present: it is not slow, it is gone (a live one that hung up
 	// is a side of a split, which the split rule merges later).
 	present := slices.DeleteFunc(n.presentPlayers(), func(p PeerID) bool {
-		return slices.Contains(el.quit, p) || n.closed[p]
+		return slices.Contains(el.byes, p) || n.closed[p]
 	})
 	if !slices.Contains(present, n.self) {
 		// This node is away itself (the game went on without it, say it
@@ -517,9 +517,9 @@ func (n *Node) win() {
 		if p == n.self || h.peer(p) != nil {
 			continue
 		}
-		if quit := slices.Contains(el.quit, p); quit || n.lobby.State < StateLoading {
+		if bye := slices.Contains(el.byes, p); bye || n.lobby.State < StateLoading {
 			why := DepartLost // in the lobby it loses its seat
-			if quit {
+			if bye {
 				why = DepartLeft // a host that said Bye
 			}
 			h.dropPeer(n, p, why)

@@ -271,8 +271,8 @@ func (n *Node) noteQuit(p PeerID) {
 		n.el = &election{lostEpoch: n.epoch}
 		n.lostAt = n.now
 	}
-	if !slices.Contains(n.el.quit, p) {
-		n.el.quit = append(n.el.quit, p)
+	if !slices.Contains(n.el.byes, p) {
+		n.el.byes = append(n.el.byes, p)
 	}
 }
 

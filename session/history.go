@@ -16,7 +16,7 @@ type history struct {
 	arrived   []int
 	base      uint64
 	baseChain uint64
-	gone      uint32           // bit per slot: departed
+	departed  uint32           // bit per slot: the player departed
 	away      uint32           // bit per slot: away (silent; its slot stays)
 	baseAway  uint32           // away at turn base (for awayAt)
 	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
@@ -107,7 +107,7 @@ func (h *history) turnsAfter(from, to uint64) []Turn {
 }
 
 func (h *history) isGone(slot int) bool {
-	return slot >= 0 && slot < MaxSlots && h.gone&(1<<slot) != 0
+	return slot >= 0 && slot < MaxSlots && h.departed&(1<<slot) != 0
 }
 
 // isAway reports whether slot is away at the last committed turn.
@@ -115,9 +115,9 @@ func (h *history) isAway(slot int) bool {
 	return slot >= 0 && slot < MaxSlots && h.away&(1<<slot) != 0
 }
 
-// goneAt and nextSeqAt roll the slot state back from the last turn to t.
-func (h *history) goneAt(t uint64) uint32 {
-	g := h.gone
+// departedAt and nextSeqAt roll the slot state back from the last turn to t.
+func (h *history) departedAt(t uint64) uint32 {
+	g := h.departed
 	for k := h.last(); k > t; k-- {
 		tr, _ := h.turnAt(k)
 		for _, d := range tr.Departures {
@@ -172,7 +172,7 @@ func (h *history) append(t Turn, now int) {
 		h.nextSeq[c.Slot] = c.Seq + 1
 	}
 	for _, d := range t.Departures {
-		h.gone |= 1 << d.Slot
+		h.departed |= 1 << d.Slot
 	}
 	h.away = applyPresence(h.away, t.Presence)
 }
@@ -215,7 +215,7 @@ func (h *history) restart(base uint64) {
 // the slot state is the snapshot's.
 func (h *history) restore(s *Snapshot) {
 	h.restart(s.Turn)
-	h.baseChain, h.gone = s.Chain, s.Gone
+	h.baseChain, h.departed = s.Chain, s.Gone
 	h.away, h.baseAway = s.Away, s.Away
 	for i := range h.nextSeq {
 		h.nextSeq[i] = 1

@@ -64,7 +64,7 @@ func TestHistoryAppendAndRead(t *testing.T) {
 		t.Error("turnAt(6) held")
 	}
 	if !h.isGone(1) || h.isGone(0) || h.isAway(2) || h.nextSeq[0] != 6 {
-		t.Errorf("state after 5 turns: gone %b away %b next %d", h.gone, h.away, h.nextSeq[0])
+		t.Errorf("state after 5 turns: departed %b away %b next %d", h.departed, h.away, h.nextSeq[0])
 	}
 }
 
@@ -77,8 +77,8 @@ func TestHistoryRollsBack(t *testing.T) {
 	}{
 		{1, 0, 0, 2}, {2, 0, 1 << 2, 3}, {3, 1 << 1, 1 << 2, 4}, {5, 1 << 1, 0, 6},
 	} {
-		if g := h.goneAt(c.turn); g != c.gone {
-			t.Errorf("goneAt(%d) = %b, want %b", c.turn, g, c.gone)
+		if g := h.departedAt(c.turn); g != c.gone {
+			t.Errorf("departedAt(%d) = %b, want %b", c.turn, g, c.gone)
 		}
 		if a := h.awayAt(c.turn); a != c.away {
 			t.Errorf("awayAt(%d) = %b, want %b", c.turn, a, c.away)
@@ -136,7 +136,7 @@ func TestHistoryRestoreAndRestart(t *testing.T) {
 	h := filled(5)
 	h.restore(&Snapshot{Turn: 40, Chain: 77, Gone: 1 << 3, Away: 1 << 4, NextSeq: []uint64{9}})
 	if h.last() != 40 || h.lastChain() != 77 || !h.isGone(3) || !h.isAway(4) || h.awayAt(40) != 1<<4 {
-		t.Errorf("after restore: last %d chain %d gone %b away %b", h.last(), h.lastChain(), h.gone, h.away)
+		t.Errorf("after restore: last %d chain %d departed %b away %b", h.last(), h.lastChain(), h.departed, h.away)
 	}
 	if h.nextSeq[0] != 9 || h.nextSeq[1] != 1 || h.bytes != 0 {
 		t.Errorf("after restore: next %v bytes %d", h.nextSeq[:2], h.bytes)
@@ -148,6 +148,6 @@ func TestHistoryRestoreAndRestart(t *testing.T) {
 	}
 	h.restart(50)
 	if h.last() != 50 || h.lastChain() != 0 || !h.isGone(3) {
-		t.Errorf("after restart: last %d chain %d gone %b", h.last(), h.lastChain(), h.gone)
+		t.Errorf("after restart: last %d chain %d departed %b", h.last(), h.lastChain(), h.departed)
 	}
 }

@@ -455,7 +455,7 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 		n.snapTargets = nil
 		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
-	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.departedAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
 		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())})

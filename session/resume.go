@@ -40,7 +40,7 @@ func (n *Node) Save(turn uint64, data []byte) (Saved, error) {
 	}
 	return Saved{
 		Lobby: n.lobby.Clone(),
-		State: Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn)},
+		State: Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.departedAt(turn), NextSeq: n.hist.nextSeqAt(turn)},
 	}, nil
 }
 
@@ -87,7 +87,7 @@ func (n *Node) hostSaved(s Settings) error {
 	n.lobby = l
 	n.password = s.Password
 	n.slot = self
-	n.hist.base, n.hist.baseChain, n.hist.gone, n.released = st.Turn, st.Chain, st.Gone, st.Turn
+	n.hist.base, n.hist.baseChain, n.hist.departed, n.released = st.Turn, st.Chain, st.Gone, st.Turn
 	for i := range n.hist.nextSeq {
 		n.hist.nextSeq[i] = 1
 		if i < len(st.NextSeq) && st.NextSeq[i] > 0 {

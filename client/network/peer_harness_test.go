@@ -28,6 +28,11 @@ type tpeer struct {
 	turns  map[uint64]session.Turn
 }
 
+// ready says that p's player, under name, is ready.
+func (p *tpeer) ready(name string) error {
+	return p.withNode(func(n *session.Node) error { return n.EditSlot(session.SlotEdit{Name: name, Ready: true}) })
+}
+
 type gameOpts struct {
 	players   int
 	bots      int
@@ -145,7 +150,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 		t.Fatal(err)
 	}
 	for i := range o.bots {
-		if err := host.SetSlot(o.players+i, session.SlotBot, uint8(ai.Easy)); err != nil {
+		if err := host.withNode(func(n *session.Node) error { return n.SetSlot(o.players+i, session.SlotBot, uint8(ai.Easy)) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,7 +162,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 			t.Fatal(err)
 		}
 		testwait.For(t, p.name+" joined", 10*time.Second, func() bool { return p.Status().Joined })
-		if err := p.EditSlot(session.SlotEdit{Name: p.name, Ready: true}); err != nil {
+		if err := p.ready(p.name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,7 +176,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 		}
 		return n == o.players
 	})
-	if err := host.Start(); err != nil {
+	if err := host.withNode(start); err != nil {
 		t.Fatal(err)
 	}
 	testwait.For(t, "game start", 20*time.Second, func() bool {
