@@ -29,7 +29,7 @@ func runPlay(ctx context.Context, args []string) error {
 	cli.AddNetwork(fs, &n, "play on this machine only, without the network")
 	fs.Uint64Var(&s.Seed, "seed", 0, "map seed (0: a new map each time)")
 	fs.IntVar(&s.Size, "size", game.DefaultMapSize, "map width and height in tiles")
-	levels := fs.String("levels", "easy,easy,easy", "levels of the bots, comma separated (easy, normal, hard); their number is the number of bots")
+	levels := fs.String("levels", ai.FormatLevels(ai.Quick()), "levels of the bots, comma separated (easy, normal, hard); their number is the number of bots")
 	fs.BoolVar(&s.Lobby, "lobby", false, "stay in the lobby, with every free slot open, so players on the LAN can join")
 	fs.Bool("headless", false, "no window: watch four bots play in text (takes the flags of sim)")
 	fs.StringVar(&s.Load, "load", "", "resume a saved game (bots take over the other players)")

@@ -232,8 +232,8 @@ type Player struct {
 	Bot   bool
 }
 
-// Peer is one connected player in the network panel.
-type Peer struct {
+// PeerStatus is one connected player in the network panel.
+type PeerStatus struct {
 	Name       string
 	Slot       int
 	Host       bool
@@ -274,7 +274,7 @@ type NetStatus struct {
 	Turn       uint64
 	InputDelay int // turns
 	TurnMillis int
-	Peers      []Peer
+	Peers      []PeerStatus
 	BytesIn    float64 // per second
 	BytesOut   float64
 	// Invite is the invite code of the game this peer hosts through a

@@ -454,9 +454,6 @@ func (w *World) lookup(id UnitID) int {
 	return s
 }
 
-// alive reports whether slot i holds an entity that has not been killed.
-func (w *World) alive(i int) bool { return w.e.kind[i] != KindNone && w.e.hp[i] > 0 }
-
 func (w *World) id(i int) UnitID { return makeID(i, w.e.gen[i]) }
 
 func (w *World) inMap(x, y int) bool { return x >= 0 && y >= 0 && x < w.w && y < w.h }

@@ -31,7 +31,7 @@ func duelClient(t *testing.T, turns int, me game.PlayerID, limit uint64) (*fake.
 	c.SetLobby(l, int(me))
 	c.SetGame(w, t0.Add(-time.Second), players, me)
 	c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Epoch: 16, Turn: uint64(turns), TurnMillis: 50,
-		Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: me == 0}, {Name: "Bo", Slot: 1, PingMillis: 1.2, Self: me == 1}}})
+		Peers: []client.PeerStatus{{Name: "Ann", Slot: 0, Host: true, Self: me == 0}, {Name: "Bo", Slot: 1, PingMillis: 1.2, Self: me == 1}}})
 	return c, w
 }
 

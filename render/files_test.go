@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"hostfall/client/library"
 	"hostfall/client/offline"
 	"hostfall/game/ai"
+	"hostfall/internal/testwait"
 	"hostfall/p2p/transport"
 	"hostfall/render/ui"
 	"hostfall/savegame"
@@ -90,14 +92,14 @@ func TestQuickGameFromTheBrowser(t *testing.T) {
 	h.click(quickButton(h.a.w))
 	h.until("the game under way", func() bool { return h.a.screen == scrGame && c.Status().Turn > 0 })
 	l, _ := c.Lobby()
-	bots := 0
+	var bots []ai.Level
 	for _, s := range l.Slots {
-		if s.Kind == session.SlotBot && s.BotLevel == uint8(ai.Easy) {
-			bots++
+		if s.Kind == session.SlotBot {
+			bots = append(bots, ai.Level(s.BotLevel))
 		}
 	}
-	if bots != 3 || len(l.Slots) != 4 {
-		t.Errorf("the quick game has %d slots, %d easy bots; want 4 and 3", len(l.Slots), bots)
+	if !slices.Equal(bots, ai.Quick()) || len(l.Slots) != len(bots)+1 {
+		t.Errorf("the quick game has %d slots and the bots %v; want the player and %v", len(l.Slots), bots, ai.Quick())
 	}
 }
 
@@ -109,11 +111,7 @@ func soloSave(t *testing.T, dir string) string {
 	if err := client.Skirmish(c, client.CreateOptions{Name: "Evening", PlayerName: "Ann", MapSize: 64}, []uint8{uint8(ai.Easy)}, true); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); c.Status().Turn < 5; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the game to save does not run")
-		}
-	}
+	testwait.For(t, "the game to save to run", 10*time.Second, func() bool { return c.Status().Turn >= 5 })
 	path, err := c.Save()
 	if err != nil {
 		t.Fatal(err)

@@ -135,19 +135,19 @@ func TestShotInternetLobby(t *testing.T) {
 			st   client.NetStatus
 		}{
 			{"host", 0, client.NetStatus{Online: true, Host: "Ann", Invite: code, Internet: client.InternetStatus{Available: true, On: true,
-				Text: "Your game is on the internet (3 relays): friends type its code " + code + " into their game list"}, Peers: []client.Peer{
+				Text: "Your game is on the internet (3 relays): friends type its code " + code + " into their game list"}, Peers: []client.PeerStatus{
 				{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 41, Path: client.PathDirect},
 				{Name: "Cyrillus", Slot: 2, PingMillis: 180, Path: client.PathRelayed}}}},
 			{"failed", 0, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, Failed: true,
 				Text: "Could not reach the public libp2p network: check this machine's internet connection, or start Hostfall with --bootstrap naming DHT peers that answer (or play through a relay of your own with --relay)."},
-				Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}}}},
+				Peers: []client.PeerStatus{{Name: "Ann", Slot: 0, Host: true, Self: true}}}},
 			{"guest", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,
-				Text: "Connected through a relay — trying to go direct"}, Peers: []client.Peer{
+				Text: "Connected through a relay — trying to go direct"}, Peers: []client.PeerStatus{
 				{Name: "Ann", Slot: 0, Host: true, PingMillis: 180, Path: client.PathRelayed}, {Name: "Bo", Slot: 1, Self: true}}}},
 			// Hole punching failed: a public relay carries the game, its
 			// circuit renewed three times so far.
 			{"limited", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,
-				Text: "Connected through a relay — trying to go direct"}, Peers: []client.Peer{
+				Text: "Connected through a relay — trying to go direct"}, Peers: []client.PeerStatus{
 				{Name: "Ann", Slot: 0, Host: true, PingMillis: 180.4, Path: client.PathRelayed, Limited: true, Renewed: 3},
 				{Name: "Bo", Slot: 1, Self: true}}}},
 		} {

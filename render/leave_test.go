@@ -6,6 +6,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/offline"
+	"hostfall/internal/testwait"
 	"hostfall/render/ui"
 )
 
@@ -19,14 +20,11 @@ func TestLeaveGameToBrowserThenQuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, c)
-	for i := 0; i < 400 && (h.a.screen != scrGame || h.a.game.ui == nil); i++ {
+	testwait.For(t, "the skirmish to start", 10*time.Second, func() bool {
 		h.now = time.Now()
 		h.frame(nil)
-		time.Sleep(5 * time.Millisecond)
-	}
-	if h.a.screen != scrGame || h.a.game.ui == nil {
-		t.Fatal("the skirmish did not start")
-	}
+		return h.a.screen == scrGame && h.a.game.ui != nil
+	})
 	g := h.a.game
 	h.frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
 	leave := -1

@@ -125,7 +125,7 @@ func TestShotLobbySizes(t *testing.T) {
 				c := fake.New()
 				l := eightSlots()
 				c.SetLobby(l, who.me)
-				c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Peers: []client.Peer{
+				c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Peers: []client.PeerStatus{
 					{Name: "Ann", Slot: 0, Host: true, Self: who.me == 0}, {Name: "Bo", Slot: 1, Self: who.me == 1}, {Name: "Cyrillus", Slot: 2}}})
 				c.Push(client.Event{Kind: client.EvChat, Name: "Bo", Text: "hi all, ready in a minute"},
 					client.Event{Kind: client.EvChat, Name: "Cyrillus the Magnificent", Text: "bots on team 2 are mine"})

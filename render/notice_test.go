@@ -74,17 +74,17 @@ func TestNoticesClearOfChat(t *testing.T) {
 // (play-test: it said "LAN / relay"), a LAN game LAN, and names a relay
 // only when a player is reached through one.
 func TestNetMode(t *testing.T) {
-	me := client.Peer{Name: "Ann", Self: true, Host: true}
+	me := client.PeerStatus{Name: "Ann", Self: true, Host: true}
 	for _, tt := range []struct {
 		st   client.NetStatus
 		want string
 	}{
 		{client.NetStatus{}, "offline game (no network)"},
-		{client.NetStatus{Online: true, Peers: []client.Peer{me}}, "solo: no other players"},
-		{client.NetStatus{Online: true, Peers: []client.Peer{me, {Name: "Bo"}}}, "LAN"},
-		{client.NetStatus{Online: true, Peers: []client.Peer{me, {Name: "Bo", Path: client.PathDirect}}}, "LAN"},
-		{client.NetStatus{Online: true, Peers: []client.Peer{me, {Name: "Bo", Path: client.PathRelayed}}}, "relay"},
-		{client.NetStatus{Online: true, Peers: []client.Peer{me, {Name: "Bo", Path: client.PathRelayed}, {Name: "Cy"}}}, "LAN and relay"},
+		{client.NetStatus{Online: true, Peers: []client.PeerStatus{me}}, "solo: no other players"},
+		{client.NetStatus{Online: true, Peers: []client.PeerStatus{me, {Name: "Bo"}}}, "LAN"},
+		{client.NetStatus{Online: true, Peers: []client.PeerStatus{me, {Name: "Bo", Path: client.PathDirect}}}, "LAN"},
+		{client.NetStatus{Online: true, Peers: []client.PeerStatus{me, {Name: "Bo", Path: client.PathRelayed}}}, "relay"},
+		{client.NetStatus{Online: true, Peers: []client.PeerStatus{me, {Name: "Bo", Path: client.PathRelayed}, {Name: "Cy"}}}, "LAN and relay"},
 	} {
 		if got := netMode(&tt.st); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.st, got, tt.want)

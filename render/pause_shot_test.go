@@ -31,7 +31,7 @@ func pausedClient(t *testing.T) (*fake.Client, *game.World) {
 	c.SetLobby(l, 0)
 	c.SetGame(w, t0.Add(-time.Second), players, 0)
 	c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Epoch: 16, Turn: 601, TurnMillis: 50,
-		Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 1.2}}})
+		Peers: []client.PeerStatus{{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 1.2}}})
 	return c, w
 }
 

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -323,9 +324,26 @@ func quickButton(w float64) ui.Rect   { return ui.XYWH(quitButton(w).Min.X-3*8-9
 func loadButton(w float64) ui.Rect    { return ui.XYWH(quitButton(w).Min.X-2*8-90-104, 22, 104, 34) }
 func replaysButton(w float64) ui.Rect { return ui.XYWH(quitButton(w).Min.X-8-90, 22, 90, 34) }
 
-// quickBots are the bots of a quick game: those `hostfall play` starts
-// against (three easy ones).
-var quickBots = []uint8{uint8(ai.Easy), uint8(ai.Easy), uint8(ai.Easy)}
+// quickBots are the levels of a quick game's bots (ai.Quick), as a lobby
+// slot keeps them.
+func quickBots() []uint8 {
+	var bots []uint8
+	for _, l := range ai.Quick() {
+		bots = append(bots, uint8(l))
+	}
+	return bots
+}
+
+// quickWait is what the browser says while a quick game starts: "Starting
+// a quick game against three easy bots…".
+func quickWait() string {
+	ls := ai.Quick()
+	same := !slices.ContainsFunc(ls, func(l ai.Level) bool { return l != ls[0] })
+	if count := []string{"", "", "two", "three", "four", "five", "six", "seven"}; same && len(ls) > 1 && len(ls) < len(count) {
+		return fmt.Sprintf("Starting a quick game against %s %s bots…", count[len(ls)], ls[0])
+	}
+	return fmt.Sprintf("Starting a quick game against bots (%s)…", strings.ReplaceAll(ai.FormatLevels(ls), ",", ", "))
+}
 
 // topInput runs the top row: a quick game against bots, the saved games,
 // the replays (the lists only with a library to read them from).
@@ -336,7 +354,7 @@ func (b *browserScreen) topInput(in *ui.Input, acts []browserIntent) []browserIn
 	if pressed(in, b.lay.quick) {
 		acts = append(acts, browserClickIntent, browserIntent{act: browserQuick,
 			create: client.CreateOptions{Name: b.playerName() + "'s quick game", PlayerName: b.playerName()},
-			wait:   "Starting a quick game against three easy bots…"})
+			wait:   quickWait()})
 	}
 	if !b.files {
 		return acts
@@ -584,7 +602,7 @@ func (b *browserScreen) apply(acts []browserIntent) {
 		case browserCreate:
 			err = a.cl.Create(x.create)
 		case browserQuick:
-			err = client.Skirmish(a.cl, x.create, quickBots, true)
+			err = client.Skirmish(a.cl, x.create, quickBots(), true)
 		case browserFiles:
 			a.openFiles(x.files)
 			continue

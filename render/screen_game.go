@@ -470,11 +470,6 @@ func (g *gameScreen) draw() {
 	g.drawn = true
 }
 
-func (g *gameScreen) mapRect() ui.Rect {
-	cam := &g.ui.Cam
-	return ui.Rect{Min: cam.ToScreen(ui.V(0, 0)), Max: cam.ToScreen(ui.V(cam.MapW, cam.MapH))}
-}
-
 // drawTerrain draws the terrain texture over the tiles in view that are not
 // deep in unexplored land (those stay black), as one quad per run of tiles
 // in a row: every pixel drawn costs on a software rasterizer.

@@ -193,7 +193,7 @@ func fourSlots() session.Lobby {
 func TestShotLobby(t *testing.T) {
 	c := fake.New()
 	c.SetLobby(fourSlots(), 0)
-	c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 1.4}}})
+	c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Peers: []client.PeerStatus{{Name: "Ann", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 1.4}}})
 	c.Push(client.Event{Kind: client.EvChat, Name: "Bo", Text: "hi all, ready in a minute"}, client.Event{Kind: client.EvChat, Name: "Ann", Text: "glhf"})
 	h := newHarness(t, c)
 	h.frame(nil)
@@ -311,7 +311,7 @@ func gameClient(t *testing.T) *fake.Client {
 	c.SetLobby(l, 0)
 	c.SetGame(w, t0.Add(-time.Second), players, 0)
 	c.SetStatus(client.NetStatus{Online: true, Host: "You", Epoch: 17, Turn: 900, InputDelay: 1, TurnMillis: 50,
-		Peers:   []client.Peer{{Name: "You", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 1.8}, {Name: "Cy", Slot: 2, PingMillis: 23.5}},
+		Peers:   []client.PeerStatus{{Name: "You", Slot: 0, Host: true, Self: true}, {Name: "Bo", Slot: 1, PingMillis: 1.8}, {Name: "Cy", Slot: 2, PingMillis: 23.5}},
 		BytesIn: 2400, BytesOut: 1900})
 	return c
 }

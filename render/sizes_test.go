@@ -296,7 +296,7 @@ func TestShotLobbyInviteSizes(t *testing.T) {
 			c := fake.New()
 			l := eightSlots()
 			c.SetLobby(l, 0)
-			c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Invite: code, Peers: []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}}})
+			c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Invite: code, Peers: []client.PeerStatus{{Name: "Ann", Slot: 0, Host: true, Self: true}}})
 			h := newSizedHarness(t, c, sz.w, sz.h)
 			h.frame(nil)
 			h.frame(nil)
@@ -390,7 +390,7 @@ func TestNetPanelCoversTheScreen(t *testing.T) {
 	c.SetLobby(eightSlots(), 0)
 	c.SetStatus(client.NetStatus{Online: true, Host: "Ann", Invite: "K7Q2-9XPM",
 		Internet: client.InternetStatus{Failed: true, Text: "Could not reach the public libp2p network"},
-		Peers:    []client.Peer{{Name: "Ann", Slot: 0, Host: true, Self: true}}})
+		Peers:    []client.PeerStatus{{Name: "Ann", Slot: 0, Host: true, Self: true}}})
 	h := newSizedHarness(t, c, 800, 600)
 	h.frame(nil)
 	h.frame(nil)

@@ -4,7 +4,8 @@
 # the module proxy. Safe to run again: a machine that has everything is left alone.
 # With --test (make test) also what only tests need: Xvfb, qemu, avahi, the
 # network tools, mingw-w64 and Wine, node and the JS rendezvous point's
-# packages (from the npm registry). With --release (make release) also
+# packages (from the npm registry), and staticcheck (scripts/staticcheck.sh,
+# from the module proxy). With --release (make release) also
 # mingw-w64, the Windows build's compiler.
 set -euo pipefail
 for_tests=0
@@ -147,4 +148,5 @@ install_packages
 install_modules
 if [ "$for_tests" = 1 ]; then
   install_js
+  scripts/staticcheck.sh --install || exit 1
 fi

@@ -44,7 +44,6 @@ type schedResult struct {
 	worstMigrate int
 	worstDesync  uint64
 	worstFork    int // ticks from a heal to one game, the longest
-	desyncs      int
 	faults       []string
 }
 

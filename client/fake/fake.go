@@ -351,7 +351,7 @@ func (c *Client) Status() client.NetStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.status
-	s.Peers = append([]client.Peer(nil), s.Peers...)
+	s.Peers = append([]client.PeerStatus(nil), s.Peers...)
 	return s
 }
 

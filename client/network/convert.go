@@ -85,7 +85,7 @@ func netStatus(st Status, l *session.Lobby, tick time.Duration, path func(id str
 		byID[ps.ID.String()] = ps
 	}
 	add := func(id string, name string, slot int) {
-		p := client.Peer{Name: name, Slot: slot, Host: id == st.Host.String(), Self: id == st.Self.String(), PingMillis: -1}
+		p := client.PeerStatus{Name: name, Slot: slot, Host: id == st.Host.String(), Self: id == st.Self.String(), PingMillis: -1}
 		ps, ok := byID[id]
 		if ok && ps.Connected && ps.RTT > 0 {
 			p.PingMillis = float64(ps.RTT.Microseconds()) / 1000

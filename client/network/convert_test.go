@@ -97,7 +97,7 @@ func TestNetStatus(t *testing.T) {
 		want client.NetStatus
 	}{
 		{"browsing", Status{Self: bo}, client.NetStatus{Online: true, TurnMillis: 50,
-			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
+			Peers: []client.PeerStatus{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
 				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
 		{"a follower in a game", Status{Self: bo, Host: ann, Joined: true, Epoch: 2<<4 | 1, Turn: 300, Delay: 100 * time.Millisecond,
 			InRate: 2048, OutRate: 512, Peers: []PeerStatus{
@@ -106,14 +106,14 @@ func TestNetStatus(t *testing.T) {
 				{ID: spec, Slot: -1, Connected: true},                          // not measured yet
 			}},
 			client.NetStatus{Online: true, Host: "Ann", Epoch: 2, Turn: 300, InputDelay: 2, TurnMillis: 50, BytesIn: 2048, BytesOut: 512,
-				Peers: []client.Peer{{Name: "Ann", Host: true, PingMillis: 1.5}, {Name: "Bo", Slot: 2, Self: true},
+				Peers: []client.PeerStatus{{Name: "Ann", Host: true, PingMillis: 1.5}, {Name: "Bo", Slot: 2, Self: true},
 					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
 		{"hosting after a migration", Status{Self: bo, Host: bo, IsHost: true, Joined: true, Epoch: 3<<4 | 2, Turn: 9, Delay: 49 * time.Millisecond},
 			client.NetStatus{Online: true, Host: "Bo", Epoch: 3, Turn: 9, InputDelay: 1, TurnMillis: 50,
-				Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true, Host: true},
+				Peers: []client.PeerStatus{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true, Host: true},
 					{Name: "Cy", Slot: 3, PingMillis: -1}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1}}}},
 		{"a host not in the lobby", Status{Self: bo, Host: spec, Joined: true}, client.NetStatus{Online: true, Host: shortID(spec.String()), TurnMillis: 50,
-			Peers: []client.Peer{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
+			Peers: []client.PeerStatus{{Name: "Ann", PingMillis: -1}, {Name: "Bo", Slot: 2, Self: true}, {Name: "Cy", Slot: 3, PingMillis: -1},
 				{Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1, Host: true}}}},
 	}
 	for _, tt := range tests {

@@ -631,12 +631,17 @@ func (c *Client) Slot() int {
 	return -1
 }
 
-func (c *Client) act(fn func(p *Peer) error) error {
+// act runs fn with the current game's session node, on its peer's loop.
+func (c *Client) act(fn func(n *session.Node) error) error {
 	s := c.current()
 	if s == nil {
 		return ErrNotInGame
 	}
-	err := fn(s.peer)
+	return notInGame(s.peer.withNode(fn))
+}
+
+// notInGame is err, with a stopped peer reported as no game.
+func notInGame(err error) error {
 	if errors.Is(err, ErrClosed) {
 		return ErrNotInGame
 	}
@@ -645,46 +650,53 @@ func (c *Client) act(fn func(p *Peer) error) error {
 
 // SetSlot opens, closes or puts a bot in a slot (host only).
 func (c *Client) SetSlot(slot int, kind session.SlotKind, botLevel uint8) error {
-	return c.act(func(p *Peer) error { return p.SetSlot(slot, kind, botLevel) })
+	return c.act(func(n *session.Node) error { return n.SetSlot(slot, kind, botLevel) })
 }
 
 // EditSlot changes the local player's slot.
 func (c *Client) EditSlot(e session.SlotEdit) error {
-	return c.act(func(p *Peer) error { return p.EditSlot(e) })
+	return c.act(func(n *session.Node) error { return n.EditSlot(e) })
 }
 
-// Configure changes what the host chooses in the lobby (client.LobbyHost).
+// Configure changes what the host chooses in the lobby (client.LobbyHost),
+// with the session's password; the rest of the settings stay as the lobby
+// has them when the loop gets to it.
 func (c *Client) Configure(st client.Setup) error {
 	s := c.current()
 	if s == nil {
 		return ErrNotInGame
 	}
-	return c.act(func(p *Peer) error { return p.Setup(st, s.password) })
+	return notInGame(s.peer.withNode(func(n *session.Node) error {
+		l := n.Lobby()
+		return n.Configure(st.Settings(&l, s.password))
+	}))
 }
 
 // EditBot sets a bot's colour and team (host only).
 func (c *Client) EditBot(slot int, e session.SlotEdit) error {
-	return c.act(func(p *Peer) error { return p.EditBot(slot, e) })
+	return c.act(func(n *session.Node) error { return n.EditBot(slot, e) })
 }
 
 // Kick removes a player from the session (host only).
 func (c *Client) Kick(slot int) error {
-	return c.act(func(p *Peer) error { return p.Kick(slot) })
+	return c.act(func(n *session.Node) error { return n.Kick(slot) })
 }
 
 // Say sends a chat line to everyone (team 0) or to a team.
 func (c *Client) Say(team uint8, text string) error {
-	return c.act(func(p *Peer) error { return p.Say(team, text) })
+	return c.act(func(n *session.Node) error { return n.Say(team, text) })
 }
 
 // Start begins the countdown (host only); a game needs two players.
-func (c *Client) Start() error {
-	return c.act(func(p *Peer) error {
-		if err := match.CheckStart(p.Lobby()); err != nil {
-			return err
-		}
-		return p.Start()
-	})
+func (c *Client) Start() error { return c.act(start) }
+
+// start is the host's start: the game's rule (two sides), then the
+// session's (every player ready).
+func start(n *session.Node) error {
+	if err := match.CheckStart(n.Lobby()); err != nil {
+		return err
+	}
+	return n.Start()
 }
 
 // View reads the world; it reports whether a game is loaded.
@@ -749,7 +761,11 @@ func (c *Client) meIn(s *netSession) (game.PlayerID, bool) {
 
 // Propose sends an order of the local player.
 func (c *Client) Propose(cmd game.Command) error {
-	return c.act(func(p *Peer) error { return p.Propose(cmd) })
+	s := c.current()
+	if s == nil {
+		return ErrNotInGame
+	}
+	return notInGame(s.peer.Propose(cmd))
 }
 
 // WorldEvents drains the world's events of the turns applied since the last call.

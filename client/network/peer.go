@@ -324,49 +324,11 @@ func (p *Peer) Leave() error {
 	return p.call(func() error { p.node.Leave(); return nil })
 }
 
-// EditSlot changes this player's own slot: name, color, team, ready.
-func (p *Peer) EditSlot(e session.SlotEdit) error {
-	return p.call(func() error { return p.node.EditSlot(e) })
-}
-
-// SetSlot opens or closes a slot or puts a bot of a level in it (host only).
-func (p *Peer) SetSlot(slot int, kind session.SlotKind, botLevel uint8) error {
-	return p.call(func() error { return p.node.SetSlot(slot, kind, botLevel) })
-}
-
-// Kick removes the player of slot (host only).
-func (p *Peer) Kick(slot int) error {
-	return p.call(func() error { return p.node.Kick(slot) })
-}
-
-// Configure changes the session settings (host only, in the lobby).
-func (p *Peer) Configure(s session.Settings) error {
-	return p.call(func() error { return p.node.Configure(s) })
-}
-
-// Setup changes what the host chooses in the lobby (client.Setup), with
-// the session's password; the rest of the settings stay as the lobby has
-// them when the loop gets to it.
-func (p *Peer) Setup(st client.Setup, password string) error {
-	return p.call(func() error {
-		l := p.node.Lobby()
-		return p.node.Configure(st.Settings(&l, password))
-	})
-}
-
-// EditBot sets the colour and team of the bot in slot (host only).
-func (p *Peer) EditBot(slot int, e session.SlotEdit) error {
-	return p.call(func() error { return p.node.EditBot(slot, e) })
-}
-
-// Say sends a chat line to everyone (team 0) or to a team.
-func (p *Peer) Say(team uint8, text string) error {
-	return p.call(func() error { return p.node.Say(team, text) })
-}
-
-// Start begins the countdown (host only; every other player must be ready).
-func (p *Peer) Start() error {
-	return p.call(func() error { return p.node.Start() })
+// withNode runs fn with the session node on the loop goroutine and returns
+// its error, or ErrClosed once the loop has stopped. It is how the lobby's
+// requests (client.Client's SetSlot, Kick, Start…) reach the node.
+func (p *Peer) withNode(fn func(n *session.Node) error) error {
+	return p.call(func() error { return fn(p.node) })
 }
 
 // Propose sends the local player's order; it executes on every peer in a

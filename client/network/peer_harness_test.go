@@ -29,6 +29,11 @@ type tpeer struct {
 	turns  map[uint64]session.Turn
 }
 
+// ready says that p's player, under name, is ready.
+func (p *tpeer) ready(name string) error {
+	return p.withNode(func(n *session.Node) error { return n.EditSlot(session.SlotEdit{Name: name, Ready: true}) })
+}
+
 type gameOpts struct {
 	players   int
 	bots      int
@@ -146,7 +151,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 		t.Fatal(err)
 	}
 	for i := range o.bots {
-		if err := host.SetSlot(o.players+i, session.SlotBot, uint8(ai.Easy)); err != nil {
+		if err := host.withNode(func(n *session.Node) error { return n.SetSlot(o.players+i, session.SlotBot, uint8(ai.Easy)) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -158,7 +163,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 			t.Fatal(err)
 		}
 		testwait.For(t, p.name+" joined", 10*time.Second, func() bool { return p.Status().Joined })
-		if err := p.EditSlot(session.SlotEdit{Name: p.name, Ready: true}); err != nil {
+		if err := p.ready(p.name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -172,7 +177,7 @@ func newGame(t testing.TB, o gameOpts) []*tpeer {
 		}
 		return n == o.players
 	})
-	if err := host.Start(); err != nil {
+	if err := host.withNode(start); err != nil {
 		t.Fatal(err)
 	}
 	testwait.For(t, "game start", 20*time.Second, func() bool {

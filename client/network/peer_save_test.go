@@ -49,10 +49,10 @@ func TestSaveGameAndResumeOnLoopback(t *testing.T) {
 	if s := back.Status().Slot; s != 0 {
 		t.Fatalf("p0 came back in slot %d", s)
 	}
-	if err := back.EditSlot(session.SlotEdit{Name: "p0", Ready: true}); err != nil {
+	if err := back.ready("p0"); err != nil {
 		t.Fatal(err)
 	}
-	testwait.For(t, "the start", 10*time.Second, func() bool { return host.Start() == nil })
+	testwait.For(t, "the start", 10*time.Second, func() bool { return host.withNode(start) == nil })
 	resumed := []*tpeer{host, back}
 	testwait.For(t, "the end", 60*time.Second, func() bool {
 		for _, p := range resumed {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hostfall/client"
+	"hostfall/match"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -98,9 +99,9 @@ func (c *Client) auto(s *netSession, ev Event) {
 		c.sayReady(s, ev)
 	case ev.Kind == EvLobby && c.opt.StartWith > 0 && !s.autoStarted && ev.Lobby != nil &&
 		ev.Lobby.State == session.StateLobby && readyHumans(ev.Lobby) >= c.opt.StartWith && s.peer.Status().IsHost:
-		err := s.peer.Start()
+		err := s.peer.withNode(start)
 		s.autoStarted = err == nil
-		if err != nil && !errors.Is(err, session.ErrNotReady) {
+		if err != nil && !errors.Is(err, session.ErrNotReady) && !errors.Is(err, match.ErrTooFewPlayers) {
 			c.log.Warn("cannot start", "err", err)
 		}
 	}
@@ -114,7 +115,7 @@ func (c *Client) sayReady(s *netSession, ev Event) {
 	if l := ev.Lobby; l != nil && ev.Slot >= 0 && ev.Slot < len(l.Slots) {
 		e.Color, e.Team = l.Slots[ev.Slot].Color, l.Slots[ev.Slot].Team
 	}
-	if err := s.peer.EditSlot(e); err != nil && !errors.Is(err, session.ErrNotInLobby) {
+	if err := s.peer.withNode(func(n *session.Node) error { return n.EditSlot(e) }); err != nil && !errors.Is(err, session.ErrNotInLobby) {
 		c.log.Warn("cannot say ready", "err", err)
 	}
 }

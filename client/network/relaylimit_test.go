@@ -174,14 +174,14 @@ func relayGame(t testing.TB, relayHost *transport.Host, turns uint64, level ai.L
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo joined", 10*time.Second, func() bool { return joiner.Status().Joined })
-	if err := joiner.EditSlot(session.SlotEdit{Name: "bo", Ready: true}); err != nil {
+	if err := joiner.ready("bo"); err != nil {
 		t.Fatal(err)
 	}
 	testwait.For(t, "Bo ready", 10*time.Second, func() bool {
 		l := host.Lobby()
 		return len(l.Slots) > 1 && l.Slots[1].Ready
 	})
-	if err := host.Start(); err != nil {
+	if err := host.withNode(start); err != nil {
 		t.Fatal(err)
 	}
 	return []*tpeer{host, joiner}, log, circs

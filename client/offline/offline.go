@@ -386,7 +386,7 @@ func (c *Client) Status() client.NetStatus {
 		TurnMillis: int(c.lobby.TurnTicks) * int(c.opt.Tick/time.Millisecond)}
 	if s := c.status.Slot; s >= 0 && s < len(c.lobby.Slots) {
 		st.Host = c.lobby.Slots[s].Name
-		st.Peers = []client.Peer{{Name: st.Host, Slot: s, Host: true, Self: true, PingMillis: 0}}
+		st.Peers = []client.PeerStatus{{Name: st.Host, Slot: s, Host: true, Self: true, PingMillis: 0}}
 	}
 	return st
 }

@@ -11,6 +11,7 @@ import (
 	"hostfall/client"
 	"hostfall/client/fake"
 	"hostfall/game"
+	"hostfall/internal/testwait"
 	"hostfall/session"
 	"hostfall/session/replay"
 )
@@ -182,11 +183,5 @@ func TestPlaysByItself(t *testing.T) {
 	}
 	defer c.Close()
 	c.SetSpeed(MaxSpeed)
-	deadline := time.Now().Add(10 * time.Second)
-	for c.Replay().Turn == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if c.Replay().Turn == 0 {
-		t.Fatal("no turn played in 10 s")
-	}
+	testwait.For(t, "a turn played", 10*time.Second, func() bool { return c.Replay().Turn > 0 })
 }

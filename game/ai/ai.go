@@ -69,6 +69,19 @@ func ParseLevel(s string) (Level, error) {
 	return 0, fmt.Errorf("unknown bot level %q; the levels are easy, normal and hard", s)
 }
 
+// Quick is the bots of a quick game, the one `hostfall play` and the lobby
+// browser's Quick game start: three easy ones, a first game.
+func Quick() []Level { return []Level{Easy, Easy, Easy} }
+
+// FormatLevels writes levels as ParseLevels reads them: "easy,hard".
+func FormatLevels(ls []Level) string {
+	s := make([]string, len(ls))
+	for i, l := range ls {
+		s[i] = l.String()
+	}
+	return strings.Join(s, ",")
+}
+
 // ParseLevels reads a comma-separated list of levels ("easy, hard,normal").
 func ParseLevels(s string) ([]Level, error) {
 	var ls []Level

@@ -44,8 +44,6 @@ type Lab struct {
 
 	mu     sync.Mutex
 	spaces []*NS
-	nextIf int
-	nextSw int
 }
 
 var labSeq struct {

@@ -30,12 +30,11 @@ func Span(a, b Vec) Rect {
 	return Rect{Vec{min(a.X, b.X), min(a.Y, b.Y)}, Vec{max(a.X, b.X), max(a.Y, b.Y)}}
 }
 
-func (r Rect) W() float64       { return r.Max.X - r.Min.X }
-func (r Rect) H() float64       { return r.Max.Y - r.Min.Y }
-func (r Rect) Size() Vec        { return Vec{r.W(), r.H()} }
-func (r Rect) Center() Vec      { return r.Min.Lerp(r.Max, 0.5) }
-func (r Rect) Empty() bool      { return r.W() <= 0 || r.H() <= 0 }
-func (r Rect) Moved(d Vec) Rect { return Rect{r.Min.Add(d), r.Max.Add(d)} }
+func (r Rect) W() float64  { return r.Max.X - r.Min.X }
+func (r Rect) H() float64  { return r.Max.Y - r.Min.Y }
+func (r Rect) Size() Vec   { return Vec{r.W(), r.H()} }
+func (r Rect) Center() Vec { return r.Min.Lerp(r.Max, 0.5) }
+func (r Rect) Empty() bool { return r.W() <= 0 || r.H() <= 0 }
 
 // Contains reports whether p lies in r (closed on the top and left edges,
 // open on the bottom and right, like pixel rows).
