@@ -66,6 +66,8 @@ func TestBenchBulkMember(t *testing.T) {
 		break
 	}
 	lab.ends(t, int64(turns), 2*time.Minute)
+	member.cancel() // its leave, unhurried: a loaded machine takes more than the harness's 5 s
+	<-member.Done()
 	lab.checkNobodyMoved(t, false) // a member this busy in a loaded test process lags
 	for _, e := range member.all(EvChat) {
 		if e.Chat != nil {

@@ -43,6 +43,7 @@ func strangerFloodProcs(t *testing.T, ids int) {
 	lab.waitTurn(t, ctx, 40)
 	quiet := time.Now()
 	time.Sleep(lasting) // the same game unflooded: what this machine's load alone costs
+	rssBefore, _ := rss(lab.host.Cmd.Process.Pid)
 	frame := knockFrame(t)
 	var sent, conns atomic.Int64
 	var wg sync.WaitGroup
@@ -59,12 +60,13 @@ func strangerFloodProcs(t *testing.T, ids int) {
 		})
 	}
 	wg.Wait()
+	rssAfter, _ := rss(lab.host.Cmd.Process.Pid)
 	ends := lab.ends(t, turns, time.Minute)
 	lab.checkNobodyMoved(t, true)
 	stall := ends[0].Int("stall_ms")
 	before, during := longestTurnGap(lab.host, quiet, start), longestTurnGap(lab.host, start, until)
-	t.Logf("FIGURE %d strangers (%d connections) wrote %.1f MiB of %d-byte frames in %v", ids, conns.Load(),
-		float64(sent.Load())/(1<<20), len(frame), lasting)
+	t.Logf("FIGURE %d strangers (%d connections) wrote %.1f MiB of %d-byte frames in %v; the host's RSS %.0f MB before, %.0f MB after",
+		ids, conns.Load(), float64(sent.Load())/(1<<20), len(frame), lasting, mb(rssBefore), mb(rssAfter))
 	t.Logf("FIGURE longest loop stall (stall_ms, whole game): host %d ms, joiners %d and %d ms; the host's longest gap between turns: %d ms in %v before the flood, %d ms during it",
 		stall, ends[1].Int("stall_ms"), ends[2].Int("stall_ms"), before, lasting, during)
 	if benchProcs {

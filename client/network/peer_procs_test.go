@@ -107,10 +107,17 @@ func startProcGame(tb testing.TB, ctx context.Context, players, joiners int, tur
 }
 
 // env gives process name a data dir and identity of its own, and the lab's
-// settings.
+// settings; with $HOSTFALL_PROFILE set, its profiles go to a directory of
+// its name there.
 func (lab *procLab) env(name string) []string {
-	return []string{"HOSTFALL_DATA=" + filepath.Join(lab.dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(lab.dir, name+".key"),
+	env := []string{"HOSTFALL_DATA=" + filepath.Join(lab.dir, "data-"+name), "HOSTFALL_IDENTITY=" + filepath.Join(lab.dir, name+".key"),
 		"HOSTFALL_CONFIG=" + lab.dir}
+	if root := os.Getenv("HOSTFALL_PROFILE"); root != "" {
+		dir := filepath.Join(root, name)
+		_ = os.MkdirAll(dir, 0o755)
+		env = append(env, "HOSTFALL_PROFILE="+dir)
+	}
+	return env
 }
 
 // procs is the host and the joiner processes.
