@@ -48,14 +48,17 @@ test-under-load:
 
 # release builds dist/: the game for Windows and Linux and the server builds,
 # each archived with its README and licences, and SHA256SUMS (scripts/release.sh).
-# release-check builds it twice, the second time from a copy elsewhere, and
-# compares the bytes. Both need mingw-w64 for the Windows build.
+# release-check runs the release tests make test leaves out (the Windows
+# build under Wine, the arm64 and 386 server builds: internal/releasetest),
+# then builds the release twice, the second time from a copy elsewhere, and
+# compares the bytes. Both need mingw-w64 for the Windows build; the tests
+# need Wine, qemu and Xvfb too (what make test installs).
 release:
 	@scripts/deps.sh --release
 	@scripts/release.sh dist
 
 release-check:
-	@scripts/deps.sh --release
+	@scripts/deps.sh --test
 	@scripts/release-check.sh
 
 # bench measures windows under Xvfb and peers in namespaces: it installs what tests need.

@@ -55,7 +55,6 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 		}
 	}
 	sent := time.Now()
-	seen := 0 // survivors that printed player_left
 	if err := leaver.Cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
@@ -69,14 +68,6 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 		wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
 		_, err := p.Wait(wctx, ofLeaver("player_left"))
 		wcancel()
-		if err != nil && backBySnapshot(p) {
-			// Known gap (issue 29): a survivor that was itself away in
-			// the hand-over (slow to follow the claim) comes back by
-			// snapshot, which holds the leaver's departure but not its
-			// event. Seen once in CI at load 7–11; a figure.
-			t.Logf("FIGURE %s was away itself in the hand-over and came back by snapshot: no player_left for slot %d", p.Name, slot)
-			continue
-		}
 		if err != nil {
 			logPeers(t, procs)
 			t.Fatalf("%s: no player_left for slot %d: %v", p.Name, slot, err)
@@ -90,10 +81,11 @@ func signalLeave(t *testing.T, bin string, players int, who string, sig syscall.
 			}
 		}
 		t.Logf("%s: player_left for slot %d %d ms after %v to %s", p.Name, slot, took.Milliseconds(), sig, leaver.Name)
-		seen++
-	}
-	if seen == 0 {
-		t.Errorf("no survivor printed player_left for slot %d", slot)
+		if backBySnapshot(p) {
+			// Away itself in the hand-over (slow to follow the claim), it
+			// came back by snapshot, which brought the departure.
+			t.Logf("FIGURE %s was away itself in the hand-over and came back by snapshot", p.Name)
+		}
 	}
 	if err := leaver.Exit(10 * time.Second); err != nil {
 		t.Errorf("the leaver did not end well after %v: %v", sig, err)

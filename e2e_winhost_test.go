@@ -152,7 +152,27 @@ func sendToMine(t *testing.T, display string, img *image.RGBA) {
 			t.Fatalf("a box around the base at %v selected no workers: %v", base, err)
 		}
 	}
-	step(func() error { return ptr.Click(gold.X, gold.Y, xvfb.ButtonRight) })
+	// The order shows as gold in the top bar once the workers bring some.
+	// A player whose order did not take clicks again: a window starved for
+	// seconds (seen at load 50) may show no gold yet, or have missed it.
+	goldBar := image.Rect(30, 4, 80, 26)
+	for try := 1; ; try++ {
+		step(func() error { return ptr.Click(gold.X, gold.Y, xvfb.ButtonRight) })
+		_, err := captureUntil(display, 25*time.Second, func(now *image.RGBA) error {
+			if n := differingPx(img, now, goldBar); n < 20 {
+				return fmt.Errorf("%d pixels of the gold changed", n)
+			}
+			return nil
+		})
+		if err == nil {
+			break
+		}
+		if try == 3 {
+			t.Logf("FIGURE no gold 25 s after each of %d orders to mine: %v", try, err)
+			break // the late screen's check says whether any came
+		}
+		t.Logf("FIGURE order to mine %d: no gold 25 s later (%v); ordering again", try, err)
+	}
 	t.Logf("the window's player: workers boxed around %v, sent to the gold at %v", base, gold)
 }
 

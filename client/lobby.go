@@ -2,7 +2,6 @@ package client
 
 import (
 	"fmt"
-	"strings"
 
 	"hostfall/game"
 	"hostfall/session"
@@ -83,39 +82,14 @@ func NewSeed() uint64 { return 1 + CryptoRand{}.Uint64()%999_999 }
 // a sentence the lobby shows instead of a Start button that can be
 // clicked; "" when it can start. me is the host's slot.
 func StartProblem(l *session.Lobby, me int) string {
-	players, solo, teams := 0, 0, map[uint8]bool{}
-	var waiting []string
-	for i, s := range l.Slots {
-		if s.Kind != session.SlotHuman && s.Kind != session.SlotBot {
-			continue
-		}
-		players++
-		if s.Team == 0 {
-			solo++ // a player of no team is a side alone
-		} else {
-			teams[s.Team] = true
-		}
-		if s.Kind == session.SlotHuman && i != me && !s.Ready {
-			waiting = append(waiting, s.Name)
+	players := 0
+	for _, s := range l.Slots {
+		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+			players++
 		}
 	}
-	switch {
-	case players < 2:
-		return "A game needs two players: put a bot in an open slot or wait for someone to join."
-	case players > game.MaxPlayers:
+	if players > game.MaxPlayers {
 		return fmt.Sprintf("A game takes at most %d players: close a slot.", game.MaxPlayers)
-	case solo+len(teams) < 2:
-		return "Everyone is on one team: put a player on another team."
-	case len(waiting) > 0:
-		return "Waiting for " + joinNames(waiting) + " to be ready."
 	}
-	return ""
-}
-
-// joinNames lists names as a sentence does: "Bo", "Bo and Cy", "Bo, Cy and Di".
-func joinNames(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return l.StartProblem(me) // the session's rule: two sides, everyone ready
 }

@@ -53,11 +53,27 @@ stage_name=""
 stage_start=0
 stage_load=""
 load1() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
+# cpu_used: the CPU seconds (user + system) of every child this script has
+# waited for (go, the compilers, the test binaries and the processes they
+# ran), from bash's `times`. A stage's share of it against twice its wall
+# time says how busy it kept the two cores: the figure to read before
+# trying to make a stage faster by running more at once.
+# (`times` runs in this shell, not in a pipeline's subshell, whose children
+# would be its own.)
+cpu_file=$(mktemp)
+cpu_used() {
+  times >"$cpu_file"
+  awk 'END { s = 0
+    for (i = 1; i <= NF; i++) { split($i, ms, "m"); sub("s", "", ms[2]); s += ms[1] * 60 + ms[2] }
+    printf "%d", s }' "$cpu_file"
+}
+stage_cpu=0
 stage() {
   if [ -n "$stage_name" ]; then
-    stages+=("$(printf '%-22s %5ds  (from %4ds; load %s → %s)' "$stage_name" $((SECONDS - stage_start)) "$stage_start" "$stage_load" "$(load1)")")
+    local cpu=$(($(cpu_used) - stage_cpu))
+    stages+=("$(printf '%-22s %5ds  cpu %5ds  (from %4ds; load %s → %s)' "$stage_name" $((SECONDS - stage_start)) "$cpu" "$stage_start" "$stage_load" "$(load1)")")
   fi
-  stage_name=$1 stage_start=$SECONDS stage_load=$(load1)
+  stage_name=$1 stage_start=$SECONDS stage_load=$(load1) stage_cpu=$(cpu_used)
   [ -z "$stage_name" ] || echo "== $stage_name at ${SECONDS}s (load $stage_load)"
 }
 
@@ -82,7 +98,11 @@ gotest() {
   # -timeout: a package of process tests took 400 s at load 22; go test's
   # 10-minute default would end a slow run, not a stuck one (each process
   # test bounds itself).
-  go test -json -timeout 30m "$@" | bin/testsum -record "$outcomes" -stage "$st" || failed=1
+  # -exec: testsum runs each test binary and records its CPU time (a
+  # later -exec, the 32-bit run's qemu, takes its place).
+  # -vet=off: the vet stage ran every analyzer on every package already.
+  go test -json -timeout 30m -vet=off -exec "$PWD/bin/testsum -stage $st -exec $outcomes" "$@" |
+    bin/testsum -record "$outcomes" -stage "$st" || failed=1
 }
 
 mapfile -t all < <(go list ./...)
@@ -125,7 +145,7 @@ warmup=""
 cleanup() {
   local rc=$?
   if [ -n "$warmup" ]; then pkill -P "$warmup" 2>/dev/null || true; fi
-  rm -f "$outcomes"
+  rm -f "$outcomes" "$cpu_file"
   rm -rf "$prebuilt"
   exit "$rc"
 }
@@ -187,7 +207,7 @@ echo "== summary after ${SECONDS}s (load now $(cut -d' ' -f1-3 /proc/loadavg 2>/
 bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all} || failed=1
 echo "stages (wall time):"
 printf '  %s\n' "${stages[@]}"
-printf '  %-22s %5ds\n' total "$SECONDS"
+printf '  %-22s %5ds  cpu %5ds\n' total "$SECONDS" "$(cpu_used)"
 if [ "$failed" -ne 0 ]; then
   echo "== some tests failed (their output is above)"
   exit 1

@@ -148,7 +148,7 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 		n.snapTargets = append(n.snapTargets, p)
 		if n.released == 0 {
 			n.snapTargets = n.snapTargets[:len(n.snapTargets)-1]
-			n.hostSend(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.hist.turnsAfter(0, n.hist.last())})
+			n.answer(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.hist.turnsAfter(0, n.hist.last())})
 		}
 	}
 }

@@ -11,6 +11,13 @@ package session
 // time after the first catch-up, the host answers a member at most
 // answerRatio times what that member sent it, whatever its acks claim.
 //
+// Snapshots (a welcome back into a running game, a resumed game's state),
+// lobbies sent again and the catch-up of a follower after a migration are
+// answers too, charged to the same budget; a snapshot or a lobby goes
+// whole or waits until the budget holds it. The budget outlives a member's
+// Hellos: a member that rejoins again and again starts from what it had
+// left (addPeer), as do its wait and bulk budgets.
+//
 // Repairs are counted apart: a member whose hash differed is repaired (a
 // desync event, a report file, a snapshot) at most maxRepairs times in
 // repairWindow; differing reports past that are left unanswered until the
@@ -57,6 +64,17 @@ func (b *answerBudget) take(turns []Turn) []Turn {
 	return turns
 }
 
+// spend charges an answer that goes whole or not at all (a snapshot, a
+// lobby): it reports whether the budget held w bytes.
+func (b *answerBudget) spend(w int) bool {
+	b.fill()
+	if w > b.bytes {
+		return false
+	}
+	b.bytes -= w
+	return true
+}
+
 // repairAllowed reports whether the member may be repaired at tick now,
 // and counts the repair if so.
 func (b *answerBudget) repairAllowed(now int) bool {
@@ -84,7 +102,10 @@ func turnWeight(t Turn) int {
 // weight estimates a message's bytes on the wire, from its parts that can
 // be large; it needs no encoding, so the host can count every message.
 func weight(m *Message) int {
-	w := 24 + 16*len(m.Hashes) + 16*len(m.Targets)
+	// 8: below what an ack takes on the wire (its encoding, 8 bytes and
+	// more, and the frame's length and type), so a member's credit does
+	// not run ahead of what it really sent.
+	w := 8 + 16*len(m.Hashes) + 16*len(m.Targets)
 	for _, t := range m.Turns {
 		w += turnWeight(t)
 	}
@@ -97,7 +118,25 @@ func weight(m *Message) int {
 	if m.Chat != nil {
 		w += len(m.Chat.Text)
 	}
+	if l := m.Lobby; l != nil {
+		w += 64 + len(l.Name) + 16*len(l.Spectators)
+		for _, s := range l.Slots {
+			w += 32 + len(s.Name) + len(s.Peer)
+		}
+	}
 	return w
+}
+
+// answer sends pi a snapshot or a lobby if its answer budget holds it
+// whole, and reports whether it did; one that does not fit is not sent
+// (the member asks again, as after a lost message, once its own messages
+// have refilled the budget).
+func (n *Node) answer(pi *peerInfo, m Message) bool {
+	if !pi.answers.spend(weight(&m)) {
+		return false
+	}
+	n.hostSend(pi, m)
+	return true
 }
 
 // catchUp sends pi the turns after from that its answer budget holds.
@@ -109,19 +148,60 @@ func (n *Node) catchUp(pi *peerInfo, from uint64) {
 	n.hostSend(pi, Message{Kind: MsgTurns, Turns: turns, Delay: n.delay})
 }
 
-// Waiting is budgeted per player. The host holds turns for a player that
-// is silent or lags (waitFor), up to DropTicks in one stretch, from a
-// budget (peerInfo.waited) that only time in step refills: one tick for
-// every waitEarn ticks the player kept up. Being marked away or back
-// leaves the budget as it is, so a player that falls behind and catches up
-// again and again is waited for once, and then only for a quarter of the
-// time it kept up (the others keep 94 % of their pace under the pattern of
-// TestLagAndCatchUpCostsLittleWaiting, and never less than 80 %), and a
-// player over its budget is away (nobody waits) until it caught up. A
-// slower refill (one in 10, for 90 % at worst) marked honest followers on a
-// lossy link away so often that a migration outran its liveness bound
-// (TestFalseSuspicionsLengthenTheHostSilence).
+// Waiting is budgeted per player, twice. The host holds turns for a player
+// that is silent or lags (waitFor) from a budget of DropTicks
+// (peerInfo.waited) that only time in step refills: one tick for every
+// waitEarn ticks the player kept up. And in any minute it waits for one
+// player at most waitShare (a twelfth: 5 s; peerInfo.waitedMin). Being
+// marked away or back refills neither, so a player that falls behind and
+// catches up again and again is waited for once, then for a quarter of the
+// time it kept up until it made the game wait 5 s in a minute, and is then
+// away at once whenever it falls behind (nobody waits) until the minute has
+// moved on: however it times its lags, the others keep 11/12 of their pace
+// (TestBestTimedLaggerCostsLittleWaiting). One stall of a flaky link, up to
+// DropTicks (3 s), is always waited for in full. (A refill of one in 10
+// instead of the minute's share marked honest followers on a lossy link
+// away so often that a migration outran its liveness bound,
+// TestFalseSuspicionsLengthenTheHostSilence.)
 const waitEarn = 4
+
+const (
+	waitWindow  = 6000 // ticks: a minute at DefaultTickMillis
+	waitBucket  = 100  // ticks counted together in waitLog
+	waitBuckets = waitWindow / waitBucket
+)
+
+// waitShare is the most a player may make the game wait in waitWindow: a
+// twelfth of it, and never less than one full DropTicks stall.
+func waitShare(cfg Config) int { return max(cfg.DropTicks, waitWindow/12) }
+
+// waitLog counts the ticks the game waited for a player, by bucket of
+// waitBucket ticks, over the last waitWindow.
+type waitLog struct {
+	ticks [waitBuckets]int32
+	at    [waitBuckets]int32 // the bucket number (tick / waitBucket) each count is for
+}
+
+// add counts one tick of waiting at now.
+func (w *waitLog) add(now int) {
+	b := int32(now / waitBucket)
+	i := b % waitBuckets
+	if w.at[i] != b {
+		w.at[i], w.ticks[i] = b, 0
+	}
+	w.ticks[i]++
+}
+
+// total is the ticks waited in the window that ends at now.
+func (w *waitLog) total(now int) int {
+	b, sum := int32(now/waitBucket), 0
+	for i, at := range w.at {
+		if b-at < waitBuckets {
+			sum += int(w.ticks[i])
+		}
+	}
+	return sum
+}
 
 // History is bounded in bytes as well as in turns: a member may send one
 // command of 64 KiB a turn within its slot's budget, and 8,192 such turns

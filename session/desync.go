@@ -171,6 +171,7 @@ func (n *Node) applySnapshot(m Message) {
 	n.expectSnap, n.snapFrom = false, ""
 	repaired := n.released > 0
 	if s != nil {
+		n.showSnapshotLeft(s, n.released > 0)
 		if c, ok := n.hist.chainAt(s.Turn); !ok || c != s.Chain {
 			n.hist.restore(s)
 			n.pending = slices.DeleteFunc(n.pending, func(p pendingCmd) bool {

@@ -20,14 +20,18 @@
 //		if n.HasReady() {
 //			rd := n.Ready()
 //			if rd.Restore != nil { game.Restore(rd.Restore.Data) }       // state after rd.Restore.Turn
+//			var hashes []session.HashReport
 //			for _, t := range rd.Committed {                             // consecutive turns, in order
 //				game.Step(t)                                             // t.Departures: surrender those slots
-//				if t.WantHash { n.ReportHash(t.Number, game.Hash()) }
+//				if t.WantHash { hashes = append(hashes, session.HashReport{Turn: t.Number, Hash: game.Hash()}) }
 //			}
-//			if rd.SnapshotAt != 0 { n.Snapshot(rd.SnapshotAt, game.Snapshot()) }
+//			var snap []byte
+//			if rd.SnapshotAt != 0 { snap = game.Snapshot() }
 //			for _, m := range rd.Messages { transport.Send(m.To, m.Marshal()) }
 //			show(rd.Events)
 //			n.Advance()
+//			for _, h := range hashes { n.ReportHash(h.Turn, h.Hash) } // what the game produced, after Advance
+//			if snap != nil { n.Snapshot(rd.SnapshotAt, snap) }
 //		}
 //	}
 //
@@ -80,7 +84,9 @@
 // a peer waits a second longer for each before it is challenged again,
 // and at most 64 challenges are open at once (10 s each). Refusals (EvRefused) are sentences: version mismatch naming both
 // versions, full, wrong password, game in progress (join as a spectator),
-// kicked. Start runs the countdown 5..1 (EvCountdown), then EvLoad: the caller
+// kicked. Start runs the countdown 5..1 (EvCountdown) once the lobby has
+// two sides and its humans are ready (Lobby.StartProblem says what is
+// missing, in a sentence), then EvLoad: the caller
 // loads and calls Loaded; turn 1 follows when every player has loaded
 // (EvGameStarted).
 //
@@ -108,11 +114,13 @@
 // process) is away at the next turn, with no wait. The DropTicks of waiting are a budget per player
 // that only time in step refills (a tick per 4), not away and back: a
 // player that lags and catches up again and again is waited for once, then
-// little (budget.go). Its slot and units stay; nobody waits for it
+// little, and never more than 5 s in a minute (budget.go). Its slot and units stay; nobody waits for it
 // (with Lobby.AwayBot the host drives the slot, a bot plays it). Once
 // it follows the host again and has caught up to within MaxLagTurns/2, a
 // later turn marks it back (EvPlayerBack). Only a player's own Leave (or a
-// kick) sequences a departure: no timeout makes anyone leave.
+// kick) sequences a departure: no timeout makes anyone leave. A node that
+// comes back by snapshot shows the departures it missed (EvPlayerLeft, with
+// the reason the snapshot carries), each once.
 //
 // # Host migration
 //

@@ -60,15 +60,21 @@ func (n *Node) suspectHost() {
 		return
 	}
 	n.hostLost = true
+	if el := n.migration(); !slices.Contains(el.failedHosts, n.host) {
+		el.failedHosts = append(el.failedHosts, n.host)
+	}
+	n.awaitResume = false
+	n.nextCandidate()
+}
+
+// migration is the record of the migration under way, begun now (away
+// from this node's epoch) when none is.
+func (n *Node) migration() *election {
 	if n.el == nil {
 		n.el = &election{lostEpoch: n.epoch}
 		n.lostAt = n.now
 	}
-	if !slices.Contains(n.el.failedHosts, n.host) {
-		n.el.failedHosts = append(n.el.failedHosts, n.host)
-	}
-	n.awaitResume = false
-	n.nextCandidate()
+	return n.el
 }
 
 // nextCandidate turns to the first player in the list that is not known to
@@ -346,7 +352,7 @@ func (n *Node) stepCandidate(m Message) {
 		n.memberSnapshot(m)
 		return
 	case MsgMerge:
-		n.onMerge(m)
+		n.candidateMerge(m)
 		return
 	case MsgHello:
 		n.redirect(m)
@@ -537,7 +543,7 @@ func (n *Node) win() {
 		if pi := h.peer(f.id); pi != nil {
 			h.takeCommands(n, pi, f.cmds)
 			if f.last < n.hist.last() {
-				n.hostSend(pi, Message{Kind: MsgTurns, Turns: n.hist.turnsAfter(f.last, n.hist.last())})
+				n.catchUp(pi, f.last)
 			}
 		}
 	}

@@ -24,7 +24,7 @@ func (n *Node) stepFollower(m Message) {
 		n.memberSnapshot(m)
 		return
 	case MsgMerge:
-		n.onMerge(m)
+		n.followerMerge(m)
 		return
 	case MsgHello:
 		n.redirect(m)
@@ -267,12 +267,8 @@ func (n *Node) snapshotLost() bool {
 // noteQuit records that p, a host, said Bye. Noted before the migration
 // starts, so a candidate alone with it (a game of two) wins at once.
 func (n *Node) noteQuit(p PeerID) {
-	if n.el == nil {
-		n.el = &election{lostEpoch: n.epoch}
-		n.lostAt = n.now
-	}
-	if !slices.Contains(n.el.quit, p) {
-		n.el.quit = append(n.el.quit, p)
+	if el := n.migration(); !slices.Contains(el.quit, p) {
+		el.quit = append(el.quit, p)
 	}
 }
 

@@ -16,10 +16,11 @@ type history struct {
 	arrived   []int
 	base      uint64
 	baseChain uint64
-	gone      uint32           // bit per slot: departed
-	away      uint32           // bit per slot: away (silent; its slot stays)
-	baseAway  uint32           // away at turn base (for awayAt)
-	nextSeq   [MaxSlots]uint64 // next sequence number expected per slot
+	gone      uint32                 // bit per slot: departed
+	why       [MaxSlots]DepartReason // why each slot in gone departed
+	away      uint32                 // bit per slot: away (silent; its slot stays)
+	baseAway  uint32                 // away at turn base (for awayAt)
+	nextSeq   [MaxSlots]uint64       // next sequence number expected per slot
 }
 
 // newHistory is the history before turn 1: every slot expects its first
@@ -127,6 +128,19 @@ func (h *history) goneAt(t uint64) uint32 {
 	return g
 }
 
+// whyAt packs the reasons of the slots gone at t as Snapshot.GoneWhy does
+// (a slot departs once in a history, so its reason then is its reason now).
+func (h *history) whyAt(t uint64) uint64 {
+	var w uint64
+	g := h.goneAt(t)
+	for i, r := range h.why {
+		if g&(1<<i) != 0 {
+			w |= uint64(r) << (4 * i)
+		}
+	}
+	return w
+}
+
 // awayAt replays the presence changes from the base turn up to t.
 func (h *history) awayAt(t uint64) uint32 {
 	a := h.baseAway
@@ -173,6 +187,7 @@ func (h *history) append(t Turn, now int) {
 	}
 	for _, d := range t.Departures {
 		h.gone |= 1 << d.Slot
+		h.why[d.Slot] = d.Reason
 	}
 	h.away = applyPresence(h.away, t.Presence)
 }
@@ -211,15 +226,20 @@ func (h *history) restart(base uint64) {
 	h.base, h.baseChain = base, 0
 }
 
-// restore starts the history afresh from snapshot s: the turns held go, and
-// the slot state is the snapshot's.
+// restore starts the history afresh from snapshot s (a peer's, or a saved
+// game's): the turns held go, and the slot state is the snapshot's. A slot
+// the snapshot names no next sequence number for (0, or none) expects its
+// first command, 1.
 func (h *history) restore(s *Snapshot) {
 	h.restart(s.Turn)
 	h.baseChain, h.gone = s.Chain, s.Gone
 	h.away, h.baseAway = s.Away, s.Away
+	for i := range h.why {
+		h.why[i] = s.Reason(i)
+	}
 	for i := range h.nextSeq {
 		h.nextSeq[i] = 1
-		if i < len(s.NextSeq) {
+		if i < len(s.NextSeq) && s.NextSeq[i] > 0 {
 			h.nextSeq[i] = s.NextSeq[i]
 		}
 	}

@@ -134,11 +134,15 @@ func TestHistoryPrune(t *testing.T) {
 
 func TestHistoryRestoreAndRestart(t *testing.T) {
 	h := filled(5)
-	h.restore(&Snapshot{Turn: 40, Chain: 77, Gone: 1 << 3, Away: 1 << 4, NextSeq: []uint64{9}})
+	h.restore(&Snapshot{Turn: 40, Chain: 77, Gone: 1 << 3, Away: 1 << 4, NextSeq: []uint64{9, 0}, GoneWhy: uint64(DepartKicked) << 12})
 	if h.last() != 40 || h.lastChain() != 77 || !h.isGone(3) || !h.isAway(4) || h.awayAt(40) != 1<<4 {
 		t.Errorf("after restore: last %d chain %d gone %b away %b", h.last(), h.lastChain(), h.gone, h.away)
 	}
-	if h.nextSeq[0] != 9 || h.nextSeq[1] != 1 || h.bytes != 0 {
+	if h.why[3] != DepartKicked || h.whyAt(40) != uint64(DepartKicked)<<12 {
+		t.Errorf("after restore: reasons %v", h.why[:4])
+	}
+	// 0 (a save or a peer naming none) expects the first command, as an empty list does.
+	if h.nextSeq[0] != 9 || h.nextSeq[1] != 1 || h.nextSeq[2] != 1 || h.bytes != 0 {
 		t.Errorf("after restore: next %v bytes %d", h.nextSeq[:2], h.bytes)
 	}
 	next := histTurns(41, 41)[0]

@@ -21,7 +21,8 @@ type peerInfo struct {
 	connLost   bool
 	stallSince int // tick the wait for it began; -1 when not waiting
 	lastWaitEv int
-	waited     int // ticks waited for it, recovering 1 per waitEarn ticks in step: a peer that keeps falling behind runs out
+	waited     int     // ticks waited for it, recovering 1 per waitEarn ticks in step: a peer that keeps falling behind runs out
+	waitedMin  waitLog // the ticks the game waited for it in the last minute (budget.go)
 	resentAt   int
 	rejoinAt   int    // tick it was last told to rejoin by snapshot (see sendRejoin)
 	needHave   uint64 // the turn it last asked to be sent turns after
@@ -86,7 +87,10 @@ func (h *hostState) addPeer(n *Node, p PeerID, slot int, acked uint64) *peerInfo
 		pi = &peerInfo{id: p}
 		h.peers = append(h.peers, pi)
 	}
-	*pi = peerInfo{id: p, slot: slot, heard: n.now, lastSend: n.now, acked: acked, stallSince: -1, srtt8: 8}
+	// What it may still cost this host stays: a Hello again does not
+	// refill a budget (budget.go).
+	*pi = peerInfo{id: p, slot: slot, heard: n.now, lastSend: n.now, acked: acked, stallSince: -1, srtt8: 8,
+		answers: pi.answers, waited: pi.waited, waitedMin: pi.waitedMin, bulk: pi.bulk}
 	pi.away = slot >= 0 && h.awaySlot(n, slot)
 	return pi
 }
@@ -149,7 +153,7 @@ func (n *Node) stepHost(m Message) {
 		return
 	}
 	if m.Kind == MsgMerge {
-		n.onMerge(m)
+		n.hostMerge(m)
 		return
 	}
 	if n.rivalPing(m) {
@@ -281,7 +285,7 @@ func (h *hostState) onAck(n *Node, pi *peerInfo, m Message) {
 		// the candidate.
 		pi.resentAt = n.now
 		l := n.lobby.Clone()
-		n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
+		n.answer(pi, Message{Kind: MsgLobby, Lobby: &l})
 	}
 	if m.Need && m.Have < n.hist.last() && (m.Have != pi.needHave || n.now-pi.resentAt >= n.cfg.ResendTicks) {
 		// One answer per gap: a peer that wakes up reads many pings at
@@ -545,7 +549,7 @@ func (n *Node) lateFollower(m Message) {
 	pi := h.addPeer(n, m.From, slot, m.Turn)
 	h.takeCommands(n, pi, m.Commands)
 	l := n.lobby.Clone()
-	n.hostSend(pi, Message{Kind: MsgLobby, Lobby: &l})
+	n.answer(pi, Message{Kind: MsgLobby, Lobby: &l})
 	if m.Turn < n.hist.last() {
 		n.catchUp(pi, m.Turn)
 	}

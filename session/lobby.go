@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Host opens a new session with this node as host in slot 0.
@@ -376,10 +377,8 @@ func (n *Node) Start() error {
 	if name, ok := n.absent(); ok {
 		return fmt.Errorf("%w: %s has not come back to the saved game (wait, or put a bot in the slot)", ErrNotReady, name)
 	}
-	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && i != n.slot && !s.Ready {
-			return fmt.Errorf("%w: %s is not ready", ErrNotReady, s.Name)
-		}
+	if text, kind := n.lobby.startProblem(n.slot); kind != nil {
+		return fmt.Errorf("%w: %s", kind, text)
 	}
 	n.lobby.State = StateCountdown
 	n.hs.count = 5
@@ -389,7 +388,8 @@ func (n *Node) Start() error {
 	return nil
 }
 
-// Loaded tells the node that the caller has loaded the game (after EvLoad).
+// Loaded tells the node that the caller has loaded the game (after the
+// Advance of the Ready that held EvLoad).
 // Turn 1 starts when every player has loaded.
 func (n *Node) Loaded() {
 	n.loaded = true
@@ -399,6 +399,54 @@ func (n *Node) Loaded() {
 	case roleFollower:
 		n.send(Message{Kind: MsgLoaded, To: n.host, Epoch: n.epoch, Loaded: true})
 	}
+}
+
+// StartProblem says why the host in slot host cannot start the game of
+// lobby l yet, as a sentence a person reads; "" when it can. A game needs
+// two players on two sides (a player of team 0 is a side alone), and every
+// human player but the host ready. Node.Start refuses for the same reason;
+// a lobby screen shows it instead of a Start button.
+func (l *Lobby) StartProblem(host int) string {
+	text, _ := l.startProblem(host)
+	return text
+}
+
+// startProblem is StartProblem with the error Node.Start wraps it in (nil
+// when the game can start).
+func (l *Lobby) startProblem(host int) (string, error) {
+	players, sides := 0, 0
+	var teams [256]bool
+	var waiting []string
+	for i, s := range l.Slots {
+		if s.Kind != SlotHuman && s.Kind != SlotBot {
+			continue
+		}
+		players++
+		if s.Team == 0 || !teams[s.Team] {
+			sides++
+			teams[s.Team] = s.Team != 0
+		}
+		if s.Kind == SlotHuman && i != host && !s.Ready {
+			waiting = append(waiting, s.Name)
+		}
+	}
+	switch {
+	case players < 2:
+		return "A game needs two players: put a bot in an open slot or wait for someone to join.", ErrOneSide
+	case sides < 2:
+		return "Everyone is on one team: put a player on another team.", ErrOneSide
+	case len(waiting) > 0:
+		return "Waiting for " + joinNames(waiting) + " to be ready.", ErrNotReady
+	}
+	return "", nil
+}
+
+// joinNames lists names as a sentence does: "Bo", "Bo and Cy", "Bo, Cy and Di".
+func joinNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func (n *Node) isKicked(p PeerID) bool { return slices.Contains(n.kicked, p) }

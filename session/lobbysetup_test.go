@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"hostfall/session"
@@ -107,5 +108,36 @@ func TestConfigureReachesGuests(t *testing.T) {
 	l := n.Peers[1].Node.Lobby()
 	if l.MapSeed != 4821 || l.MapSize != 64 || l.TurnTicks != 8 || l.AwayBot != 2 {
 		t.Fatalf("the guest's lobby: seed %d, size %d, turn %d ticks, away bot %d", l.MapSeed, l.MapSize, l.TurnTicks, l.AwayBot)
+	}
+}
+
+// The start rule is the session's: two players on two sides, every human
+// but the host ready. Node.Start refuses with the sentence StartProblem
+// gives, wrapping ErrOneSide or ErrNotReady.
+func TestStartNeedsTwoSides(t *testing.T) {
+	human := func(name string, team uint8, ready bool) session.Slot {
+		return session.Slot{Kind: session.SlotHuman, Name: name, Team: team, Ready: ready}
+	}
+	bot := session.Slot{Kind: session.SlotBot, Name: "Bot"}
+	for _, tt := range []struct {
+		name  string
+		slots []session.Slot
+		want  string
+		err   error
+	}{
+		{"alone", []session.Slot{human("Ann", 0, true)}, "A game needs two players", session.ErrOneSide},
+		{"one team", []session.Slot{human("Ann", 1, true), {Kind: session.SlotBot, Team: 1}}, "Everyone is on one team", session.ErrOneSide},
+		{"waiting", []session.Slot{human("Ann", 0, true), human("Bo", 0, false), human("Cy", 2, false)}, "Waiting for Bo and Cy to be ready.", session.ErrNotReady},
+		{"against a bot", []session.Slot{human("Ann", 0, false), bot}, "", nil},
+		{"two teams", []session.Slot{human("Ann", 1, true), human("Bo", 1, true), {Kind: session.SlotBot, Team: 2}}, "", nil},
+	} {
+		l := session.Lobby{Slots: tt.slots}
+		if got := l.StartProblem(0); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	n := lobbyOf(t, 3, 1, simConfig(), "")
+	if err := n.Peers[0].Node.Start(); !errors.Is(err, session.ErrOneSide) {
+		t.Errorf("a lobby of one started: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ var (
 	ErrNotPlaying  = errors.New("session: the game is not running")
 	ErrNotInLobby  = errors.New("session: the game has already started")
 	ErrNotReady    = errors.New("session: not every player is ready")
+	ErrOneSide     = errors.New("session: a game needs two sides")
 	ErrLeft        = errors.New("session: the node has left the session")
 	ErrWrongTurn   = errors.New("session: no snapshot was asked for that turn")
 	ErrBadArgument = errors.New("session: bad argument")
@@ -91,6 +92,7 @@ type Node struct {
 
 	hist     history // the replicated history (history.go)
 	released uint64
+	shown    uint32 // bit per slot: its departure was shown (EvPlayerLeft), or came before this node knew the game
 	delay    uint32
 
 	propSeq [MaxSlots]uint64 // last sequence number this node assigned per slot
@@ -425,9 +427,9 @@ func (n *Node) Resync(haveGame bool) bool {
 	return true
 }
 
-// ReportHash records the caller's state hash after applying turn. Call it for
-// every committed turn with WantHash (and for others if you like; they are
-// ignored).
+// ReportHash records the caller's state hash after applying turn. Call it,
+// after the Advance of the Ready that held the turn, for every committed turn
+// with WantHash (and for others if you like; they are ignored).
 func (n *Node) ReportHash(turn, hash uint64) {
 	if turn == 0 || turn%uint64(n.cfg.HashEvery) != 0 {
 		return
@@ -443,7 +445,8 @@ func (n *Node) ReportHash(turn, hash uint64) {
 	}
 }
 
-// Snapshot hands the node the state the last Ready asked for with SnapshotAt.
+// Snapshot hands the node the state the last Ready asked for with SnapshotAt,
+// after that Ready's Advance.
 func (n *Node) Snapshot(turn uint64, data []byte) error {
 	if n.snapAsked == 0 || turn != n.snapAsked {
 		return fmt.Errorf("%w: %d", ErrWrongTurn, turn)
@@ -454,10 +457,20 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 		n.snapTargets = nil
 		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
-	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), GoneWhy: n.hist.whyAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
-		n.send(Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())})
+		m := Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())}
+		if n.role == roleHost {
+			// A member's rejoin or late join: an answer (budget.go). A
+			// repair's snapshot comes from a player the host named,
+			// which the host's repair budget bounds.
+			if pi := n.hs.peer(p); pi != nil {
+				n.answer(pi, m)
+			}
+			continue
+		}
+		n.send(m)
 	}
 	n.snapTargets = nil
 	return nil
@@ -480,7 +493,7 @@ func (n *Node) releaseTurns() {
 		n.out.committed = append(n.out.committed, t)
 		n.released = k
 		for _, d := range t.Departures {
-			n.emit(Event{Kind: EvPlayerLeft, Slot: d.Slot, Name: n.slotName(d.Slot), Turn: k, Reason: d.Reason})
+			n.showLeft(d.Slot, k, d.Reason)
 			if d.Slot == n.slot && n.role != roleHost {
 				n.becomeLeft(fmt.Sprintf("You were removed from the game at turn %d (%v).", k, d.Reason))
 				return
@@ -494,6 +507,29 @@ func (n *Node) releaseTurns() {
 			n.emit(Event{Kind: kind, Slot: p.Slot, Name: n.slotName(p.Slot), Turn: k})
 		}
 	}
+}
+
+// showLeft shows slot's departure at turn k, once.
+func (n *Node) showLeft(slot int, k uint64, why DepartReason) {
+	if n.shown&(1<<slot) != 0 {
+		return
+	}
+	n.shown |= 1 << slot
+	n.emit(Event{Kind: EvPlayerLeft, Slot: slot, Name: n.slotName(slot), Turn: k, Reason: why})
+}
+
+// showSnapshotLeft shows the departures a snapshot brings that this node
+// never saw as turns (it was away, or skipped them): every slot gone by
+// the snapshot's turn and not shown yet, with the snapshot's reason. A node
+// that held no game before (a late joiner, a process started again) only
+// takes them as known: they left before it came.
+func (n *Node) showSnapshotLeft(s *Snapshot, knew bool) {
+	for i := range MaxSlots {
+		if s.Gone&(1<<i) != 0 && knew && i != n.slot {
+			n.showLeft(i, s.Turn, s.Reason(i))
+		}
+	}
+	n.shown = s.Gone
 }
 
 // HasReady reports whether Ready has anything to hand over.
@@ -526,9 +562,9 @@ func (n *Node) Ready() Ready {
 	return rd
 }
 
-// Advance marks the last Ready as handled. What the caller's calls between
-// Ready and Advance produced (e.g. the messages Snapshot sends) stays for the
-// next Ready.
+// Advance marks the last Ready as handled. Then hand the node what the game
+// produced (ReportHash, Snapshot, Loaded: see Ready); what those calls send
+// goes out with the next Ready.
 func (n *Node) Advance() {
 	n.out.msgs = slices.Clone(n.out.msgs[n.handed[0]:])
 	n.out.committed = slices.Clone(n.out.committed[min(n.handed[1], len(n.out.committed)):])

@@ -78,19 +78,21 @@ func (h *hostState) waitFor(n *Node, pi *peerInfo, silent bool) bool {
 		return false
 	}
 	pi.waited++
-	budget := n.cfg.DropTicks
-	if loading && !silent {
-		budget = n.cfg.LoadTicks
+	left := n.cfg.DropTicks - pi.waited
+	switch {
+	case loading && !silent:
+		left = n.cfg.LoadTicks - pi.waited
+	case n.lobby.State == StatePlaying:
+		pi.waitedMin.add(n.now)
+		left = min(left, waitShare(n.cfg)-pi.waitedMin.total(n.now))
 	}
-	left := budget - pi.waited
 	if pi.stallSince < 0 {
 		pi.stallSince = n.now
 		pi.lastWaitEv = n.now
-		h.broadcastWait(n, pi.slot, left)
 	}
 	switch {
 	case left > 0:
-		if n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
+		if pi.stallSince == n.now || n.now-pi.lastWaitEv >= n.cfg.CountdownTicks {
 			pi.lastWaitEv = n.now
 			h.broadcastWait(n, pi.slot, left)
 		}

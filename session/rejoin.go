@@ -384,37 +384,50 @@ func (n *Node) rivalPing(m Message) bool {
 	return true
 }
 
-// onMerge handles a host's order to merge: from the senior rival host, or
-// (as a follower) from this node's own host that lost a merge.
-func (n *Node) onMerge(m Message) {
-	if len(m.Targets) != 1 || m.Targets[0] == n.self {
+// A host's order to merge (MsgMerge) comes from the senior rival host, or
+// (to a follower) from this node's own host that lost a merge. Each role
+// takes it in its own function below; mergeTarget checks the order names
+// one game, not this node's.
+func mergeTarget(n *Node, m Message) bool {
+	return len(m.Targets) == 1 && m.Targets[0] != n.self
+}
+
+// hostMerge takes a rival host's order: only from the player its epoch
+// names, and only when the split rule gives that host the win.
+func (n *Node) hostMerge(m Message) {
+	if !mergeTarget(n, m) || m.Epoch == n.epoch || n.rosterIndex(m.From) < 0 || m.Targets[0] != m.From || !n.owns(m.From, m.Epoch) {
 		return
 	}
-	switch n.role {
-	case roleHost:
-		if m.Epoch == n.epoch || n.rosterIndex(m.From) < 0 || m.Targets[0] != m.From || !n.owns(m.From, m.Epoch) {
-			return
-		}
-		if n.mergeHolds(m) {
-			n.stepDownTo(m.From)
-		}
-	case roleFollower, roleCandidate:
-		if n.role == roleFollower && m.From == n.host && n.awaitResume && n.el != nil &&
-			len(n.el.failedHosts) > 0 && m.Targets[0] == n.el.failedHosts[0] && n.el.lostEpoch != 0 {
-			// The candidate we followed found our old host alive: back
-			// to it, as the candidate goes back (a follower on a lossy
-			// link suspects now and then; that must cost little).
-			n.falseSuspicion(0)
-			n.backTo(m.Targets[0], n.el.lostEpoch)
-			return
-		}
-		// Its own host's order, or a player's that speaks for its own epoch
-		// and comes before this candidate in the list: a later player has
-		// no say over an earlier one's candidacy.
-		if m.From == n.host || n.role == roleCandidate && n.owns(m.From, m.Epoch) &&
-			n.rosterIndex(m.From) >= 0 && n.rosterIndex(m.From) < n.rosterIndex(n.self) {
-			n.candidateToGame(m.Targets[0])
-		}
+	if n.mergeHolds(m) {
+		n.stepDownTo(m.From)
+	}
+}
+
+// followerMerge takes its host's order to go to another game.
+func (n *Node) followerMerge(m Message) {
+	if !mergeTarget(n, m) || m.From != n.host {
+		return
+	}
+	if n.awaitResume && n.el != nil && len(n.el.failedHosts) > 0 && m.Targets[0] == n.el.failedHosts[0] && n.el.lostEpoch != 0 {
+		// The candidate we followed found our old host alive: back
+		// to it, as the candidate goes back (a follower on a lossy
+		// link suspects now and then; that must cost little).
+		n.falseSuspicion(0)
+		n.backTo(m.Targets[0], n.el.lostEpoch)
+		return
+	}
+	n.candidateToGame(m.Targets[0])
+}
+
+// candidateMerge takes its host's order, or a player's that speaks for
+// its own epoch and comes before this candidate in the list: a later
+// player has no say over an earlier one's candidacy.
+func (n *Node) candidateMerge(m Message) {
+	if !mergeTarget(n, m) {
+		return
+	}
+	if m.From == n.host || n.owns(m.From, m.Epoch) && n.rosterIndex(m.From) >= 0 && n.rosterIndex(m.From) < n.rosterIndex(n.self) {
+		n.candidateToGame(m.Targets[0])
 	}
 }
 

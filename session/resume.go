@@ -87,12 +87,10 @@ func (n *Node) hostSaved(s Settings) error {
 	n.lobby = l
 	n.password = s.Password
 	n.slot = self
-	n.hist.base, n.hist.baseChain, n.hist.gone, n.released = st.Turn, st.Chain, st.Gone, st.Turn
-	for i := range n.hist.nextSeq {
-		n.hist.nextSeq[i] = 1
-		if i < len(st.NextSeq) && st.NextSeq[i] > 0 {
-			n.hist.nextSeq[i] = st.NextSeq[i]
-		}
+	n.hist.restore(&st)
+	n.released = st.Turn
+	n.shown = st.Gone // they left before the save
+	for i := range n.propSeq {
 		n.propSeq[i] = n.hist.nextSeq[i] - 1
 	}
 	n.resume = &Snapshot{Turn: st.Turn, Data: slices.Clone(st.Data), Chain: st.Chain, Gone: st.Gone, NextSeq: slices.Clone(n.hist.nextSeq[:])}
@@ -167,7 +165,7 @@ func (n *Node) sendResume(pi *peerInfo) {
 		return
 	}
 	l := n.lobby.Clone()
-	n.hostSend(pi, Message{Kind: MsgSnapshot, Snapshot: n.resume, Lobby: &l})
+	n.answer(pi, Message{Kind: MsgSnapshot, Snapshot: n.resume, Lobby: &l})
 }
 
 // startLoading is the host's move from the countdown to loading: every peer

@@ -64,10 +64,8 @@ func (n *Node) reset(el *election) {
 // becomeJoining starts the join handshake with host, or a seek for the game
 // (see seek): no host is followed, suspected or waited for any more.
 func (n *Node) becomeJoining(host PeerID) {
-	// el goes first: setRole shows no EvWaitOver for a candidate that
-	// goes seeking.
+	n.setRole(roleJoining) // a candidate that goes seeking ends its wait
 	n.reset(nil)
-	n.setRole(roleJoining)
 	n.deferred = nil
 	n.hostLost, n.awaitResume = false, false
 	n.snapTargets = nil

@@ -192,8 +192,9 @@ type Turn struct {
 	Commands   []Command
 	Departures []Departure
 	Presence   []Presence
-	// WantHash asks the caller to ReportHash(Number, hash) after applying the
-	// turn. Not on the wire: every peer derives it from Number.
+	// WantHash asks the caller to keep the state hash after applying the
+	// turn and ReportHash(Number, hash) after Advance. Not on the wire: every
+	// peer derives it from Number.
 	WantHash bool
 }
 
@@ -206,11 +207,21 @@ type Snapshot struct {
 	NextSeq []uint64
 	Gone    uint32
 	Away    uint32
+	// GoneWhy holds the DepartReason of each slot in Gone, 4 bits a slot
+	// (slot i in bits 4i to 4i+3), so a node that comes back by snapshot
+	// can say why the players it missed left (see Reason).
+	GoneWhy uint64
 	// A snapshot larger than Config.SnapshotChunk travels in Parts parts
 	// (Part is this one's index); the receiving node puts them back
 	// together before it looks at the snapshot (chunk.go). Callers never
 	// see parts.
 	Part, Parts uint32
+}
+
+// Reason is why slot departed by the snapshot's turn (meaningful for the
+// slots in Gone).
+func (s *Snapshot) Reason(slot int) DepartReason {
+	return DepartReason(s.GoneWhy >> (4 * slot) & 0xf)
 }
 
 // HashReport is a state hash after a turn.

@@ -1,6 +1,7 @@
 package wine
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -100,7 +101,7 @@ func newPrefix() (*Prefix, error) {
 	tpl := &state.template
 	tpl.once.Do(func() {
 		start := time.Now()
-		tpl.path, tpl.err = makeTemplate(tools)
+		tpl.path, tpl.err = template(tools)
 		tpl.took = time.Since(start)
 	})
 	if tpl.err != nil {
@@ -124,15 +125,28 @@ func newPrefix() (*Prefix, error) {
 	return p, nil
 }
 
-// makeTemplate initialises a prefix with wineboot, installs the
-// ProcessPrng shim and stops its wineserver, so that each copy's server
-// starts where its first process runs.
-func makeTemplate(tools Tools) (string, error) {
+// template is the prefix every prefix is copied from: the one kept in the
+// user's cache for this Wine, shim and account (made by the first test
+// binary that needs it; wineboot takes 20–90 s of a busy machine), else,
+// with no cache directory, one made in this binary's work directory.
+func template(tools Tools) (string, error) {
+	if dir, err := cachedTemplate(tools); err == nil {
+		return dir, nil
+	} else if !errors.Is(err, errNoCache) {
+		return "", err
+	}
 	dir, err := workDir()
 	if err != nil {
 		return "", err
 	}
-	p := &Prefix{Dir: filepath.Join(dir, "template"), tools: tools}
+	return makeTemplate(tools, filepath.Join(dir, "template"))
+}
+
+// makeTemplate initialises a prefix in dir with wineboot, installs the
+// ProcessPrng shim and stops its wineserver, so that each copy's server
+// starts where its first process runs.
+func makeTemplate(tools Tools, dir string) (string, error) {
+	p := &Prefix{Dir: dir, tools: tools}
 	boot := exec.Command(tools.Loader, "wineboot", "--init")
 	boot.Env = append(os.Environ(), p.Env()...)
 	boot.Env = append(boot.Env, "DISPLAY=") // no window for the set-up
@@ -206,7 +220,22 @@ func clone(from, to string) error {
 			}
 			return os.WriteFile(dst, b, 0o644)
 		default:
-			return os.Link(path, dst)
+			if err := os.Link(path, dst); err == nil {
+				return nil
+			}
+			return copyFile(path, dst) // the cache on another file system
 		}
 	})
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, st.Mode().Perm())
 }

@@ -18,12 +18,13 @@
 // compiled packages come from Go's build cache shared with make release and
 // other test binaries, so a warm build is only a link.
 //
-// A prefix (WINEPREFIX) is made once per test binary with wineboot (tens of
-// seconds) and holds a test-only bcryptprimitives.dll in its system32: Wine 8
-// lacks ProcessPrng, which the Go runtime calls at start, and the shim
-// (shim/, built here with mingw) forwards it to RtlGenRandom. It is never
-// shipped. Further prefixes are hard-linked copies of that one (a fraction
-// of a second), with registry files of their own.
+// A template prefix (WINEPREFIX) is made once per machine with wineboot
+// (tens of seconds) and kept in ~/.cache/hostfall/wine (cache.go); it holds
+// a test-only bcryptprimitives.dll in its system32: Wine 8 lacks
+// ProcessPrng, which the Go runtime calls at start, and the shim (shim/,
+// built here with mingw) forwards it to RtlGenRandom. It is never shipped.
+// Every test's prefix is a hard-linked copy of the template (a fraction of
+// a second), with registry files of its own.
 //
 // Wine creates a process's sockets in its wineserver, one per prefix, and
 // the wineserver lives in the network namespace of the prefix's first
@@ -47,6 +48,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"hostfall/internal/releasetest"
 )
 
 // mingw is the C cross compiler of the Windows build and the shim.
@@ -133,10 +136,12 @@ func Missing() string {
 	return ""
 }
 
-// Skip skips t, saying why, where the Windows build cannot run, and with
-// -short (a cross-build and Wine cost minutes).
+// Skip skips t, saying why, where the Windows build cannot run, with
+// -short (a cross-build and Wine cost minutes), and in make test: the
+// Windows build is tested by make release-check (internal/releasetest).
 func Skip(t testing.TB) {
 	t.Helper()
+	releasetest.Skip(t, "the Windows build under Wine")
 	if testing.Short() {
 		t.Skip("cross-builds for Windows and runs it under Wine; skipped with -short")
 	}

@@ -117,6 +117,9 @@ type Net struct {
 	// Lose, if set, loses every message it reports true for, as if its
 	// link dropped that one message.
 	Lose func(from session.PeerID, m session.Message) bool
+	// SnapshotPad, if set, pads every toy snapshot to this many bytes (a
+	// real game's state is large; the toy's is 25 bytes).
+	SnapshotPad int
 }
 
 // New returns an empty network whose randomness all comes from seed.
@@ -355,6 +358,9 @@ func (n *Net) handle(p *Peer) {
 	var snap []byte
 	if rd.SnapshotAt != 0 {
 		snap = p.snapshot(rd.SnapshotAt)
+		if len(snap) < n.SnapshotPad {
+			snap = append(snap, make([]byte, n.SnapshotPad-len(snap))...)
+		}
 	}
 	load := false
 	for _, m := range rd.Messages {

@@ -6,7 +6,11 @@
 // "N passed, N failed, N skipped, N not run" (skipped: for want of something
 // on this machine; not run: opt-in tests, listed apart). The summary also
 // lists the slowest packages and tests, where a run's wall time goes
-// (-stage NAME labels a run's records, e.g. "race").
+// (-stage NAME labels a run's records, e.g. "race"). As go test's -exec
+// program (`go test -exec "testsum -stage S -exec FILE"`), it runs each test
+// binary and records the CPU it used with the processes it started, which
+// the summary prints beside the package's wall time: a package whose CPU is
+// near twice its wall time is what keeps a stage's two cores busy.
 //
 // A skip whose reason starts with "opt-in:" (a measurement or soak run only
 // when asked for) or "not applicable:" (nothing to test on this machine) is
@@ -50,7 +54,11 @@ func main() {
 	requireAll := flag.Bool("require-all", false, "with -summary: fail when a test was skipped for a reason other than opt-in or not applicable")
 	stage := flag.String("stage", "", "with -record: the stage this run is (shown beside its packages' times)")
 	slowest := flag.Int("slowest", 8, "with -summary: how many of the slowest packages and tests to list")
+	execRecord := flag.String("exec", "", "run the program that follows as go test's -exec does, and append its CPU seconds (the package's, with -stage) to this file")
 	flag.Parse()
+	if *execRecord != "" {
+		os.Exit(execMeasured(*execRecord, *stage, flag.Args()))
+	}
 	if *summary != "" {
 		os.Exit(summarize(*summary, *requireAll, *slowest, os.Stdout))
 	}
@@ -165,6 +173,7 @@ func summarize(file string, requireAll bool, slowest int, w io.Writer) int {
 	defer f.Close()
 	var passed, failed int
 	var skipped, packages, tests []outcome
+	cpu := map[string]float64{} // package [stage] → its test binary's CPU seconds
 	dec := json.NewDecoder(f)
 	for {
 		var o outcome
@@ -172,6 +181,9 @@ func summarize(file string, requireAll bool, slowest int, w io.Writer) int {
 			break
 		}
 		switch {
+		case o.Action == "cpu":
+			cpu[o.Package+" "+o.Stage] += o.Elapsed
+			continue
 		case o.Test == "":
 			packages = append(packages, o)
 			continue
@@ -187,8 +199,8 @@ func summarize(file string, requireAll bool, slowest int, w io.Writer) int {
 			skipped = append(skipped, o)
 		}
 	}
-	printSlowest(w, "packages (their test binary's wall time)", packages, slowest)
-	printSlowest(w, "tests (top level, with their subtests)", tests, slowest)
+	printSlowest(w, "packages (their test binary's wall time, and CPU time with the processes it ran)", packages, slowest, cpu)
+	printSlowest(w, "tests (top level, with their subtests)", tests, slowest, nil)
 	// Tests run only when asked for are listed apart: the "skipped" list
 	// is what this machine could not run, and is empty where it has all
 	// a test needs.
@@ -226,7 +238,7 @@ func summarize(file string, requireAll bool, slowest int, w io.Writer) int {
 
 // printSlowest lists the n outcomes that took longest, where a run's time
 // goes: the first place to look when the suite gets slow.
-func printSlowest(w io.Writer, what string, outs []outcome, n int) {
+func printSlowest(w io.Writer, what string, outs []outcome, n int, cpu map[string]float64) {
 	if n <= 0 || len(outs) == 0 {
 		return
 	}
@@ -239,6 +251,10 @@ func printSlowest(w io.Writer, what string, outs []outcome, n int) {
 		}
 		if o.Stage != "" {
 			name += " [" + o.Stage + "]"
+		}
+		if c, ok := cpu[o.Package+" "+o.Stage]; ok {
+			fmt.Fprintf(w, "  %7.1fs %7.1fs cpu  %s\n", o.Elapsed, c, name)
+			continue
 		}
 		fmt.Fprintf(w, "  %7.1fs %s\n", o.Elapsed, name)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,4 +70,41 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		stream(strings.NewReader(in), &bytes.Buffer{}, "", "")
 	})
+}
+
+// As go test's -exec program, testsum passes on the exit status and records
+// the CPU the program used under the import path of the directory it ran in;
+// the summary shows it beside that package's wall time.
+func TestExecRecordsCPU(t *testing.T) {
+	mod := t.TempDir()
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.org/m\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(mod, "a", "b")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	rec := filepath.Join(t.TempDir(), "outcomes")
+	busy := `i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; exit 3`
+	if code := execMeasured(rec, "race", []string{"sh", "-c", busy}); code != 3 {
+		t.Errorf("exit status %d, want the program's 3", code)
+	}
+	pkg := `{"Action":"pass","Package":"example.org/m/a/b","Elapsed":9.5}`
+	var out bytes.Buffer
+	if code := stream(strings.NewReader(pkg), &out, rec, "race"); code != 0 {
+		t.Fatalf("stream exit %d", code)
+	}
+	out.Reset()
+	summarize(rec, false, 8, &out)
+	line := ""
+	for l := range strings.Lines(out.String()) {
+		if strings.Contains(l, "example.org/m/a/b [race]") {
+			line = l
+		}
+	}
+	var wall, cpu float64
+	if _, err := fmt.Sscanf(strings.TrimSpace(line), "%fs %fs cpu", &wall, &cpu); err != nil || wall != 9.5 || cpu <= 0 {
+		t.Errorf("package line %q: want 9.5s wall and some CPU (%v)\n%s", line, err, out.String())
+	}
 }

@@ -986,6 +986,7 @@ type Snapshot struct {
 	Away          uint32                 `protobuf:"varint,6,opt,name=away,proto3" json:"away,omitempty"`                             // bit per slot: away at turn
 	Part          uint32                 `protobuf:"varint,7,opt,name=part,proto3" json:"part,omitempty"`                             // a snapshot sent in parts: this part's index (0-based)
 	Parts         uint32                 `protobuf:"varint,8,opt,name=parts,proto3" json:"parts,omitempty"`                           // how many parts (0 or 1: all of it)
+	GoneWhy       uint64                 `protobuf:"fixed64,9,opt,name=gone_why,json=goneWhy,proto3" json:"gone_why,omitempty"`       // 4 bits per slot: why each slot in gone departed (absent from older peers: "left")
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1072,6 +1073,13 @@ func (x *Snapshot) GetPart() uint32 {
 func (x *Snapshot) GetParts() uint32 {
 	if x != nil {
 		return x.Parts
+	}
+	return 0
+}
+
+func (x *Snapshot) GetGoneWhy() uint64 {
+	if x != nil {
+		return x.GoneWhy
 	}
 	return 0
 }
@@ -1350,7 +1358,7 @@ const file_session_proto_rawDesc = "" +
 	"\n" +
 	"HashReport\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x04R\x04turn\x12\x12\n" +
-	"\x04hash\x18\x02 \x01(\x06R\x04hash\"\xb5\x01\n" +
+	"\x04hash\x18\x02 \x01(\x06R\x04hash\"\xd0\x01\n" +
 	"\bSnapshot\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x04R\x04turn\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12\x14\n" +
@@ -1359,7 +1367,8 @@ const file_session_proto_rawDesc = "" +
 	"\x04gone\x18\x05 \x01(\rR\x04gone\x12\x12\n" +
 	"\x04away\x18\x06 \x01(\rR\x04away\x12\x12\n" +
 	"\x04part\x18\a \x01(\rR\x04part\x12\x14\n" +
-	"\x05parts\x18\b \x01(\rR\x05parts\"^\n" +
+	"\x05parts\x18\b \x01(\rR\x05parts\x12\x19\n" +
+	"\bgone_why\x18\t \x01(\x06R\agoneWhy\"^\n" +
 	"\bSlotEdit\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05color\x18\x02 \x01(\rR\x05color\x12\x12\n" +
