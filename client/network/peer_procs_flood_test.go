@@ -75,16 +75,17 @@ func strangerFloodProcs(t *testing.T, ids int) {
 	before, during := longestTurnGap(lab.host, quiet, start), longestTurnGap(lab.host, start, until)
 	t.Logf("FIGURE %d strangers (%d connections) wrote %.1f MiB of %d-byte frames in %v; the host's RSS %.0f MB before, %.0f MB after",
 		ids, conns.Load(), float64(sent.Load())/(1<<20), len(frame), lasting, mb(rssBefore), mb(rssAfter))
-	t.Logf("FIGURE longest loop stall (stall_ms, whole game): host %d ms, joiners %d and %d ms; the host's longest gap between turns: %d ms in %v before the flood, %d ms during it",
+	t.Logf("FIGURE longest loop stall (stall_ms, whole game): host %d ms, joiners %d and %d ms; the host's slowest 20 turns (its turn lines; 1,000 ms when nothing waits): %d ms in %v before the flood, %d ms during it",
 		stall, ends[1].Int("stall_ms"), ends[2].Int("stall_ms"), before, lasting, during)
 	if benchProcs {
-		fmt.Printf("BenchmarkProcStrangerFlood/ids=%d 1 %d stall-ms %d gap-ms %d gap-ms-unflooded %.1f MiB-sent\n",
+		fmt.Printf("BenchmarkProcStrangerFlood/ids=%d 1 %d stall-ms %d ms-per-20-turns %d ms-per-20-turns-unflooded %.1f MiB-sent\n",
 			ids, stall, during, before, float64(sent.Load())/(1<<20))
 	}
 }
 
 // longestTurnGap is the longest time, in milliseconds, between two turn
-// lines p printed from from to to (a turn is 50 ms when nothing waits).
+// lines p printed from from to to (one every 20 turns: 1,000 ms when
+// nothing waits).
 func longestTurnGap(p *peerproc.Proc, from, to time.Time) int64 {
 	var gap, last int64
 	for _, l := range p.Find("turn") {
