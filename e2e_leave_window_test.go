@@ -47,7 +47,8 @@ func (l *windowLab) oneVsOne(t *testing.T, ctx context.Context, name string) (pr
 //
 //   - the host's process is killed: the survivor's game goes on under its
 //     own hosting, its clock moving again (its turn lines, which the clock
-//     counts, pass the turn of the kill by 60 more);
+//     counts, pass the turn of the kill by 60 more, and the clock on its
+//     window changes); the freeze is a figure;
 //   - the joiner's window gets SIGTERM, the host's SIGINT: a leave, which
 //     the other shows as player_left, never waiting or away.
 //
@@ -93,6 +94,8 @@ func TestTwoWindowsOtherSideGoes(t *testing.T) {
 			}
 			t.Logf("%s: the survivor's clock reached turn %d (kill near turn %d) %d ms after the kill",
 				c.name, moved.Int("turn"), last, moved.Int("unix_ms")-sent.UnixMilli())
+			checkPlaysOnAsHost(t, survivor, last, sent)
+			checkClockMoves(t, l.display, survivor)
 			// A figure, not an assertion: the survivor shows no wait when the
 			// transport reports the connection closed, but on a loaded
 			// machine the loss may be found by silence first (then it waits).
@@ -102,6 +105,66 @@ func TestTwoWindowsOtherSideGoes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkPlaysOnAsHost checks that the survivor of a killed host's 1v1 took
+// the game over itself (its host_changed names it the new host, and its
+// turns past lastBefore, the last it printed before the kill, are its own),
+// and prints the freeze: from the kill to its host_changed, which comes
+// with the first turn it hosts (a window prints every 20th turn only).
+func checkPlaysOnAsHost(t *testing.T, survivor *peerproc.Proc, lastBefore int64, killed time.Time) {
+	t.Helper()
+	self := survivor.Find("listening")
+	hc := survivor.Find("host_changed")
+	if len(self) == 0 || len(hc) == 0 || hc[len(hc)-1].Str("new") != self[0].Str("peer") {
+		t.Fatalf("the survivor does not host the game: listening %v, host_changed %v", self, hc)
+	}
+	turns := survivor.Find("turn")
+	first := slices.IndexFunc(turns, func(ln peerproc.Line) bool { return ln.Int("turn") > lastBefore })
+	if first < 0 {
+		t.Fatal("the survivor played no turn after the kill")
+	}
+	ln := turns[first]
+	if ln.Str("host") != self[0].Str("peer") {
+		t.Errorf("the survivor's first turn after the kill is %v, not of its own hosting", ln)
+	}
+	t.Logf("FIGURE 1v1 host killed: the survivor's game stood still %d ms (the kill → its host_changed, printed with the first turn it hosts; hand-over %d ms as it measured)",
+		hc[len(hc)-1].Int("unix_ms")-killed.UnixMilli(), hc[len(hc)-1].Int("ms"))
+}
+
+// checkClockMoves reads the survivor's game clock on its window (the top
+// bar's centre, "m:ss") twice, 2.5 s apart: the pixels differ when the
+// clock moves.
+func checkClockMoves(t *testing.T, display string, survivor *peerproc.Proc) {
+	t.Helper()
+	ws, err := xvfb.OpenWindows(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	raise(t, ws, survivor)
+	clock := image.Rect(1024/2-50, 0, 1024/2+50, int(ui.TopBarH))
+	before, err := xvfb.Capture(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	after, err := xvfb.Capture(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for y := clock.Min.Y; y < clock.Max.Y; y++ {
+		for x := clock.Min.X; x < clock.Max.X; x++ {
+			if before.RGBAAt(x, y) != after.RGBAAt(x, y) {
+				changed++
+			}
+		}
+	}
+	if changed == 0 {
+		saveShot(t, after, "testdata/e2e/host-killed-clock.png", "of the survivor's clock standing still")
+		t.Error("the survivor's game clock stood still on its window for 2.5 s after the hand-over")
 	}
 }
 
@@ -290,15 +353,14 @@ func act(t *testing.T, errs ...error) {
 
 // leftShown checks a survivor's 1024×768 window after the other player
 // of a 1v1 left: the end screen's "Victory!" in big letters of the accent
-// colour over the shaded map, and, under the shade, the banner "NAME left
-// the game": its stripe in render's colDim (150, 160, 178) darkened by
-// the shade to 28 %, in one of the first four banners' rows
-// (render/overlays.go).
+// colour over the shaded map, and, over the shade, the banner "NAME left
+// the game": its stripe in render's colDim (150, 160, 178), in one of the
+// first four banners' rows (render/overlays.go).
 func leftShown(img *image.RGBA) error {
 	if n := countPx(img, image.Rect(300, 120, 724, 220), accentish); n < 800 {
 		return fmt.Errorf("%d pixels of the accent colour where the end screen's title goes, want its big letters (Victory!)", n)
 	}
-	stripe := func(c color.RGBA) bool { return near(c, 42, 45, 50, 6) }
+	stripe := func(c color.RGBA) bool { return near(c, 150, 160, 178, 12) }
 	for k := range 4 {
 		top := 40 + 42*k
 		for x := 0; x < 512; x++ {
@@ -307,7 +369,7 @@ func leftShown(img *image.RGBA) error {
 			}
 		}
 	}
-	return fmt.Errorf("the end screen shows, but no \"left the game\" banner under its shade")
+	return fmt.Errorf("the end screen shows, but no \"left the game\" banner over its shade")
 }
 
 // waitListed lists the LAN's games from a third machine until session

@@ -51,7 +51,10 @@ const defaultCommand = "browse"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:]))
+	endProfile := startProfile()
+	code := run(ctx, os.Args[1:])
+	endProfile()
+	os.Exit(code)
 }
 
 func run(ctx context.Context, args []string) int {

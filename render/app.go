@@ -242,7 +242,8 @@ func (a *App) allLayers() []*layer {
 
 // flush draws the layers in order: map, HUD, minimap, marks over the HUD,
 // text, the banners and the network panel with theirs, then anything modal
-// and its text.
+// and its text. Over an end screen the banners come last: its shade would
+// dim the news of how the game ended ("Bo left the game").
 func (a *App) flush() {
 	g := a.game
 	inGame := g != nil && a.screen == scrGame && g.tv != nil
@@ -257,12 +258,23 @@ func (a *App) flush() {
 	for _, t := range a.text {
 		t.draw(a.t)
 	}
-	a.float.draw(a.t)
-	for _, t := range a.floatTxt {
-		t.draw(a.t)
+	ended := inGame && (g.overlay() == overEnd || g.overlay() == overReplayEnd)
+	if !ended {
+		a.drawFloat()
 	}
 	a.over.draw(a.t)
 	for _, t := range a.overTxt {
+		t.draw(a.t)
+	}
+	if ended {
+		a.drawFloat()
+	}
+}
+
+// drawFloat draws the banners and the network panel with their text.
+func (a *App) drawFloat() {
+	a.float.draw(a.t)
+	for _, t := range a.floatTxt {
 		t.draw(a.t)
 	}
 }

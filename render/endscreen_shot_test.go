@@ -209,11 +209,21 @@ func TestShotEndOthersLeft(t *testing.T) {
 	if g == nil || g.end != endVictory || g.overlay() != overEnd {
 		t.Fatalf("after Bo left: end %v; want the victory screen", g.end)
 	}
-	h.shot("end-others-left")
+	img := h.shot("end-others-left")
 	drawn := overStrings(h.a)
 	for _, s := range []string{"Victory!", "Everybody else left the game. Game time 0:15.", "left at 0:15", "won"} {
 		if !drawn[s] {
 			t.Errorf("the end screen does not say %q; it says %v", s, drawn)
 		}
+	}
+	// The "Bo left the game" banner is drawn over the end screen's shade,
+	// not dimmed by it: its stripe keeps its colour.
+	if len(h.a.banners.drawn) != 1 {
+		t.Fatalf("%d banners drawn, want Bo's departure", len(h.a.banners.drawn))
+	}
+	r := h.a.banners.drawn[0]
+	stripe := ui.XYWH(r.Min.X+1, r.Min.Y+4, 3, r.H()-8)
+	if n, all := count(img, stripe, like([3]uint8{150, 160, 178}, 12)), int(stripe.W()*stripe.H()); n < all*9/10 {
+		t.Errorf("%d of the banner stripe's %d pixels have its colour: the end screen's shade covers the banner", n, all)
 	}
 }

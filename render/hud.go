@@ -214,7 +214,7 @@ func (g *gameScreen) drawTopBar() {
 
 // gameHelp is the top bar's key reminder in a game, longest first: the
 // first that fits is drawn.
-var gameHelp = []string{"Esc pause · F10 menu · F1 help · F3 network · Enter chat", "Esc pause · F1 help · F3 network · Enter chat"}
+var gameHelp = []string{"Esc menu · F1 help · F3 network · Enter chat", "Esc menu · F1 help · F3 network"}
 
 // topBarGap is the least room between the top bar's strings.
 const topBarGap = 24.0

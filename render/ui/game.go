@@ -366,9 +366,12 @@ func (g *Game) keys(in *Input, sc *Scene, w World) {
 		case g.Dragging:
 			g.Dragging = false
 		default:
-			// Escape pauses (every player sees it) and opens the menu.
+			// Escape opens the menu, and pauses (every player sees it)
+			// where a pause is free: alone against bots. Where pauses are
+			// counted, pausing is the menu's own entry, so a player who
+			// opens the menu to leave spends none.
 			g.MenuOpen = true
-			if g.Pause.CanPause && !g.Pause.Paused {
+			if g.Pause.CanPause && !g.Pause.Paused && g.Pause.Left < 0 {
 				g.pauseCmd(game.CmdPause)
 			}
 		}

@@ -621,8 +621,9 @@ func TestWorkshopCard(t *testing.T) {
 	}
 }
 
-// Escape pauses when the player may (and opens the menu); the menu offers
-// a pause while the game runs and a resume to whoever may resume.
+// Escape opens the menu, and pauses only where pauses are not counted (alone
+// against bots); the menu offers a pause while the game runs and a resume
+// to whoever may resume.
 func TestPauseKeysAndMenu(t *testing.T) {
 	kinds := func(r *Result) []game.CommandKind {
 		var ks []game.CommandKind
@@ -638,7 +639,7 @@ func TestPauseKeysAndMenu(t *testing.T) {
 		second MenuChoice         // the menu's second entry
 		label  string
 	}{
-		{"running, 2 pauses left", PauseState{CanPause: true, Left: 2}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause (2 left)"},
+		{"running, 2 pauses left", PauseState{CanPause: true, Left: 2}, nil, MenuPause, "Pause (2 left)"},
 		{"running, alone with bots", PauseState{CanPause: true, Left: -1}, []game.CommandKind{game.CmdPause}, MenuPause, "Pause the game"},
 		{"running, no pauses left", PauseState{}, nil, MenuPause, "No pauses left"},
 		{"paused, may resume", PauseState{Paused: true, CanResume: true, Left: 2}, nil, MenuUnpause, "Resume the game"},
