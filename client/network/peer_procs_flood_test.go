@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"hostfall/internal/peerproc"
-	"hostfall/p2p"
+	"hostfall/p2p/transport"
 )
 
 // benchProcs: the process tests also print their figures as benchmark
@@ -104,13 +104,13 @@ func longestTurnGap(p *peerproc.Proc, from, to time.Time) int64 {
 // knock connects h to the lab's host as a stranger, says a valid hello and
 // writes frame after frame until the host closes the stream or until
 // passes. It returns the bytes written.
-func knock(h *p2p.Host, lab *procLab, frame []byte, until time.Time) int64 {
+func knock(h *transport.Host, lab *procLab, frame []byte, until time.Time) int64 {
 	ctx, cancel := context.WithDeadline(context.Background(), until)
 	defer cancel()
 	if h.LibP2P().Connect(ctx, lab.hostInfo) != nil {
 		return 0
 	}
-	s, err := h.LibP2P().NewStream(ctx, lab.hostInfo.ID, p2p.ProtocolID)
+	s, err := h.LibP2P().NewStream(ctx, lab.hostInfo.ID, transport.ProtocolID)
 	if err != nil {
 		return 0
 	}

@@ -17,7 +17,6 @@ import (
 
 	"hostfall/internal/peerproc"
 	"hostfall/internal/testwait"
-	"hostfall/session"
 )
 
 // Issue 30's measurements with the host in a process of its own: the host
@@ -185,7 +184,7 @@ func (lab *procLab) joinFromHere(t *testing.T, ctx context.Context, tp *tpeer) {
 		t.Fatal(err)
 	}
 	testwait.For(t, tp.name+" joined", 20*time.Second, func() bool { return tp.Status().Joined })
-	if err := tp.EditSlot(session.SlotEdit{Name: tp.name, Ready: true}); err != nil {
+	if err := tp.ready(tp.name); err != nil {
 		t.Fatal(err)
 	}
 }
