@@ -53,7 +53,9 @@ func LoadIdentity(path string) (crypto.PrivKey, error) {
 		return nil, fmt.Errorf("transport: write identity: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err == nil {
+	// The outer err (nil here): a failed Chmod or Write must reach the
+	// check below, or a short key file would be linked into place.
+	if err = tmp.Chmod(0o600); err == nil {
 		_, err = tmp.Write(b)
 	}
 	if cerr := tmp.Close(); err == nil {
