@@ -1,7 +1,6 @@
 package beacon
 
 import (
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -9,45 +8,11 @@ import (
 	"hostfall/internal/netns"
 )
 
-// childEnv names the test a re-executed test binary runs in a namespace.
-const childEnv = "HFBEACON_CHILD"
-
-// inNamespace runs the calling test again inside a fresh namespace with
-// one link on a switch, since broadcast needs a real interface and the test
-// must not touch the machine's. It reports whether this process is that
-// child and should run the body.
+// inNamespace runs the calling test again inside a fresh namespace (see
+// netns.Inside) and reports whether this process is that run.
 func inNamespace(t *testing.T) bool {
 	t.Helper()
-	if os.Getenv(childEnv) == t.Name() {
-		return true
-	}
-	if why := netns.Usable(); why != "" {
-		t.Skip(why)
-	}
-	lab, err := netns.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(lab.Close)
-	ns, err := lab.Namespace("beacon")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sw, err := lab.Switch("sw", "10.87.0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sw.Plug(ns); err != nil {
-		t.Fatal(err)
-	}
-	cmd := ns.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+t.Name())
-	out, err := cmd.CombinedOutput()
-	t.Logf("inside namespace %s:\n%s", ns.Name, out)
-	if err != nil {
-		t.Fatalf("the test failed inside the namespace: %v", err)
-	}
-	return false
+	return netns.Inside(t, "beacon", "10.87.0")
 }
 
 // An announcer and a listener over real broadcast: the listener's query is

@@ -2,7 +2,6 @@ package discovery
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,48 +12,11 @@ import (
 	"hostfall/p2p/beacon"
 )
 
-// childEnv names the test a re-executed test binary runs inside a namespace.
-const childEnv = "HFLAN_CHILD"
-
-// inNamespace runs the calling test again, as a child process inside a
-// fresh namespace with two links (each on a switch of its own), because
-// multicast needs real interfaces and the test must not touch the
-// machine's. It reports whether this process is that child and should run
-// the body.
+// inNamespace runs the calling test again inside a fresh namespace (see
+// netns.Inside) and reports whether this process is that run.
 func inNamespace(t *testing.T) bool {
 	t.Helper()
-	if os.Getenv(childEnv) == t.Name() {
-		return true
-	}
-	if why := netns.Usable(); why != "" {
-		t.Skip(why)
-	}
-	lab, err := netns.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(lab.Close)
-	ns, err := lab.Namespace("mdns")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, prefix := range []string{"10.88.0", "10.89.0"} {
-		sw, err := lab.Switch("sw"+string(rune('a'+i)), prefix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sw.Plug(ns); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := ns.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"="+t.Name())
-	out, err := cmd.CombinedOutput()
-	t.Logf("inside namespace %s:\n%s", ns.Name, out)
-	if err != nil {
-		t.Fatalf("the test failed inside the namespace: %v", err)
-	}
-	return false
+	return netns.Inside(t, "mdns", "10.88.0", "10.89.0")
 }
 
 // The advertiser and the browser over real multicast: sessions appear,
