@@ -58,22 +58,24 @@ load1() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 # ran), from bash's `times`. A stage's share of it against twice its wall
 # time says how busy it kept the two cores: the figure to read before
 # trying to make a stage faster by running more at once.
-# (`times` runs in this shell, not in a pipeline's subshell, whose children
-# would be its own.)
+# (`times` runs in this shell, not in a command substitution's subshell,
+# whose children would be its own: cpu_used sets cpu_now.)
 cpu_file=$(mktemp)
+cpu_now=0
 cpu_used() {
   times >"$cpu_file"
-  awk 'END { s = 0
+  cpu_now=$(awk 'END { s = 0
     for (i = 1; i <= NF; i++) { split($i, ms, "m"); sub("s", "", ms[2]); s += ms[1] * 60 + ms[2] }
-    printf "%d", s }' "$cpu_file"
+    printf "%d", s }' "$cpu_file")
 }
 stage_cpu=0
 stage() {
+  cpu_used
   if [ -n "$stage_name" ]; then
-    local cpu=$(($(cpu_used) - stage_cpu))
+    local cpu=$((cpu_now - stage_cpu))
     stages+=("$(printf '%-22s %5ds  cpu %5ds  (from %4ds; load %s → %s)' "$stage_name" $((SECONDS - stage_start)) "$cpu" "$stage_start" "$stage_load" "$(load1)")")
   fi
-  stage_name=$1 stage_start=$SECONDS stage_load=$(load1) stage_cpu=$(cpu_used)
+  stage_name=$1 stage_start=$SECONDS stage_load=$(load1) stage_cpu=$cpu_now
   [ -z "$stage_name" ] || echo "== $stage_name at ${SECONDS}s (load $stage_load)"
 }
 
@@ -221,7 +223,8 @@ echo "== summary after ${SECONDS}s (load now $(cut -d' ' -f1-3 /proc/loadavg 2>/
 bin/testsum -summary "$outcomes" ${HOSTFALL_REQUIRE_ALL_TESTS:+-require-all} || failed=1
 echo "stages (wall time):"
 printf '  %s\n' "${stages[@]}"
-printf '  %-22s %5ds  cpu %5ds\n' total "$SECONDS" "$(cpu_used)"
+cpu_used
+printf '  %-22s %5ds  cpu %5ds\n' total "$SECONDS" "$cpu_now"
 if [ "$failed" -ne 0 ]; then
   echo "== some tests failed (their output is above)"
   exit 1

@@ -34,7 +34,7 @@ const (
 func TestBenchBulkMember(t *testing.T) {
 	minutes, _ := strconv.ParseFloat(os.Getenv("HOSTFALL_BULK_MINUTES"), 64)
 	if minutes <= 0 {
-		t.Skip("a benchmark of minutes: set HOSTFALL_BULK_MINUTES (scripts/bench.d/budgets.sh)")
+		t.Skip("opt-in: a benchmark of minutes: set HOSTFALL_BULK_MINUTES (scripts/bench.d/budgets.sh)")
 	}
 	turns := uint64(minutes * 60 * 20)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Duration(minutes*float64(time.Minute))*2+2*time.Minute)

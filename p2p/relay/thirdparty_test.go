@@ -22,7 +22,7 @@ import (
 
 // jsPointDir holds the third-party rendezvous point the tests run
 // (scripts/deps.sh installs its packages).
-const jsPointDir = "../tools/rendezvous-js"
+const jsPointDir = "../../tools/rendezvous-js"
 
 // jsTool finds node and the installed JS packages, or skips the test.
 func jsTool(t *testing.T) string {
