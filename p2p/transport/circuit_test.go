@@ -114,8 +114,13 @@ func TestLimitedCircuitIsNoChange(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			t.Logf("%d fresh circuits %+v; longest pause between messages %v", len(renewals), renewals, gapA)
-			if len(downA) > 0 {
+			// A relay's cut that came before a starved renewal check
+			// (cutsFirst, below) leaves no circuit for a moment: a change
+			// the session may hear. Without one, it must hear none.
+			if len(downA) > 0 && (!tc.planned || len(cutsFirst(renewals, at)) == 0) {
 				t.Errorf("connection changes reported: %+v", downA)
+			} else if len(downA) > 0 {
+				t.Logf("FIGURE connection changes after a cut that came first: %+v", downA)
 			}
 			if len(renewals) < 2 {
 				t.Fatalf("%d fresh circuits in 9 s, want 2 or more", len(renewals))
