@@ -204,7 +204,7 @@ func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running,
 		SaveDir: datadir.Saves(), LastGameDir: datadir.LastGames(), JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default()}
 	su := network.Setup{IdentityPath: p.Identity, Listen: p.Listen, Relay: p.Relay, Auto: p.Auto, AwaitRelay: p.Headless,
 		Internet: p.Internet}
-	(&status.Peer{Line: r.line}).Hook(&opt, &su, p.Headless && p.JSON && os.Getenv("HOSTFALL_TRACE") != "")
+	hookLines(&status.Peer{Line: r.line}, &opt, &su, p.Headless && p.JSON && os.Getenv("HOSTFALL_TRACE") != "")
 	if p.Headless {
 		opt.SelfBot, opt.SelfLevel = !p.Idle, p.Level
 	} else {
