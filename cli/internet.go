@@ -71,7 +71,7 @@ func (p *Peer) InviteResolver(code string) (transport.Resolver, error) {
 			if err != nil {
 				return nil, Usagef("--relay: %v", err)
 			}
-			return relay.RelayCodeResolver{Relay: point, Code: c}, nil
+			return relay.CodeResolver{Relay: point, Code: c}, nil
 		}
 		if p.Internet == nil {
 			p.Internet = &codes.InternetConfig{}

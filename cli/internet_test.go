@@ -60,7 +60,7 @@ func TestInviteResolver(t *testing.T) {
 	p.Relay = testBoot
 	if r, err := p.InviteResolver(code); err != nil || p.Internet != nil {
 		t.Errorf("short code with --relay: %v, internet %v", err, p.Internet)
-	} else if rr, ok := r.(relay.RelayCodeResolver); !ok || rr.Code.String() != code {
+	} else if rr, ok := r.(relay.CodeResolver); !ok || rr.Code.String() != code {
 		t.Errorf("short code with --relay resolved by %T %+v", r, r)
 	}
 	p = Peer{}

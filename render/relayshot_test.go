@@ -125,12 +125,12 @@ func loopbackRelay(t *testing.T) *transport.Host {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: relay.RelayHostOptions(), Logger: log})
+		Libp2p: relay.HostOptions(), Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	rs, err := relay.StartRelay(h, relay.RelayOptions{Logger: log})
+	rs, err := relay.Start(h, relay.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -259,7 +259,7 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		if err != nil {
 			return transport.AddrInfo{}, err
 		}
-		return relay.RelayCodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
+		return relay.CodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
 	}
 }
 

@@ -73,7 +73,7 @@ func TestMerged(t *testing.T) {
 func startRelay(t *testing.T) *transport.Host {
 	t.Helper()
 	h := relayHost(t)
-	rs, err := relay.StartRelay(h, relay.RelayOptions{Logger: testLog()})
+	rs, err := relay.Start(h, relay.Options{Logger: testLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func relayHost(t testing.TB) *transport.Host {
 		t.Fatal(err)
 	}
 	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: relay.RelayHostOptions(), Logger: testLog()})
+		Libp2p: relay.HostOptions(), Logger: testLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 	})
 	if c, err := codes.ParseCode(short); err != nil {
 		t.Fatalf("Ann's short code %q: %v", short, err)
-	} else if ai, err := (relay.RelayCodeResolver{Relay: point.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
+	} else if ai, err := (relay.CodeResolver{Relay: point.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
 		t.Fatalf("the short code %s resolves on the relay to %v, %v; want Ann", short, ai.ID, err)
 	}
 	inv, err := codes.DecodeInvite(code)

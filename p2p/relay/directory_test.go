@@ -166,13 +166,13 @@ func directoryScenario(t *testing.T, rp peer.AddrInfo) {
 
 // Our own rendezvous point, run by a relay.
 func TestDirectory(t *testing.T) {
-	relay, _ := newTestRelay(t, RelayOptions{})
+	relay, _ := newTestRelay(t, Options{})
 	directoryScenario(t, relay.AddrInfo())
 }
 
 func TestRelayAllowList(t *testing.T) {
 	allowed := p2ptest.NewHost(t)
-	relay, _ := newTestRelay(t, RelayOptions{Allow: []peer.ID{allowed.ID()}})
+	relay, _ := newTestRelay(t, Options{Allow: []peer.ID{allowed.ID()}})
 	stranger := p2ptest.NewHost(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
