@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/p2p/discovery"
+	"hostfall/session"
 )
 
 // sessionJSON is one session of `list --json`. Scripts and tests read these
@@ -33,7 +34,7 @@ type sessionJSON struct {
 func toSessionJSON(s *discovery.Seen, gameVersion string) sessionJSON {
 	j := sessionJSON{Name: s.Name, Host: s.Host.String(), State: s.State.String(), Players: s.Players,
 		MaxPlayers: s.MaxPlayers, Password: s.Password, Auto: s.Auto, Protocol: s.Protocol,
-		GameVersion: s.GameVersion, Joinable: s.Joinable(gameVersion), Iface: s.Iface,
+		GameVersion: s.GameVersion, Joinable: s.Joinable(session.ProtocolVersion, gameVersion), Iface: s.Iface,
 		Instance: s.Instance, Addrs: []string{}}
 	for _, a := range s.DialInfo().Addrs {
 		j.Addrs = append(j.Addrs, a.String())

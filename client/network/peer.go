@@ -199,7 +199,7 @@ func (p *Peer) View(fn func(*game.World)) bool { return p.m.View(fn) }
 func (p *Peer) Over() bool { return p.m.Over() }
 
 // Hosting returns the lobby and whether this peer hosts the session now,
-// for announcing it (discovery.AnnounceLobby, relay.RegisterLobby).
+// for announcing it (announced).
 func (p *Peer) Hosting() (session.Lobby, bool) {
 	st := p.Status()
 	l := p.Lobby()

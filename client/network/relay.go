@@ -222,10 +222,10 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := relay.RegisterLobby(ctx, h, p, rc.Relay(), log)
+		stop := relay.RegisterLobby(ctx, h, announced{p, false}, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
 		registered := make(chan struct{})
-		code, stopCode := relay.RegisterCode(ctx, h, p, rc.Relay(), log, func() { close(registered) })
+		code, stopCode := relay.RegisterCode(ctx, h, announced{p, false}, rc.Relay(), log, func() { close(registered) })
 		context.AfterFunc(ctx, stopCode)
 		go func() {
 			select { // offered once it resolves

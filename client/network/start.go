@@ -153,7 +153,7 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := discovery.AnnounceLobby(ctx, h, p, su.Auto, discovery.AdvertiseOptions{Logger: log})
+		stop := discovery.AnnounceLobby(ctx, announced{p, su.Auto}, discovery.AdvertiseOptions{Logger: log})
 		context.AfterFunc(ctx, stop)
 	}
 	if rc != nil {

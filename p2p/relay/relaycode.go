@@ -46,7 +46,7 @@ func RegisterCode(ctx context.Context, h *transport.Host, p discovery.Hosting, r
 	h.LibP2P().SetStreamHandler(CodeProtocol, func(s network.Stream) {
 		defer s.Close()
 		_ = s.SetDeadline(time.Now().Add(listingLimit))
-		if _, ok := p.Hosting(); !ok {
+		if _, ok := p.Announce(); !ok {
 			s.Reset()
 			return
 		}
