@@ -14,7 +14,7 @@ import (
 // the invite codes and the steps of internet play. With trace, also the
 // command and traffic lines the network benchmark matches up across
 // processes.
-func hookLines(ps *status.Peer, o *network.Options, su *network.Setup, trace bool) {
+func hookLines(ps *status.PeerLines, o *network.Options, wi *network.Wiring, trace bool) {
 	var last atomic.Pointer[network.Peer] // for the traffic lines
 	o.OnEvent = func(p *network.Peer, ev network.Event) {
 		last.Store(p)
@@ -22,10 +22,10 @@ func hookLines(ps *status.Peer, o *network.Options, su *network.Setup, trace boo
 	}
 	o.OnFile = ps.File
 	o.OnFound = ps.Found
-	su.OnPath = ps.Path
-	su.OnProgress = ps.Internet()
-	su.OnInvite = ps.Invite
-	su.OnRelayCode = ps.RelayCode
+	wi.OnPath = ps.Path
+	wi.OnProgress = ps.Internet()
+	wi.OnInvite = ps.Invite
+	wi.OnRelayCode = ps.RelayCode
 	o.PeerOptions = func(po *network.PeerOptions) {
 		po.OnCircuit = ps.Circuit
 		if !trace {

@@ -60,7 +60,7 @@ func addrList(s string) ([]transport.AddrInfo, error) {
 // internet play on. With a long one (HF1-…), unless
 // --relay names another relay, this peer also holds a reservation on the
 // code's relay, so the other players can reach it too.
-func (p *Peer) InviteResolver(code string) (transport.Resolver, error) {
+func (p *HostJoinFlags) InviteResolver(code string) (transport.Resolver, error) {
 	if codes.IsShortCode(code) {
 		c, err := codes.ParseCode(code)
 		if err != nil {

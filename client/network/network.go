@@ -177,8 +177,8 @@ type Client struct {
 	events client.EventLog
 
 	stops      []func()        // what Start built, stopped by Close
-	inet       *inetPlay       // internet play (Start with Setup.Internet or InternetWhenAsked); nil: none
-	relayReady <-chan struct{} // Setup.AwaitRelay
+	inet       *inetPlay       // internet play (Start with Wiring.Internet or InternetWhenAsked); nil: none
+	relayReady <-chan struct{} // Wiring.AwaitRelay
 
 	wevents client.WorldLog // added to by the peer's loop
 	stepped atomic.Int64    // unix nanos of the last applied turn

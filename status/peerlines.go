@@ -18,21 +18,21 @@ import (
 	"hostfall/session"
 )
 
-// Peer turns a network peer's events, and the files its client wrote, into
+// PeerLines turns a network peer's events, and the files its client wrote, into
 // the contract's lines (app hooks its methods to the client's reports).
 // Call Event from one goroutine (the client's pump).
-type Peer struct {
+type PeerLines struct {
 	Line  *Line
 	Ended bool // the end line is out: the lines after it are not the game's
 }
 
 // Found says the host was found, and how long that took.
-func (ps *Peer) Found(h transport.AddrInfo, took time.Duration) {
+func (ps *PeerLines) Found(h transport.AddrInfo, took time.Duration) {
 	ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
 }
 
 // Path says how peer p is reached: through a relay or directly.
-func (ps *Peer) Path(p peer.ID, k transport.PathKind) {
+func (ps *PeerLines) Path(p peer.ID, k transport.PathKind) {
 	text := fmt.Sprintf("%s: connected through a relay — trying to go direct", p)
 	if k == transport.PathDirect {
 		text = fmt.Sprintf("%s: direct", p)
@@ -41,12 +41,12 @@ func (ps *Peer) Path(p peer.ID, k transport.PathKind) {
 }
 
 // Invite gives the invite code friends join with.
-func (ps *Peer) Invite(code, relay string) {
+func (ps *PeerLines) Invite(code, relay string) {
 	ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
 }
 
 // RelayCode gives the short code friends on the same relay join with.
-func (ps *Peer) RelayCode(code, relay string) {
+func (ps *PeerLines) RelayCode(code, relay string) {
 	ps.Line.Emit("relay_code", "friends on the same relay join with: hostfall join --headless --relay "+relay+" --invite "+code,
 		KV("code", code), KV("relay", relay))
 }
@@ -54,7 +54,7 @@ func (ps *Peer) RelayCode(code, relay string) {
 // Circuit prints a path line each time a relay that limits its circuits (a
 // public one) carries the game to p on a fresh circuit: renewed before the
 // limit, or right after the relay cut the last one.
-func (ps *Peer) Circuit(c transport.CircuitRenewal) {
+func (ps *PeerLines) Circuit(c transport.CircuitRenewal) {
 	how := "renewed before its limit"
 	if !c.Planned {
 		how = "ended by the relay, replaced"
@@ -65,7 +65,7 @@ func (ps *Peer) Circuit(c transport.CircuitRenewal) {
 }
 
 // Internet returns the printer of internet play's steps, each change once.
-func (ps *Peer) Internet() func(codes.Progress) {
+func (ps *PeerLines) Internet() func(codes.Progress) {
 	s := ps.Line
 	var last atomic.Pointer[codes.Progress]
 	return func(p codes.Progress) {
@@ -94,12 +94,12 @@ func (ps *Peer) Internet() func(codes.Progress) {
 
 // Proposed is the trace line of a command this peer proposed for its own
 // slot at at.
-func (ps *Peer) Proposed(slot int, seq uint64, at time.Time) {
+func (ps *PeerLines) Proposed(slot int, seq uint64, at time.Time) {
 	ps.Line.Emit("cmd_proposed", "", KV("slot", slot), KV("seq", seq), KV("us", at.UnixMicro()))
 }
 
 // Applied is the trace line of every command of turn t, applied at at.
-func (ps *Peer) Applied(t session.Turn, at time.Time) {
+func (ps *PeerLines) Applied(t session.Turn, at time.Time) {
 	for _, c := range t.Commands {
 		ps.Line.Emit("cmd_applied", "", KV("slot", c.Slot), KV("seq", c.Seq), KV("turn", t.Number), KV("us", at.UnixMicro()))
 	}
@@ -107,7 +107,7 @@ func (ps *Peer) Applied(t session.Turn, at time.Time) {
 
 // Traffic is the trace line of the session's frame bytes a second, in and
 // out, all peers, at turn.
-func (ps *Peer) Traffic(turn uint64, in, out float64) {
+func (ps *PeerLines) Traffic(turn uint64, in, out float64) {
 	ps.Line.Emit("traffic", "", KV("turn", turn), KV("in", int64(in)), KV("out", int64(out)))
 }
 
@@ -151,7 +151,7 @@ func savedPlayers(l session.Lobby) string {
 
 // Event prints ev's line, if it has one, and reports whether ev ended the
 // game. p is the peer that reported it.
-func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
+func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
 	if ps.Ended {
 		return false
 	}
@@ -213,7 +213,7 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 
 // pause prints the paused, resuming and resumed lines: by is the name of
 // the player who paused (or resumed), slot its lobby slot.
-func (ps *Peer) pause(ev network.Event) {
+func (ps *PeerLines) pause(ev network.Event) {
 	s, by := ps.Line, KV("by", ev.Name)
 	switch ev.Kind {
 	case network.EvPaused:
@@ -248,7 +248,7 @@ func endPlayers(ps []network.EndPlayer) []EndPlayer {
 	return out
 }
 
-func (ps *Peer) desync(ev network.Event) {
+func (ps *PeerLines) desync(ev network.Event) {
 	hashes := map[string]string{}
 	var majority uint64
 	if ev.Desync != nil {
@@ -263,7 +263,7 @@ func (ps *Peer) desync(ev network.Event) {
 
 // File says where the client wrote a replay, a desync report or a save
 // (or why it did not).
-func (ps *Peer) File(f network.File) {
+func (ps *PeerLines) File(f network.File) {
 	s := ps.Line
 	switch {
 	case f.Kind == network.FileReplay && f.Err == nil:
@@ -282,7 +282,7 @@ func (ps *Peer) File(f network.File) {
 
 // echo repeats a file's path on stderr when stdout has the JSON lines: a
 // person running a script still learns where it went.
-func (ps *Peer) echo(text string) {
+func (ps *PeerLines) echo(text string) {
 	if ps.Line.JSON {
 		fmt.Fprintln(os.Stderr, text)
 	}
