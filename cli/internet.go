@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hostfall/internal/codeform"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/relay"
 	"hostfall/p2p/transport"
@@ -61,7 +62,7 @@ func addrList(s string) ([]transport.AddrInfo, error) {
 // --relay names another relay, this peer also holds a reservation on the
 // code's relay, so the other players can reach it too.
 func (p *HostJoinFlags) InviteResolver(code string) (transport.Resolver, error) {
-	if codes.IsShortCode(code) {
+	if codeform.IsShort(code) {
 		c, err := codes.ParseCode(code)
 		if err != nil {
 			return nil, Usagef("--invite: %v", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/client/network"
+	"hostfall/internal/codeform"
 	"hostfall/internal/dhtlab"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/transport"
@@ -37,7 +38,7 @@ func TestNetInternetWindows(t *testing.T) {
 	liveFrame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, lay.createBtn.Center()) })
 	framesUntil(t, "Ann's lobby with a short code", func() bool { return ha.a.screen == scrLobby && ha.a.lobby.v.short }, ha)
 	code := ann.Status().Invite
-	if !codes.IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		t.Fatalf("Ann's lobby offers %q", code)
 	}
 	img := liveShot(t, ha, "internet-lobby-host")

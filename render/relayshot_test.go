@@ -12,6 +12,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/network"
+	"hostfall/internal/codeform"
 	"hostfall/internal/testwait"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/relay"
@@ -84,7 +85,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	ls := ha.a.lobby
 	st := ann.Status()
 	code, long := st.Invite, st.InviteLong
-	if _, err := codes.ParseCode(code); err != nil || !strings.HasPrefix(long, codes.InvitePrefix) {
+	if _, err := codes.ParseCode(code); err != nil || !strings.HasPrefix(long, codeform.LongPrefix) {
 		t.Fatalf("Ann's codes %q and %q, want a short code and the long one: %v", code, long, err)
 	}
 	noProblems(t, ha.a)

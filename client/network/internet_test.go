@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/client"
+	"hostfall/internal/codeform"
 	"hostfall/internal/dhtlab"
 	"hostfall/internal/testwait"
 	"hostfall/p2p/codes"
@@ -65,7 +66,7 @@ func TestStartInternetShortCode(t *testing.T) {
 	}
 	var code string
 	testwait.For(t, "Ann's short code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
-	if !codes.IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
 	bo := startWithSetup(t, "bo", &codes.InternetConfig{Bootstrap: boot[5:6]})
@@ -126,7 +127,7 @@ func TestInternetWhenAsked(t *testing.T) {
 	}
 	var code string
 	testwait.For(t, "Ann's short code", 20*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
-	if !codes.IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
 	if st := ann.Status().Internet; !st.On || !strings.Contains(st.Text, "friends type its code "+code) {

@@ -45,8 +45,8 @@ import (
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/internal/codeform"
 	"hostfall/match"
-	"hostfall/p2p/codes"
 	"hostfall/p2p/transport"
 	"hostfall/savegame"
 	"hostfall/session"
@@ -488,7 +488,7 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 	if code == "" {
 		return errors.New("type the invite code first")
 	}
-	if c.inet != nil && codes.IsShortCode(code) { // typing a short code asks for internet play
+	if c.inet != nil && codeform.IsShort(code) { // typing a short code asks for internet play
 		var host atomic.Value // the peer.ID the code named
 		return c.joinWithin(o, max(c.opt.JoinTimeout, internetJoinWait), func(ctx context.Context) (transport.AddrInfo, error) {
 			if err := c.inet.ensure(ctx); err != nil {

@@ -13,6 +13,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/client"
+	"hostfall/internal/codeform"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/discovery"
 	"hostfall/p2p/relay"
@@ -252,7 +253,7 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 	// its addresses.
 	long := opt.ResolveCode
 	opt.ResolveCode = func(ctx context.Context, code string) (transport.AddrInfo, error) {
-		if !codes.IsShortCode(code) && long != nil {
+		if !codeform.IsShort(code) && long != nil {
 			return long(ctx, code)
 		}
 		c, err := codes.ParseCode(code)

@@ -11,6 +11,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/client"
+	"hostfall/internal/codeform"
 	"hostfall/internal/testwait"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/relay"
@@ -152,7 +153,7 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 		t.Fatalf("the short code %s resolves on the relay to %v, %v; want Ann", short, ai.ID, err)
 	}
 	inv, err := codes.DecodeInvite(code)
-	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, codes.InvitePrefix) {
+	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, codeform.LongPrefix) {
 		t.Fatalf("invite code %q: %+v, %v", code, inv, err)
 	}
 	t.Logf("Ann's invite code (%d characters): %s", len(code), code)
