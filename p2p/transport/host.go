@@ -247,17 +247,34 @@ type gater struct {
 	// viaMember reports whether a relay is a member of this peer's game
 	// (playerrelay.go): its circuits have no limits and pass after the
 	// punch window.
-	viaMember atomic.Pointer[func(peer.ID) bool]
+	viaMember   atomic.Pointer[func(peer.ID) bool]
+	onlyMembers map[peer.ID]bool // peers moved off volunteers' relays (g.mu)
 }
 
 // circuitOK reports whether circuit address a to p may be used: within
-// p's punch window, or through a relay of a player of the game.
+// p's punch window (unless p was moved to members' relays), or through a
+// relay of a player of the game.
 func (g *gater) circuitOK(p peer.ID, a ma.Multiaddr) bool {
-	if g.punch.open(p) {
+	if f := g.viaMember.Load(); f != nil && (*f)(relayOf(a)) {
 		return true
 	}
-	f := g.viaMember.Load()
-	return f != nil && (*f)(relayOf(a))
+	g.mu.Lock()
+	only := g.onlyMembers[p]
+	g.mu.Unlock()
+	return !only && g.punch.open(p)
+}
+
+// membersOnly makes the gater refuse circuits to p but through members'
+// relays (offVolunteers).
+func (g *gater) membersOnly(p peer.ID) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.onlyMembers == nil {
+		g.onlyMembers = map[peer.ID]bool{}
+	}
+	if len(g.onlyMembers) < maxWindows {
+		g.onlyMembers[p] = true
+	}
 }
 
 func (g *gater) block(p peer.ID, until time.Time) {

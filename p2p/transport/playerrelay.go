@@ -30,7 +30,9 @@ import (
 //   - Dialling: a member with no connection to another adds, to the
 //     other's addresses, a circuit through each member it reaches directly
 //     (viaMembers); libp2p dials relay addresses 500 ms after direct ones,
-//     so a direct path wins when there is one.
+//     so a direct path wins when there is one. A member reached only over a
+//     volunteer's limited circuit is moved off it (offVolunteers) as soon
+//     as a member's relay offers a way.
 //
 // The connection gater lets these circuits through after a peer's punch
 // window closed: they are not a volunteer's (circuit.go).
@@ -218,6 +220,24 @@ func (t *transport) viaMembers(p peer.ID) []ma.Multiaddr {
 		}
 	}
 	return out
+}
+
+// offVolunteers moves p off a volunteer's limited circuit, for one through
+// a member's relay: libp2p dials no second connection to a peer while one
+// is open, so the limited one is closed first, as a renewal closes it (a
+// planned silence the session is told of: holdDown), and from now on the
+// gater lets only members' circuits to p through.
+func (t *transport) offVolunteers(p peer.ID) {
+	t.h.gate.membersOnly(p)
+	t.mu.Lock()
+	t.holdDown(p)
+	t.mu.Unlock()
+	for _, c := range t.h.h.Network().ConnsToPeer(p) {
+		if c.Stat().Limited {
+			_ = c.Close()
+		}
+	}
+	t.log.Info("moving off a public relay: a player of the game relays", "peer", p)
 }
 
 // limitedOnly reports whether every connection to p (one at least) is a

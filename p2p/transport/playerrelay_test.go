@@ -8,6 +8,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/internal/testwait"
@@ -68,6 +69,70 @@ func TestPlayerRelaysForTheGame(t *testing.T) {
 		t.Fatal("a circuit to a peer that left the relay's game was opened")
 	}
 	t.Logf("after a left r's game: %v", err)
+}
+
+// Two peers behind NATs that defeat punching are connected through a
+// volunteer's relay (a limited circuit); a third member reaches both. The
+// mesh moves them through the member's relay: the session stream leaves
+// the limited circuit for one without limits, and the session hears of no
+// loss.
+func TestPlayerRelayReplacesALimitedCircuit(t *testing.T) {
+	lr := newLimitedRelay(t, &relay.RelayLimit{Duration: time.Minute, Data: 1 << 20})
+	ha, rca := newRelayOnlyHost(t, lr)
+	hb, _ := newRelayOnlyHost(t, lr)
+	r, tr := newTestTransport(t, Limits{})
+	ta, tb := newTransport(ha, Limits{}, testLog()), newTransport(hb, Limits{}, testLog())
+	t.Cleanup(func() { ta.close(0); tb.close(0) })
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	defer cancel()
+	if err := hb.LibP2P().Connect(ctx, rca.AddrInfo(ha)); err != nil {
+		t.Fatal(err)
+	}
+	ping := session.Message{Kind: session.MsgPing, Turn: 1}
+	tb.send(ha.ID(), &ping)
+	<-ta.in
+	if !linkOf(tb, ha.ID()).Limited {
+		t.Fatal("the first stream is not on the limited circuit")
+	}
+	for _, h := range []*Host{ha, hb} {
+		if err := h.LibP2P().Connect(ctx, r.AddrInfo()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr.protect([]peer.ID{ha.ID(), hb.ID()})
+	ta.protect([]peer.ID{r.ID(), hb.ID()})
+	tb.protect([]peer.ID{r.ID(), ha.ID()})
+	for _, m := range []*transport{ta, tb} {
+		testwait.For(t, "a reservation on the player's relay", 10*time.Second, func() bool { return m.relay.holds(r.ID()) })
+	}
+	start := time.Now()
+	testwait.For(t, "the stream off the limited circuit", 10*time.Second, func() bool {
+		tb.ensureConnected(ha.ID()) // as the mesh does every half second
+		ta.ensureConnected(hb.ID())
+		tb.send(ha.ID(), &ping)
+		return !linkOf(tb, ha.ID()).Limited && !linkOf(ta, hb.ID()).Limited && linkOf(tb, ha.ID()).Stream
+	})
+	t.Logf("FIGURE the session stream left the volunteer's circuit %v after both reserved", time.Since(start))
+	for _, m := range []*transport{ta, tb} {
+		for _, c := range m.connChanges() {
+			if !c.Up {
+				t.Errorf("the move was reported as a loss: %+v", c)
+			}
+		}
+	}
+	if !ha.Unlimited(hb.ID()) {
+		t.Error("Host.Unlimited: a has no connection without limits to b")
+	}
+}
+
+// linkOf is t's link counters for p.
+func linkOf(t *transport, p peer.ID) LinkStats {
+	for _, s := range t.stats() {
+		if s.Peer == p {
+			return s
+		}
+	}
+	return LinkStats{}
 }
 
 // After a peer's punch window closed, the gater refuses circuits to it

@@ -371,8 +371,8 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
-		if c.Stat().Limited && t.ctx.Err() == nil && t.h.punch.open(p) {
-			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
+		if c.Stat().Limited && t.ctx.Err() == nil && (t.h.punch.open(p) || t.held[p] != nil) {
+			t.holdDown(p) // a relay's limit (or offVolunteers) ended it: a fresh circuit follows
 		} else {
 			if !c.Stat().Limited { // a relay ending a circuit says nothing of the peer's process
 				t.lastDown[p] = c
@@ -482,7 +482,11 @@ func (t *transport) ensureConnected(p peer.ID) {
 		via := t.viaMembers(p)
 		addrs := append(t.h.h.Peerstore().Addrs(p), via...)
 		if limitedOnly { // on a volunteer's relay: a player of the game may carry it instead
+			if len(via) == 0 {
+				return
+			}
 			addrs = via
+			t.offVolunteers(p)
 		}
 		if len(addrs) == 0 {
 			return
