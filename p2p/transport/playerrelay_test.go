@@ -26,17 +26,7 @@ func TestPlayerRelaysForTheGame(t *testing.T) {
 	b, tb := newTestTransport(t, Limits{})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	for _, h := range []*Host{a, b} {
-		if err := h.LibP2P().Connect(ctx, r.AddrInfo()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tr.protect([]peer.ID{a.ID(), b.ID()})
-	ta.protect([]peer.ID{r.ID(), b.ID()})
-	tb.protect([]peer.ID{r.ID(), a.ID()})
-	for _, m := range []*transport{ta, tb} {
-		testwait.For(t, "a reservation on the player's relay", 10*time.Second, func() bool { return m.relay.holds(r.ID()) })
-	}
+	oneGame(ctx, t, r, tr, a, ta, b, tb)
 
 	start := time.Now()
 	tb.ensureConnected(a.ID())
@@ -94,17 +84,7 @@ func TestPlayerRelayReplacesALimitedCircuit(t *testing.T) {
 	if !linkOf(tb, ha.ID()).Limited {
 		t.Fatal("the first stream is not on the limited circuit")
 	}
-	for _, h := range []*Host{ha, hb} {
-		if err := h.LibP2P().Connect(ctx, r.AddrInfo()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tr.protect([]peer.ID{ha.ID(), hb.ID()})
-	ta.protect([]peer.ID{r.ID(), hb.ID()})
-	tb.protect([]peer.ID{r.ID(), ha.ID()})
-	for _, m := range []*transport{ta, tb} {
-		testwait.For(t, "a reservation on the player's relay", 10*time.Second, func() bool { return m.relay.holds(r.ID()) })
-	}
+	oneGame(ctx, t, r, tr, ha, ta, hb, tb)
 	start := time.Now()
 	testwait.For(t, "the stream off the limited circuit", 10*time.Second, func() bool {
 		tb.ensureConnected(ha.ID()) // as the mesh does every half second
@@ -122,6 +102,23 @@ func TestPlayerRelayReplacesALimitedCircuit(t *testing.T) {
 	}
 	if !ha.Unlimited(hb.ID()) {
 		t.Error("Host.Unlimited: a has no connection without limits to b")
+	}
+}
+
+// oneGame makes r, a and b the members of one game, with a and b
+// connected to r, and waits until both hold a reservation on r's relay.
+func oneGame(ctx context.Context, t *testing.T, r *Host, tr *transport, a *Host, ta *transport, b *Host, tb *transport) {
+	t.Helper()
+	for _, h := range []*Host{a, b} {
+		if err := h.LibP2P().Connect(ctx, r.AddrInfo()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr.protect([]peer.ID{a.ID(), b.ID()})
+	ta.protect([]peer.ID{r.ID(), b.ID()})
+	tb.protect([]peer.ID{r.ID(), a.ID()})
+	for _, m := range []*transport{ta, tb} {
+		testwait.For(t, "a reservation on the player's relay", 10*time.Second, func() bool { return m.relay.holds(r.ID()) })
 	}
 }
 
