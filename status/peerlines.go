@@ -83,7 +83,7 @@ func (ps *PeerLines) Internet() func(codes.Progress) {
 		case "found":
 			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
 		case "relayed-only":
-			text = fmt.Sprintf("no direct path to %s: public relays only introduce players, they do not carry games, and this connection ends within a couple of minutes; to play, use a relay of your own (hostfall relay, then --relay for both), or forward a port to this machine", p.Peer)
+			text = fmt.Sprintf("no direct path to %s: public relays only introduce players, they do not carry games, and this connection ends within a couple of minutes; to play, use a relay of your own (hostfall relay, then --relay for both), or forward a port to this machine; in a game of three or more, a player who reaches you both relays for you by itself", p.Peer)
 		}
 		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("direct", p.Direct), KV("peer", p.Peer))
 	}

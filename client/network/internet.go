@@ -24,7 +24,7 @@ func (wi Wiring) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 			wi.OnPath(p, k)
 		}
 		if k == transport.PathRelayed {
-			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, p, wi.OnProgress, ip.progress, log) })
+			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, opt.Host, p, wi.OnProgress, ip.progress, log) })
 		}
 	})
 	var shown atomic.Pointer[string]
@@ -73,14 +73,16 @@ func (wi Wiring) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 const stuckRelayed = 15 * time.Second
 
 // warnRelayed tells the player when p is still reached only through a
-// relay: a public relay connects players but does not carry games (its
-// circuit ends after 2 minutes or 128 KiB and is not renewed past
-// transport.PunchWindow, see p2p/transport/circuit.go), so the game needs another path.
-func warnRelayed(in *codes.Internet, p peer.ID, progress, screens func(codes.Progress), log *slog.Logger) {
-	if in.Paths()[p] != transport.PathRelayed {
+// public relay: it connects players but does not carry games (its circuit
+// ends after 2 minutes or 128 KiB and is not renewed past
+// transport.PunchWindow, see p2p/transport/circuit.go), so the game needs
+// another path. A relay without limits (the players' own, or a player of
+// the game relaying: p2p/transport/playerrelay.go) is such a path.
+func warnRelayed(in *codes.Internet, h *transport.Host, p peer.ID, progress, screens func(codes.Progress), log *slog.Logger) {
+	if in.Paths()[p] != transport.PathRelayed || h != nil && h.Unlimited(p) {
 		return
 	}
-	log.Warn("no direct path to this peer: hole punching failed, and public relays only introduce players (their circuit ends within minutes and is not renewed); play through a relay of your own (hostfall relay, then --relay), or forward a port to this machine", "peer", p)
+	log.Warn("no direct path to this peer: hole punching failed, public relays only introduce players (their circuit ends within minutes and is not renewed), and no player of the game reaches you both to relay; play through a relay of your own (hostfall relay, then --relay), or forward a port to this machine", "peer", p)
 	for _, f := range []func(codes.Progress){progress, screens} {
 		if f != nil {
 			f(codes.Progress{Step: "relayed-only", Peer: p.String()})

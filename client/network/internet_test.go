@@ -174,7 +174,7 @@ func TestProgressText(t *testing.T) {
 		{codes.Progress{Step: "found", Code: code, Relays: 2}, "found " + code.String() + ": connecting through a relay", false},
 		{codes.Progress{Step: "found", Code: code}, "found " + code.String() + ": connecting", false},
 		{codes.Progress{Step: "finding", Code: code}, "finding " + code.String() + "…", false},
-		{codes.Progress{Step: "relayed-only"}, "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine", true},
+		{codes.Progress{Step: "relayed-only"}, "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine; in a game of three or more, a player who reaches you both relays for you by itself", true},
 		{codes.Progress{Step: "unheard-of"}, "", false},
 	} {
 		got, failed := ProgressText(tt.p)

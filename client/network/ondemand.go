@@ -127,7 +127,7 @@ func ProgressText(p codes.Progress) (text string, failed bool) {
 		}
 		return fmt.Sprintf("found %s: connecting through a relay", p.Code), false
 	case "relayed-only":
-		return "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine", true
+		return "no direct path to the other player was found: public relays only introduce players, they do not carry games, so this connection ends within a couple of minutes; to play, use a relay of your own (one of you runs hostfall relay on a machine both can reach, and you both start with --relay), or forward a port to this machine; in a game of three or more, a player who reaches you both relays for you by itself", true
 	}
 	return "", false
 }

@@ -4,8 +4,9 @@
 // connectivity; what the messages mean is the session's, and the loop that
 // runs a session.Node with its game lives above (client/network.Peer). It
 // also keeps a peer behind NAT reachable through a relay (RelayClient),
-// renews limited relay circuits, and moves a session onto a direct
-// connection once hole punching opens one. Finding games is the business of
+// renews limited relay circuits within the punch window, relays for the
+// members of its game (playerrelay.go), and moves a session onto a direct
+// connection, or one without limits, once one opens. Finding games is the business of
 // the packages beside it: p2p/discovery (the LAN), p2p/codes (invite codes
 // and the internet) and p2p/relay (a relay of one's own with its
 // directory).

@@ -244,6 +244,37 @@ type gater struct {
 	mu      sync.Mutex
 	blocked map[peer.ID]time.Time
 	punch   *punchWindows
+	// viaMember reports whether a relay is a member of this peer's game
+	// (playerrelay.go): its circuits have no limits and pass after the
+	// punch window.
+	viaMember   atomic.Pointer[func(peer.ID) bool]
+	onlyMembers map[peer.ID]bool // peers moved off volunteers' relays (g.mu)
+}
+
+// circuitOK reports whether circuit address a to p may be used: within
+// p's punch window (unless p was moved to members' relays), or through a
+// relay of a player of the game.
+func (g *gater) circuitOK(p peer.ID, a ma.Multiaddr) bool {
+	if f := g.viaMember.Load(); f != nil && (*f)(relayOf(a)) {
+		return true
+	}
+	g.mu.Lock()
+	only := g.onlyMembers[p]
+	g.mu.Unlock()
+	return !only && g.punch.open(p)
+}
+
+// membersOnly makes the gater refuse circuits to p but through members'
+// relays (offVolunteers).
+func (g *gater) membersOnly(p peer.ID) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.onlyMembers == nil {
+		g.onlyMembers = map[peer.ID]bool{}
+	}
+	if len(g.onlyMembers) < maxWindows {
+		g.onlyMembers[p] = true
+	}
 }
 
 func (g *gater) block(p peer.ID, until time.Time) {
@@ -265,11 +296,11 @@ func (g *gater) isBlocked(p peer.ID) bool {
 
 func (g *gater) InterceptPeerDial(p peer.ID) bool { return !g.isBlocked(p) }
 func (g *gater) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
-	return !g.isBlocked(p) && (!IsCircuit(a) || g.punch.open(p))
+	return !g.isBlocked(p) && (!IsCircuit(a) || g.circuitOK(p, a))
 }
 func (g *gater) InterceptAccept(network.ConnMultiaddrs) bool { return true }
 func (g *gater) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
-	return !g.isBlocked(p) && (!IsCircuit(c.RemoteMultiaddr()) || g.punch.open(p))
+	return !g.isBlocked(p) && (!IsCircuit(c.RemoteMultiaddr()) || g.circuitOK(p, c.RemoteMultiaddr()))
 }
 func (g *gater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
 

@@ -61,3 +61,15 @@ func (w *PathWatch) Connected(c network.Conn, relay peer.ID) {
 		fn(p, kind)
 	}
 }
+
+// Unlimited reports whether this peer holds a connection to p that no
+// relay limits: a direct one, or a circuit through a relay without limits
+// (the players' own, or a player's of the game: playerrelay.go).
+func (h *Host) Unlimited(p peer.ID) bool {
+	for _, c := range h.h.Network().ConnsToPeer(p) {
+		if !c.Stat().Limited {
+			return true
+		}
+	}
+	return false
+}

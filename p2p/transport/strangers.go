@@ -53,6 +53,7 @@ func (t *transport) protect(ids []peer.ID) {
 		}
 	}
 	t.protected = next
+	t.relay.wake()
 }
 
 // member reports whether p may stay connected without counting as a
@@ -71,7 +72,7 @@ func (t *transport) noteStranger(c network.Conn) {
 		return
 	}
 	s := stranger{c: c, p: p, at: time.Now()}
-	if !c.Stat().Limited {
+	if !IsCircuit(c.RemoteMultiaddr()) {
 		s.ip = remoteIP(c.RemoteMultiaddr())
 	}
 	t.mu.Lock()

@@ -183,6 +183,7 @@ type transport struct {
 	noRenew      atomic.Bool                          // LeaveLimitsToRelay
 	ignored      atomic.Int64                         // strangers' frames dropped unread (knocks)
 	renewing     renewNotes                           // planned silences the session is not told of yet (circuit.go)
+	relay        *playerRelay                         // this peer's relay for its game's members (playerrelay.go); nil if it did not start
 
 	mu       sync.Mutex
 	links    map[peer.ID]*link
@@ -239,6 +240,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 	h.h.SetStreamHandler(ProtocolID, t.handle)
 	t.wg.Add(1)
 	go t.sweepStrangers()
+	t.relay = startPlayerRelay(t)
 	return t
 }
 
@@ -252,6 +254,7 @@ func (t *transport) close(linger time.Duration) {
 	t.h.h.RemoveStreamHandler(ProtocolID)
 	t.h.h.Network().StopNotify(t.notifee)
 	t.protect(nil)
+	t.relay.close()
 	t.mu.Lock() // nothing adds to wg after this (link and ensureConnected check ctx under mu)
 	t.cancel()
 	for p := range t.held {
@@ -369,8 +372,8 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 	}
 	if t.conns[p] == 0 {
 		delete(t.conns, p)
-		if c.Stat().Limited && t.ctx.Err() == nil && t.h.punch.open(p) {
-			t.holdDown(p) // a relay's limit ended it: a fresh circuit follows
+		if c.Stat().Limited && t.ctx.Err() == nil && (t.h.punch.open(p) || t.held[p] != nil) {
+			t.holdDown(p) // a relay's limit (or offVolunteers) ended it: a fresh circuit follows
 		} else {
 			if !c.Stat().Limited { // a relay ending a circuit says nothing of the peer's process
 				t.lastDown[p] = c
@@ -457,16 +460,18 @@ func (t *transport) directory(ids []peer.ID) []peer.AddrInfo {
 	return out
 }
 
-// ensureConnected dials p in the background when no connection is open,
-// its addresses are known, and the last try is a while ago. The mesh of
+// ensureConnected dials p in the background when no connection is open
+// (or only limited ones, which a player's relay can replace: see
+// playerrelay.go), its addresses are known, and the last try is a while ago. The mesh of
 // connections makes a migration fast: the next host is already connected
 // to everyone, and a lost follower is known at once.
 func (t *transport) ensureConnected(p peer.ID) {
 	if p == t.self || t.h.Blocked(p) {
 		return
 	}
+	limitedOnly := t.limitedOnly(p)
 	t.mu.Lock()
-	if t.conns[p] > 0 || time.Since(t.dialing[p]) < dialEvery || t.ctx.Err() != nil {
+	if t.conns[p] > 0 && !limitedOnly || time.Since(t.dialing[p]) < dialEvery || t.ctx.Err() != nil {
 		t.mu.Unlock()
 		return
 	}
@@ -475,7 +480,15 @@ func (t *transport) ensureConnected(p peer.ID) {
 	t.mu.Unlock()
 	go func() {
 		defer t.wg.Done()
-		addrs := t.h.h.Peerstore().Addrs(p)
+		via := t.viaMembers(p)
+		addrs := append(t.h.h.Peerstore().Addrs(p), via...)
+		if limitedOnly { // on a volunteer's relay: a player of the game may carry it instead
+			if len(via) == 0 {
+				return
+			}
+			addrs = via
+			t.offVolunteers(p)
+		}
 		if len(addrs) == 0 {
 			return
 		}
