@@ -59,13 +59,17 @@ func matrixPeer(role string) error {
 	ctx := context.Background()
 	began := time.Now()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	var boot []peer.AddrInfo
+	var addrs []ma.Multiaddr
 	for _, s := range strings.Split(os.Getenv(matrixBootEnv), ",") {
-		ai, err := peer.AddrInfoFromString(s)
+		a, err := ma.NewMultiaddr(s)
 		if err != nil {
 			return fmt.Errorf("bootstrap %q: %w", s, err)
 		}
-		boot = append(boot, *ai)
+		addrs = append(addrs, a)
+	}
+	boot, err := peer.AddrInfosFromP2pAddrs(addrs...)
+	if err != nil {
+		return err
 	}
 	emit := json.NewEncoder(os.Stdout)
 	var emitMu sync.Mutex
@@ -115,7 +119,7 @@ func matrixPeer(role string) error {
 		say(map[string]any{"ev": "result", "error": err.Error()})
 		return err
 	}
-	say(matrixResult(ctx, h, ai.ID, began, conns))
+	say(matrixResult(ctx, h, ai, began, conns))
 	select {}
 }
 
@@ -159,10 +163,11 @@ func (l *connLog) get(i int) (network.Conn, time.Time, bool) {
 
 // matrixResult waits (directWait at most) for a direct connection to the
 // host, connecting through its relays first if nothing reached it yet.
-func matrixResult(ctx context.Context, h *transport.Host, host peer.ID, began time.Time, conns *connLog) map[string]any {
+func matrixResult(ctx context.Context, h *transport.Host, ai peer.AddrInfo, began time.Time, conns *connLog) map[string]any {
+	host := ai.ID
 	cctx, cancel := context.WithTimeout(network.WithAllowLimitedConn(ctx, "matrix"), directWait)
 	defer cancel()
-	if err := h.LibP2P().Connect(cctx, peer.AddrInfo{ID: host}); err != nil {
+	if err := h.LibP2P().Connect(cctx, ai); err != nil {
 		return map[string]any{"ev": "result", "error": err.Error()}
 	}
 	relayedFirst := false
