@@ -40,6 +40,12 @@ func (l Line) Int(k string) int64 {
 	return 0
 }
 
+// Bool returns a boolean field (false if absent).
+func (l Line) Bool(k string) bool {
+	b, _ := l[k].(bool)
+	return b
+}
+
 // Proc is one running process.
 type Proc struct {
 	Name string

@@ -199,6 +199,7 @@ func (in *Internet) publishLoop(ctx context.Context, code Code, salt []byte, pub
 		if err := in.put(ctx, code, salt, seq, addrs); err != nil {
 			in.log.Warn("could not publish the invite code; retrying", "code", code, "err", err)
 		} else {
+			in.log.Debug("code published", "code", code, "addrs", addrs)
 			in.progress(Progress{Step: "published", Code: code, Relays: len(ids), Via: strings.Join(ids, ","),
 				Direct: len(strings.Fields(publicAddrs(addrs)))})
 			if published != nil {

@@ -34,7 +34,9 @@ type DHTNodeOptions struct {
 }
 
 // NewDHTNode starts a node with identity key, listening on listen and
-// knowing bootstrap. It is public by decree (no AutoNAT wait) and stops
+// knowing bootstrap. It is public by decree (no AutoNAT wait), serves
+// AutoNAT v2 (dials a client's address back, as the public network's
+// servers do) and stops
 // when ctx ends or on Close.
 func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootstrap []peer.AddrInfo, opt DHTNodeOptions) (*DHTNode, error) {
 	var ropts []relay.Option
@@ -42,7 +44,7 @@ func NewDHTNode(ctx context.Context, key crypto.PrivKey, listen []string, bootst
 		ropts = append(ropts, relay.WithLimit(opt.CircuitLimit))
 	}
 	h, err := transport.NewHost(ctx, transport.Options{Identity: key, Listen: listen, Unlimited: opt.Unlimited,
-		Libp2p: []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(ropts...)}})
+		Libp2p: []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(ropts...), libp2p.EnableAutoNATv2()}})
 	if err != nil {
 		return nil, err
 	}

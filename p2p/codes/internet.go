@@ -104,10 +104,17 @@ func NewInternet(cfg InternetConfig) *Internet {
 }
 
 // HostOptions are what the host needs: hole punching, a port mapping
-// when the router gives one, and AutoRelay at once. Reachability is taken to be private without waiting for AutoNAT
-// (about 17 s to decide): a host wants its code out in seconds, and a peer
-// that is in fact public is reached through a relay first and directly a
-// moment later (hole punching needs no NAT to succeed). See also
+// when the router gives one, AutoRelay at once, and AutoNAT v2.
+//
+// Reachability is found out address by address (AutoNAT v2 asks DHT
+// servers to dial each public address back): a port mapping, a forwarded
+// port or a public IPv6 address stays in the host's addresses, and so in
+// its DHT record, until a server finds it unreachable; one confirmed
+// reachable takes the relays out of the record. The host's overall
+// reachability still starts private, without AutoNAT v1's wait (about
+// 17 s), because that is what starts AutoRelay: a host wants its code out
+// in seconds, and a joiner dials its direct addresses first (go-libp2p
+// delays relay dials by 500 ms when there are others). See also
 // TrustOneObserver.
 func (in *Internet) HostOptions() transport.Options {
 	ar := []autorelay.Option{autorelay.WithBackoff(time.Minute), autorelay.WithMinInterval(time.Second)}
@@ -116,7 +123,7 @@ func (in *Internet) HostOptions() transport.Options {
 		ar = append(ar, autorelay.WithNumRelays(wantRelays), autorelay.WithMinCandidates(1), autorelay.WithBootDelay(time.Second))
 		relays = libp2p.EnableAutoRelayWithPeerSource(in.relayCandidates, ar...)
 	}
-	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate()}
+	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate(), libp2p.EnableAutoNATv2()}
 	if onPublicNetwork(in.cfg.Bootstrap) {
 		opts = append(opts, libp2p.NATPortMap())
 	}
@@ -312,6 +319,7 @@ func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) 
 	if err != nil {
 		return ai, err
 	}
+	in.log.Debug("code found", "code", code, "addrs", ai.Addrs)
 	in.progress(Progress{Step: "found", Code: code, Relays: countCircuits(ai.Addrs)})
 	return ai, nil
 }

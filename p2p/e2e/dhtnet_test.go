@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/p2p/codes"
 )
@@ -31,6 +32,7 @@ const (
 	dhtNetEnv   = "HFLAN_DHTNET"       // the nodes' IPs, comma-separated
 	dhtKillEnv  = "HFLAN_DHTNET_KILL"  // a file of node indexes to close on SIGUSR1
 	dhtLimitEnv = "HFLAN_DHTNET_LIMIT" // each relayed connection's limit: "DURATION,BYTES" ("" go-libp2p's default)
+	dhtQUICEnv  = "HFLAN_DHTNET_QUIC"  // "1": the nodes listen on QUIC too (their node lines then carry "quic")
 	dhtPort     = 4001
 )
 
@@ -78,7 +80,11 @@ func serveDHTNet(ips []string, kill string, limit *relay.RelayLimit) error {
 		// The nodes share a namespace, so they all dial from its first
 		// address: spare it the limits per address.
 		shared := netip.MustParsePrefix(ips[0] + "/32")
-		n, err := codes.NewDHTNode(ctx, k, []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}, boot,
+		listen := []string{fmt.Sprintf("/ip4/%s/tcp/%d", ip, dhtPort)}
+		if os.Getenv(dhtQUICEnv) == "1" {
+			listen = append(listen, fmt.Sprintf("/ip4/%s/udp/%d/quic-v1", ip, dhtPort))
+		}
+		n, err := codes.NewDHTNode(ctx, k, listen, boot,
 			codes.DHTNodeOptions{Unlimited: []netip.Prefix{shared}, CircuitLimit: limit})
 		if err != nil {
 			return fmt.Errorf("node %d: %w", i, err)
@@ -88,7 +94,15 @@ func serveDHTNet(ips []string, kill string, limit *relay.RelayLimit) error {
 		if len(boot) < 2 {
 			boot = append(boot, ai)
 		}
-		emit.Encode(map[string]any{"ev": "node", "i": i, "addr": fmt.Sprintf("%s/p2p/%s", ai.Addrs[0], ai.ID)})
+		line := map[string]any{"ev": "node", "i": i}
+		for _, a := range ai.Addrs {
+			kind := "addr"
+			if _, err := a.ValueForProtocol(ma.P_QUIC_V1); err == nil {
+				kind = "quic"
+			}
+			line[kind] = fmt.Sprintf("%s/p2p/%s", a, ai.ID)
+		}
+		emit.Encode(line)
 	}
 	if err := joinDHTNet(ctx, nodes, boot); err != nil {
 		return err

@@ -26,6 +26,7 @@ type internetWorld struct {
 	net        *peerproc.Proc
 	wan        *netns.Switch // the public switch
 	addrs      []string      // node i's multiaddr
+	quic       []string      // node i's QUIC multiaddr, with quic (newInternetWorldQUIC)
 	host, join *netns.NS
 	symmetric  *netns.NS                 // behind a NAT that picks a new port per destination: no hole punching
 	links      map[*netns.NS]*netns.Link // each home namespace's link to its router
@@ -67,6 +68,13 @@ func newInternetWorld(ctx context.Context, w *world) *internetWorld {
 // keeps go-libp2p's default).
 func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string) *internetWorld {
 	w.t.Helper()
+	return newInternetWorldQUIC(ctx, w, nodes, limit, false)
+}
+
+// newInternetWorldQUIC is newInternetWorldWith whose nodes also listen on
+// QUIC when quic is set.
+func newInternetWorldQUIC(ctx context.Context, w *world, nodes int, limit string, quic bool) *internetWorld {
+	w.t.Helper()
 	wan, err := w.lab.Switch("wan", "11.0.0")
 	w.must(err)
 	dns, err := w.lab.Namespace("dhtnet")
@@ -104,7 +112,7 @@ func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string
 	w.must(err)
 	iw.killFile = filepath.Join(w.dir, "dhtnet.kill")
 	iw.net, err = peerproc.Start("dhtnet", dns.Argv(self), dhtNetEnv+"="+strings.Join(ips, ","), dhtKillEnv+"="+iw.killFile,
-		dhtLimitEnv+"="+limit)
+		dhtLimitEnv+"="+limit, fmt.Sprintf("%s=%d", dhtQUICEnv, map[bool]int{false: 0, true: 1}[quic]))
 	w.must(err)
 	w.mu.Lock()
 	w.procs = append(w.procs, iw.net)
@@ -113,6 +121,9 @@ func newInternetWorldWith(ctx context.Context, w *world, nodes int, limit string
 	w.waitEv(ctx, iw.net, "ready")
 	for _, l := range iw.net.Find("node") {
 		iw.addrs = append(iw.addrs, l.Str("addr"))
+		if q := l.Str("quic"); q != "" {
+			iw.quic = append(iw.quic, q)
+		}
 	}
 	w.t.Logf("simulated public network: %d DHT servers with relays, ready in %v", len(iw.addrs), time.Since(began).Round(time.Millisecond))
 	return iw

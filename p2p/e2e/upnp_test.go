@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,11 +14,11 @@ import (
 // TestInternetUPnP: a host behind a NAT that maps each destination to a new
 // port (symmetric: hole punching cannot go direct, see relayedGame) whose
 // router runs Debian's miniupnpd (UPnP-IGD and NAT-PMP). The host asks it
-// for a port mapping (go-libp2p's NATPortMap), and the game, joined by its
-// code through a relay, goes direct and plays to its end. Without the
-// mapping the same NAT keeps a game relayed (relayedGame). Not yet: a
-// joiner dialling the mapped address at once (the record does not name it:
-// go-libp2p leaves public addresses out of a private host's Addrs).
+// for a port mapping (go-libp2p's NATPortMap); AutoNAT v2 keeps the mapped
+// address among the host's addresses, so its code's record names it, and a
+// joiner who looks the code up then dials it at once: the game is direct
+// from the start and plays to its end. Without the mapping the same NAT
+// keeps a game relayed (relayedGame).
 func TestInternetUPnP(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("miniupnpd"); err != nil {
@@ -30,20 +28,28 @@ func TestInternetUPnP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	iw := newInternetWorldWith(ctx, w, 12, "")
-	home := upnpHome(w, iw.wan, "natu", 9, "10.89.0")
+	home, upnp := upnpHome(w, iw.wan, "natu", 9, "10.89.0")
 	const turns = 200
 	began := time.Now()
 	host := w.run(home, "host-u", hostArgs("internet-u", 2, turns, iw.internetArgs()...)...)
 	code := w.waitEv(ctx, host, "invite").Str("code")
 	published := time.Since(began)
+	// The mapping comes a few seconds after the first record (the router
+	// is found by SSDP): wait for the router to grant it, then for a record
+	// published after that.
+	mapped := awaitMappings(ctx, w, upnp)
+	rec := w.wait(ctx, host, func(l peerproc.Line) bool {
+		return l.Ev() == "internet" && l.Str("step") == "published" && l.Int("unix_ms") > mapped.UnixMilli()
+	})
+	t.Logf("FIGURE code out %v after the host started; a record naming %d direct addresses %v after it",
+		published.Round(time.Millisecond), rec.Int("direct"), time.Since(began).Round(time.Millisecond))
 	join := w.run(iw.join, "join-u", joinArgs("join-u", append([]string{"--invite", code}, iw.internetArgs()...)...)...)
 	joined := time.Now()
 	peers := []*peerproc.Proc{host, join}
 	for _, p := range peers {
 		w.waitEv(ctx, p, "start")
 	}
-	t.Logf("code out %v after the host started; the game started %v after the joiner did",
-		published.Round(time.Millisecond), time.Since(joined).Round(time.Millisecond))
+	t.Logf("FIGURE the game started %v after the joiner did", time.Since(joined).Round(time.Millisecond))
 	w.survive(peers, turns, 0, 60*time.Second)
 	for _, p := range peers {
 		switch relayed, direct := pathTimes(p); {
@@ -52,15 +58,33 @@ func TestInternetUPnP(t *testing.T) {
 		case direct == 0:
 			t.Errorf("%s: the game ran over a relay; with a port mapping it should go direct", p.Name)
 		default:
-			t.Logf("%s: relayed at first, direct %d ms later", p.Name, direct-relayed)
+			t.Errorf("%s: relayed at first, direct %d ms later; the record named the mapped address, so the joiner should have dialled it at once", p.Name, direct-relayed)
+		}
+	}
+}
+
+// awaitMappings waits until miniupnpd granted a TCP and a UDP port
+// mapping to libp2p, and returns when it saw that.
+func awaitMappings(ctx context.Context, w *world, upnp *peerproc.Proc) time.Time {
+	w.t.Helper()
+	for {
+		log := upnp.Stderr()
+		if strings.Contains(log, "protocol TCP for: libp2p") && strings.Contains(log, "protocol UDP for: libp2p") {
+			return time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			w.t.Fatalf("miniupnpd granted no TCP and UDP mapping to libp2p:\n%s", tail(log, 2000))
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
 
 // upnpHome makes a home network behind a router on the public switch (at
 // host wanHost) whose NAT is symmetric and which runs miniupnpd; it
-// returns the namespace of a machine on that network.
-func upnpHome(w *world, wan *netns.Switch, name string, wanHost int, lanPrefix string) *netns.NS {
+// returns the namespace of a machine on that network and the miniupnpd
+// process.
+func upnpHome(w *world, wan *netns.Switch, name string, wanHost int, lanPrefix string) (*netns.NS, *peerproc.Proc) {
 	w.t.Helper()
 	router, lan, err := w.lab.Router(name, wan, wanHost, lanPrefix)
 	w.must(err)
@@ -69,45 +93,17 @@ func upnpHome(w *world, wan *netns.Switch, name string, wanHost int, lanPrefix s
 		// Symmetric: a new port for each destination.
 		{"iptables", "-t", "nat", "-F", "POSTROUTING"},
 		{"iptables", "-t", "nat", "-A", "POSTROUTING", "-s", lanPrefix + ".0/24", "-j", "MASQUERADE", "--random-fully"},
-		// A mapped port lets new connections in, as a home router does.
-		{"iptables", "-I", "FORWARD", "1", "-i", wanDev, "-m", "conntrack", "--ctstate", "DNAT", "-j", "ACCEPT"},
-		// miniupnpd-iptables writes the legacy tables: its chains.
-		{"iptables-legacy", "-t", "nat", "-N", "MINIUPNPD"},
-		{"iptables-legacy", "-t", "nat", "-A", "PREROUTING", "-i", wanDev, "-j", "MINIUPNPD"},
-		{"iptables-legacy", "-t", "nat", "-N", "MINIUPNPD-POSTROUTING"},
-		{"iptables-legacy", "-t", "nat", "-A", "POSTROUTING", "-o", wanDev, "-j", "MINIUPNPD-POSTROUTING"},
-		{"iptables-legacy", "-t", "mangle", "-N", "MINIUPNPD"},
-		{"iptables-legacy", "-t", "mangle", "-A", "PREROUTING", "-i", wanDev, "-j", "MINIUPNPD"},
-		{"iptables-legacy", "-t", "filter", "-N", "MINIUPNPD"},
-		{"iptables-legacy", "-t", "filter", "-A", "FORWARD", "-i", wanDev, "!", "-o", wanDev, "-j", "MINIUPNPD"},
 	} {
 		_, err := router.Output(args...)
 		w.must(err)
 	}
-	conf := filepath.Join(w.dir, name+".conf")
-	w.must(os.WriteFile(conf, []byte(strings.Join([]string{
-		"ext_ifname=" + wanDev,
-		"listening_ip=" + lanDev,
-		"enable_natpmp=yes",
-		"enable_upnp=yes",
-		"secure_mode=yes",
-		"system_uptime=yes",
-		"uuid=3f1c2b9e-7d4a-4e0b-9a51-6c2d8e0f1a77",
-		"allow 1024-65535 " + lanPrefix + ".0/24 1024-65535",
-		"deny 0-65535 0.0.0.0/0 0-65535",
-		"",
-	}, "\n")), 0o644))
-	upnp, err := peerproc.Start("miniupnpd-"+name, router.Argv("miniupnpd", "-d", "-f", conf, "-P", filepath.Join(w.dir, name+".pid")))
-	w.must(err)
-	w.mu.Lock()
-	w.procs = append(w.procs, upnp)
-	w.mu.Unlock()
+	upnp := runMiniupnpd(w, router, name, wanDev, lanDev, lanPrefix)
 	ns, err := w.lab.Namespace("home-" + name)
 	w.must(err)
 	_, err = lan.Plug(ns)
 	w.must(err)
 	w.must(ns.Gateway(lanPrefix + ".1"))
-	return ns
+	return ns, upnp
 }
 
 // devWith is the device of ns whose IPv4 address starts with prefix.

@@ -29,6 +29,7 @@ var (
 func TestMain(m *testing.M) {
 	netns.RunHelper() // when this binary is started as the netem stand-in
 	runDHTNet()       // when it is started as the simulated public network
+	runMatrixPeer()   // when it is started as a peer of the NAT matrix
 	flag.Parse()
 	if testing.Verbose() {
 		gameArgs = append(gameArgs, "-v") // session debug lines on stderr, kept on failure
