@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -36,7 +37,6 @@ type stranger struct {
 func (t *transport) protect(ids []peer.ID) {
 	cm := t.h.h.ConnManager()
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	next := make(map[peer.ID]bool, len(ids))
 	for _, p := range ids {
 		if p == t.self {
@@ -53,6 +53,21 @@ func (t *transport) protect(ids []peer.ID) {
 		}
 	}
 	t.protected = next
+	t.mu.Unlock()
+	t.noteMemberSources(ids)
+}
+
+// noteMemberSources tells the accept budget where the members of ids are
+// connected from: those addresses keep a member's budget for a while after
+// (accept.go). The protection, each new connection of a member and the
+// stranger sweep refresh it.
+func (t *transport) noteMemberSources(ids []peer.ID) {
+	nw := t.h.h.Network()
+	for _, p := range ids {
+		for _, c := range nw.ConnsToPeer(p) {
+			t.h.accept.member(c.RemoteMultiaddr())
+		}
+	}
 }
 
 // member reports whether p may stay connected without counting as a
@@ -147,6 +162,10 @@ func (t *transport) sweepStrangers() {
 		case <-t.ctx.Done():
 			return
 		case now := <-tk.C:
+			t.mu.Lock()
+			members := slices.Collect(maps.Keys(t.protected))
+			t.mu.Unlock()
+			t.noteMemberSources(members)
 			t.mu.Lock()
 			t.pruneStrangers()
 			var old []stranger

@@ -352,7 +352,11 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	}
 	t.forgetDown(p)
 	t.unhold(p)
+	member := t.protected[p]
 	t.mu.Unlock()
+	if member {
+		t.h.accept.member(c.RemoteMultiaddr())
+	}
 	t.log.Debug("libp2p connection opened", "peer", p, "addr", c.RemoteMultiaddr(), "dir", c.Stat().Direction)
 	t.signal()
 	t.directConnected(c)
