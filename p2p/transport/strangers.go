@@ -162,25 +162,81 @@ func (t *transport) sweepStrangers() {
 		case <-t.ctx.Done():
 			return
 		case now := <-tk.C:
-			t.mu.Lock()
-			members := slices.Collect(maps.Keys(t.protected))
-			t.mu.Unlock()
-			t.noteMemberSources(members)
-			t.mu.Lock()
-			t.pruneStrangers()
-			var old []stranger
-			t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool {
-				if now.Sub(o.at) < t.lim.StrangerLinger {
-					return false
-				}
-				old = append(old, o)
-				return true
-			})
-			t.mu.Unlock()
-			for _, o := range old {
-				t.log.Debug("closing a stranger's connection: no member after a while", "peer", o.p, "held", now.Sub(o.at))
-				_ = o.c.Close()
-			}
+			t.sweep(now)
+		}
+	}
+}
+
+// sweep refreshes the members' sources, closes the connections of
+// strangers that stayed strangers for StrangerLinger, and forgets the
+// records of peers that went.
+func (t *transport) sweep(now time.Time) {
+	t.mu.Lock()
+	members := slices.Collect(maps.Keys(t.protected))
+	t.mu.Unlock()
+	t.noteMemberSources(members)
+	t.mu.Lock()
+	t.pruneStrangers()
+	var old []stranger
+	t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool {
+		if now.Sub(o.at) < t.lim.StrangerLinger {
+			return false
+		}
+		old = append(old, o)
+		return true
+	})
+	t.forgetGone(now)
+	t.mu.Unlock()
+	for _, o := range old {
+		t.log.Debug("closing a stranger's connection: no member after a while", "peer", o.p, "held", now.Sub(o.at))
+		_ = o.c.Close()
+	}
+}
+
+// forgetGone drops what is kept of peers that are neither connected nor
+// members: how their connections ended (and what libp2p's peerstore keeps
+// of them), their rate limiters, the addresses they gave, strikes out of
+// the window, old dials. Identities
+// cost nothing, and each fresh one left these behind for good. A member's
+// stay as long as it is one: its end tells the session whether its process
+// is gone. Called with t.mu held.
+func (t *transport) forgetGone(now time.Time) {
+	gone := func(p peer.ID) bool { return t.conns[p] == 0 && !t.member(p) }
+	ps := t.h.h.Peerstore()
+	for p := range t.lastDown {
+		if gone(p) {
+			delete(t.lastDown, p)
+			ps.RemovePeer(p) // its key, protocols and agent (identify's); addresses expire
+		}
+	}
+	for p := range t.closedSent {
+		if gone(p) {
+			delete(t.closedSent, p)
+		}
+	}
+	for p := range t.closedConns {
+		if gone(p) {
+			delete(t.closedConns, p)
+		}
+	}
+	for p := range t.limiters {
+		if gone(p) {
+			delete(t.limiters, p)
+		}
+	}
+	for p := range t.dir {
+		if gone(p) {
+			delete(t.dir, p)
+		}
+	}
+	for p, at := range t.strikes.at {
+		if len(at) == 0 || now.Sub(at[len(at)-1]) >= t.strikes.window {
+			delete(t.strikes.at, p)
+		}
+	}
+	for p, at := range t.dialing {
+		if now.Sub(at) >= dialEvery {
+			delete(t.dialing, p)
 		}
 	}
 }
