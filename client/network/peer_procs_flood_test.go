@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/network"
+
 	"hostfall/internal/peerproc"
 	"hostfall/p2p/transport"
 )
@@ -75,8 +77,17 @@ func strangerFloodProcs(t *testing.T, ids int, lasting time.Duration, quiet bool
 		wg.Go(func() {
 			for time.Now().Before(until) {
 				conns.Add(1)
-				sent.Add(knock(h, lab, frame, until))
-				time.Sleep(50 * time.Millisecond) // closed: again, as an attacker would
+				n, in := knock(h, lab, frame, until)
+				sent.Add(n)
+				// Closed: again, as an attacker would. Refused: again a
+				// little later, still 25 times the address's budget, so
+				// the attackers' own dials (in this process, on the same
+				// cores) do not starve the players.
+				if in {
+					time.Sleep(50 * time.Millisecond)
+				} else {
+					time.Sleep(250 * time.Millisecond)
+				}
 			}
 		})
 	}
@@ -132,21 +143,21 @@ func longestTurnGap(p *peerproc.Proc, from, to time.Time) int64 {
 
 // knock connects h to the lab's host as a stranger, says a valid hello and
 // writes frame after frame until the host closes the stream or until
-// passes. It returns the bytes written.
-func knock(h *transport.Host, lab *procLab, frame []byte, until time.Time) int64 {
+// passes. It returns the bytes written, and whether it got in.
+func knock(h *transport.Host, lab *procLab, frame []byte, until time.Time) (int64, bool) {
 	ctx, cancel := context.WithDeadline(context.Background(), until)
 	defer cancel()
-	if h.LibP2P().Connect(ctx, lab.hostInfo) != nil {
-		return 0
+	if h.LibP2P().Connect(network.WithForceDirectDial(ctx, "flood"), lab.hostInfo) != nil {
+		return 0, false
 	}
 	s, err := h.LibP2P().NewStream(ctx, lab.hostInfo.ID, transport.ProtocolID)
 	if err != nil {
-		return 0
+		return 0, true
 	}
 	defer s.Reset()
 	_ = s.SetWriteDeadline(until)
 	if _, err := s.Write(helloFrame); err != nil {
-		return 0
+		return 0, true
 	}
 	var n int64
 	for ctx.Err() == nil {
@@ -155,5 +166,5 @@ func knock(h *transport.Host, lab *procLab, frame []byte, until time.Time) int64
 		}
 		n += int64(len(frame))
 	}
-	return n
+	return n, true
 }
