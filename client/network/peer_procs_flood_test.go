@@ -94,6 +94,7 @@ func strangerFloodProcs(t *testing.T, ids int, lasting time.Duration, quiet bool
 	wg.Wait()
 	rssAfter, _ := rss(lab.host.Cmd.Process.Pid)
 	load1 := loadAvg()
+	t.Logf("FIGURE the flood ran from unix_ms %d to %d (the game from turn %d to %d)", start.UnixMilli(), until.UnixMilli(), from, turns)
 	ends := lab.ends(t, turns, time.Minute)
 	lab.checkNobodyMoved(t, true)
 	stall := ends[0].Int("stall_ms")
