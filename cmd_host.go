@@ -11,7 +11,7 @@ import (
 )
 
 func runHost(ctx context.Context, args []string) error {
-	var p cli.Peer
+	var p cli.HostJoinFlags
 	var g app.Game
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	p.Add(fs)
@@ -39,16 +39,16 @@ func runHost(ctx context.Context, args []string) error {
 		return cli.Usagef("--load and --save-at go with --headless; in the window, save from the pause menu and load with `hostfall play --load`")
 	}
 	if *load != "" {
-		return hostSaved(ctx, p.Peer, g, *load, cli.Given(fs))
+		return hostSaved(ctx, p.HostJoin, g, *load, cli.Given(fs))
 	}
-	if err := checkGame(p.Peer, g); err != nil {
+	if err := checkGame(p.HostJoin, g); err != nil {
 		return err
 	}
-	return app.Host(ctx, p.Peer, g)
+	return app.Host(ctx, p.HostJoin, g)
 }
 
 // checkGame refuses a new game's flags that do not go together.
-func checkGame(p app.Peer, g app.Game) error {
+func checkGame(p app.HostJoin, g app.Game) error {
 	switch {
 	case g.Name == "" && !p.Auto:
 		return cli.Usagef("name the session with --name, or meet the other peers on the LAN with --auto")
@@ -69,7 +69,7 @@ func checkGame(p app.Peer, g app.Game) error {
 // hostSaved hosts the saved game at path (headless: runHost checked it):
 // the save decides the map, the slots and the bots, and its turn limit
 // unless --turns is given.
-func hostSaved(ctx context.Context, p app.Peer, g app.Game, path string, given map[string]bool) error {
+func hostSaved(ctx context.Context, p app.HostJoin, g app.Game, path string, given map[string]bool) error {
 	for _, f := range []string{"players", "bots", "seed", "size"} {
 		if given[f] {
 			return cli.Usagef("--%s cannot go with --load: the saved game decides it", f)

@@ -23,17 +23,17 @@ func runJoin(ctx context.Context, args []string) error {
 		return err
 	}
 	if jf.rejoin && jf.addr+jf.session+jf.invite == "" {
-		return app.Rejoin(ctx, jf.Peer.Peer)
+		return app.Rejoin(ctx, jf.HostJoin)
 	}
 	res, err := jf.resolver()
 	if err != nil {
 		return err
 	}
-	return app.Join(ctx, jf.Peer.Peer, res)
+	return app.Join(ctx, jf.HostJoin, res)
 }
 
 type joinFlags struct {
-	cli.Peer
+	cli.HostJoinFlags
 	addr    string
 	session string
 	invite  string

@@ -10,7 +10,6 @@ import (
 	"hostfall/cli"
 	"hostfall/game"
 	"hostfall/game/ai"
-	"hostfall/status"
 )
 
 // runPlay is what `make play` starts: the window on a new network session
@@ -63,5 +62,5 @@ func runPlayText(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(status.Watch(ctx, m, b.Turns, b.Seed, os.Stdout), done(false))
+	return errors.Join(b.Watch(ctx, m, os.Stdout), done(false))
 }

@@ -34,7 +34,7 @@ func runReplay(ctx context.Context, args []string) error {
 	case *headless && !*verify:
 		return cli.Usagef("with --headless, say --verify")
 	case *headless:
-		return status.VerifyReplay(ctx, path, &status.Line{JSON: *asJSON, Out: os.Stdout, Human: os.Stderr}, os.Stdout)
+		return app.VerifyReplay(ctx, path, &status.Line{JSON: *asJSON, Out: os.Stdout, Human: os.Stderr}, os.Stdout)
 	case *asJSON:
 		return cli.Usagef("--status-json goes with --headless --verify")
 	case *speed < playback.MinSpeed || *speed > playback.MaxSpeed:

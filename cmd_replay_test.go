@@ -9,7 +9,7 @@ import (
 )
 
 // The replay command refuses command lines it cannot run; what it runs is
-// status.VerifyReplay (tested there) or the window.
+// app.VerifyReplay (tested there) or the window.
 func TestReplayCommandLine(t *testing.T) {
 	for _, args := range [][]string{
 		{},

@@ -10,7 +10,6 @@ import (
 	"hostfall/cli"
 	"hostfall/game"
 	"hostfall/game/ai"
-	"hostfall/status"
 )
 
 func runSim(ctx context.Context, args []string) error {
@@ -22,7 +21,7 @@ func runSim(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = status.Sim(ctx, m, b.Turns, asJSON, os.Stdout, os.Stderr)
+	err = b.Sim(ctx, m, asJSON, os.Stdout, os.Stderr)
 	return errors.Join(err, done(asJSON))
 }
 

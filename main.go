@@ -3,8 +3,8 @@
 // main owns the command line and nothing more: each subcommand's cmd_*.go
 // file parses its flags and refuses what the user must correct (exit code
 // 2), then hands the work to the package that does it: app for a network
-// peer, the window, the LAN list, the relay and the sound demo; status for
-// what sim, play --headless and replay --verify print. Built without cgo
+// peer, the window, the LAN list, the relay, the sound demo, the bot
+// matches of sim and play --headless and the check of replay --verify. Built without cgo
 // (make server), app has no window and no speaker and says so.
 package main
 

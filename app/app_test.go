@@ -38,13 +38,13 @@ func TestRefusedBeforeStarting(t *testing.T) {
 	for name, err := range map[string]error{
 		"browse":      Browse(t.Context(), w, Network{}),
 		"play":        Play(t.Context(), w, Network{Offline: true}, Skirmish{Bots: []ai.Level{ai.Easy}}),
-		"window host": Host(t.Context(), Peer{Player: "Ann"}, Game{Name: "x", Players: 2}),
+		"window host": Host(t.Context(), HostJoin{Player: "Ann"}, Game{Name: "x", Players: 2}),
 	} {
 		if !errors.Is(err, noWindow) {
 			t.Errorf("%s: %v, want %v", name, err, noWindow)
 		}
 	}
-	err := Resume(t.Context(), Peer{Headless: true}, filepath.Join(t.TempDir(), "none.hfsave"), Game{})
+	err := Resume(t.Context(), HostJoin{Headless: true}, filepath.Join(t.TempDir(), "none.hfsave"), Game{})
 	if err == nil {
 		t.Error("resuming a missing save: no error")
 	}
@@ -55,7 +55,7 @@ func TestRefusedBeforeStarting(t *testing.T) {
 func TestRejoinWithoutARecord(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("HOSTFALL_DATA", dir)
-	p := Peer{Headless: true, Player: "Cy", Identity: filepath.Join(dir, "cy.key"),
+	p := HostJoin{Headless: true, Player: "Cy", Identity: filepath.Join(dir, "cy.key"),
 		Listen: []string{"/ip4/127.0.0.1/tcp/0"}}
 	err := Rejoin(t.Context(), p)
 	if !errors.Is(err, network.ErrNoLastGame) {

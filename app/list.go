@@ -25,13 +25,23 @@ func List(ctx context.Context, l Listing, out io.Writer) error {
 	b := discovery.Browse(ctx, discovery.BrowseOptions{Interfaces: l.Interfaces, Logger: slog.Default()})
 	defer b.Close()
 	keep := func(s *discovery.Seen) bool { return l.All || s.State != discovery.AnnLooking }
+	kept := func() []discovery.Seen {
+		return slices.DeleteFunc(b.Sessions(), func(s discovery.Seen) bool { return !keep(&s) })
+	}
 	if l.Watch {
-		return status.WatchSessions(ctx, b, keep, GameVersion, l.JSON, out)
+		changes := &status.SessionChanges{Out: out, JSON: l.JSON, GameVersion: GameVersion}
+		for {
+			changes.Print(kept())
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-b.Changed():
+			}
+		}
 	}
 	select {
 	case <-ctx.Done():
 	case <-time.After(l.Timeout):
 	}
-	seen := slices.DeleteFunc(b.Sessions(), func(s discovery.Seen) bool { return !keep(&s) })
-	return status.Sessions(out, seen, GameVersion, l.JSON)
+	return status.Sessions(out, kept(), GameVersion, l.JSON)
 }

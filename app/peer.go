@@ -34,8 +34,9 @@ const endLinger = 1500 * time.Millisecond
 // joinTimeout bounds finding and joining the host.
 const joinTimeout = 30 * time.Second
 
-// Peer is the network peer of host or join.
-type Peer struct {
+// HostJoin is what host and join ask of this network peer: how it plays
+// (headless or in the window), whom it plays as, and how it is reached.
+type HostJoin struct {
 	Headless bool // no window: a bot plays this peer's slot
 	JSON     bool // status lines as JSON on stdout (the operating contract)
 	Player   string
@@ -55,7 +56,7 @@ type Peer struct {
 
 // Game is the session a host creates.
 type Game struct {
-	Name          string // with Peer.Auto, "PLAYER's game" replaces it
+	Name          string // with HostJoin.Auto, "PLAYER's game" replaces it
 	Players, Bots int    // the game starts when Players have joined; Bots fill the other slots
 	Turns         uint64 // the turn limit
 	Seed          uint64
@@ -67,7 +68,7 @@ type Game struct {
 // Host creates the session g and plays it. With p.Auto it first agrees
 // with the other Auto peers on the LAN on a host, and joins that one's
 // lobby unless it is this peer.
-func Host(ctx context.Context, p Peer, g Game) error {
+func Host(ctx context.Context, p HostJoin, g Game) error {
 	// Alone with bots, the host starts the game itself once the bots are
 	// in: StartWith 1 would start it the moment the lobby is created,
 	// before there is anyone to play against.
@@ -112,7 +113,7 @@ func plural(n int, one, many string) string {
 // Resume hosts the saved game at path: the save decides the map, the slots
 // and the bots; of g only Name, Turns (0: the save's limit), SaveAt and
 // AwayBot count. The game starts once every player of the save is back and ready.
-func Resume(ctx context.Context, p Peer, path string, g Game) error {
+func Resume(ctx context.Context, p HostJoin, path string, g Game) error {
 	sv, err := savegame.ReadFile(path)
 	if err != nil {
 		return err
@@ -135,14 +136,14 @@ func Resume(ctx context.Context, p Peer, path string, g Game) error {
 }
 
 // Join joins the session res finds and plays it.
-func Join(ctx context.Context, p Peer, res transport.Resolver) error {
+func Join(ctx context.Context, p HostJoin, res transport.Resolver) error {
 	return joinWith(ctx, p, func(c *network.Client, o client.JoinOptions) error { return c.JoinVia(res, o) })
 }
 
 // Rejoin takes the player back to its slot in the game this identity was
 // playing when its process stopped (the record in the data dir) and plays
 // it on. Without a record the error wraps network.ErrNoLastGame.
-func Rejoin(ctx context.Context, p Peer) error {
+func Rejoin(ctx context.Context, p HostJoin) error {
 	if !p.Headless {
 		if err := CheckWindow(); err != nil {
 			return err // no window, whatever the record says
@@ -156,7 +157,7 @@ func Rejoin(ctx context.Context, p Peer) error {
 
 // hasLastGame reads the record of the game p's identity was playing; its
 // error says there is none, or what is wrong with it.
-func hasLastGame(p Peer) error {
+func hasLastGame(p HostJoin) error {
 	path := p.Identity
 	if path == "" {
 		var err error
@@ -177,7 +178,7 @@ func hasLastGame(p Peer) error {
 }
 
 // joinWith starts the peer, joins with join and plays the game.
-func joinWith(ctx context.Context, p Peer, join func(*network.Client, client.JoinOptions) error) error {
+func joinWith(ctx context.Context, p HostJoin, join func(*network.Client, client.JoinOptions) error) error {
 	r, err := start(ctx, p, nil)
 	if err != nil {
 		return err
@@ -191,20 +192,20 @@ func joinWith(ctx context.Context, p Peer, join func(*network.Client, client.Joi
 
 // running is a started peer: its network client and its status lines.
 type running struct {
-	p    Peer
+	p    HostJoin
 	c    *network.Client
 	line *status.Line
 }
 
 // start starts the network client of p, headless or for the window; tweak
 // adjusts its options.
-func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running, error) {
+func start(ctx context.Context, p HostJoin, tweak func(*network.Options)) (*running, error) {
 	r := &running{p: p, line: &status.Line{JSON: p.JSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}}
 	opt := network.Options{GameVersion: GameVersion, ReplayDir: datadir.Replays(), ReportDir: datadir.DesyncReports(),
 		SaveDir: datadir.Saves(), LastGameDir: datadir.LastGames(), JoinTimeout: 2 * joinTimeout, ReadyOnJoin: true, Logger: slog.Default()}
-	su := network.Setup{IdentityPath: p.Identity, Listen: p.Listen, Relay: p.Relay, Auto: p.Auto, AwaitRelay: p.Headless,
+	wi := network.Wiring{IdentityPath: p.Identity, Listen: p.Listen, Relay: p.Relay, Auto: p.Auto, AwaitRelay: p.Headless,
 		Internet: p.Internet}
-	(&status.Peer{Line: r.line}).Hook(&opt, &su, p.Headless && p.JSON && os.Getenv("HOSTFALL_TRACE") != "")
+	hookLines(&status.PeerLines{Line: r.line}, &opt, &wi, p.Headless && p.JSON && os.Getenv("HOSTFALL_TRACE") != "")
 	if p.Headless {
 		opt.SelfBot, opt.SelfLevel = !p.Idle, p.Level
 	} else {
@@ -219,7 +220,7 @@ func start(ctx context.Context, p Peer, tweak func(*network.Options)) (*running,
 	if tweak != nil {
 		tweak(&opt)
 	}
-	c, err := network.Start(ctx, su, opt)
+	c, err := network.Start(ctx, wi, opt)
 	if err != nil {
 		return nil, err
 	}

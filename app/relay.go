@@ -25,6 +25,6 @@ type Relay struct {
 // RunRelay serves r until ctx ends, printing where it listens.
 func RunRelay(ctx context.Context, r Relay) error {
 	line := &status.Line{JSON: r.JSON, Out: os.Stdout, Human: os.Stderr, Stamp: true}
-	return relay.RunRelay(ctx, relay.RelayConfig{IdentityPath: r.Identity, Listen: r.Listen, Allow: r.Allow, DirectoryTTL: r.TTL,
+	return relay.Run(ctx, relay.Config{IdentityPath: r.Identity, Listen: r.Listen, Allow: r.Allow, DirectoryTTL: r.TTL,
 		Logger: slog.Default(), Listening: func(id peer.ID, addrs []ma.Multiaddr) { line.RelayListening(id, addrs, len(r.Allow)) }})
 }

@@ -200,10 +200,10 @@ func startWindowClient(ctx context.Context, n Network, tweak func(*network.Optio
 	if tweak != nil {
 		tweak(&opt)
 	}
-	su := network.Setup{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
+	wi := network.Wiring{IdentityPath: n.Identity, Listen: n.Listen, Relay: n.Relay, Internet: n.Internet, Browse: true,
 		InternetWhenAsked: &codes.InternetConfig{}, // the public network, once the player asks for it
 		OnInvite:          func(code, _ string) { fmt.Printf("Friends join your game with the invite code %s\n", code) }}
-	return network.Start(ctx, su, opt)
+	return network.Start(ctx, wi, opt)
 }
 
 // Sounds is `hostfall sounds`: it lists the game's sounds, or plays the

@@ -73,7 +73,7 @@ func TestPeerParse(t *testing.T) {
 		{[]string{"--headless", "--level", "none"}, 0, true, nil},
 		{[]string{"--headless", "--level", "medium"}, 0, false, ErrUsage},
 	} {
-		var p Peer
+		var p HostJoinFlags
 		fs := newFlags()
 		p.Add(fs)
 		err := p.Parse(fs, tt.args)
@@ -81,13 +81,13 @@ func TestPeerParse(t *testing.T) {
 			t.Errorf("%q: %v, level %v idle %v player %q", tt.args, err, p.Level, p.Idle, p.Player)
 		}
 	}
-	var p Peer
+	var p HostJoinFlags
 	fs := newFlags()
 	p.Add(fs)
 	if err := p.Parse(fs, []string{"--player", "Ann"}); err != nil || p.Player != "Ann" {
 		t.Errorf("--player Ann: %v, %q", err, p.Player)
 	}
-	p = Peer{}
+	p = HostJoinFlags{}
 	fs = newFlags()
 	p.Add(fs)
 	if err := p.Parse(fs, nil); err != nil || p.Player != "" {

@@ -42,14 +42,14 @@ func addHost(fs *flag.FlagSet, identity *string, listen *[]string) {
 // idleLevel is the --level of a peer whose slot gives no orders.
 const idleLevel = "none"
 
-// Peer is the flags host and join share: a network peer's.
-type Peer struct {
-	app.Peer
+// HostJoinFlags is the flags host and join share: a network peer's.
+type HostJoinFlags struct {
+	app.HostJoin
 	level string
 }
 
 // Add adds the peer's flags to fs.
-func (p *Peer) Add(fs *flag.FlagSet) {
+func (p *HostJoinFlags) Add(fs *flag.FlagSet) {
 	fs.BoolVar(&p.Headless, "headless", false, "no window: a bot plays this peer's slot")
 	fs.BoolVar(&p.JSON, "status-json", false, "print one JSON object a line on stdout (the operating contract)")
 	AddVerbose(fs)
@@ -66,7 +66,7 @@ func (p *Peer) Add(fs *flag.FlagSet) {
 // Parse parses the command line into the peer's options; a headless
 // player is named after the host when --player is not given (a window's
 // takes the name its settings keep: app).
-func (p *Peer) Parse(fs *flag.FlagSet, args []string) error {
+func (p *HostJoinFlags) Parse(fs *flag.FlagSet, args []string) error {
 	if err := Parse(fs, args); err != nil {
 		return err
 	}

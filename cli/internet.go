@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hostfall/internal/codeform"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/relay"
 	"hostfall/p2p/transport"
@@ -60,8 +61,8 @@ func addrList(s string) ([]transport.AddrInfo, error) {
 // internet play on. With a long one (HF1-…), unless
 // --relay names another relay, this peer also holds a reservation on the
 // code's relay, so the other players can reach it too.
-func (p *Peer) InviteResolver(code string) (transport.Resolver, error) {
-	if codes.IsShortCode(code) {
+func (p *HostJoinFlags) InviteResolver(code string) (transport.Resolver, error) {
+	if codeform.IsShort(code) {
 		c, err := codes.ParseCode(code)
 		if err != nil {
 			return nil, Usagef("--invite: %v", err)
@@ -71,7 +72,7 @@ func (p *Peer) InviteResolver(code string) (transport.Resolver, error) {
 			if err != nil {
 				return nil, Usagef("--relay: %v", err)
 			}
-			return relay.RelayCodeResolver{Relay: point, Code: c}, nil
+			return relay.CodeResolver{Relay: point, Code: c}, nil
 		}
 		if p.Internet == nil {
 			p.Internet = &codes.InternetConfig{}

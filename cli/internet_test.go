@@ -48,7 +48,7 @@ func TestAddInternet(t *testing.T) {
 // code is a usage error.
 func TestInviteResolver(t *testing.T) {
 	code := codes.CodeFor("host", []byte("salt")).String()
-	var p Peer
+	var p HostJoinFlags
 	r, err := p.InviteResolver(code)
 	if err != nil || p.Internet == nil {
 		t.Fatalf("short code: %v, %v, internet %v", r, err, p.Internet)
@@ -56,14 +56,14 @@ func TestInviteResolver(t *testing.T) {
 	if _, ok := r.(codes.CodeResolver); !ok {
 		t.Errorf("short code resolved by %T", r)
 	}
-	p = Peer{}
+	p = HostJoinFlags{}
 	p.Relay = testBoot
 	if r, err := p.InviteResolver(code); err != nil || p.Internet != nil {
 		t.Errorf("short code with --relay: %v, internet %v", err, p.Internet)
-	} else if rr, ok := r.(relay.RelayCodeResolver); !ok || rr.Code.String() != code {
+	} else if rr, ok := r.(relay.CodeResolver); !ok || rr.Code.String() != code {
 		t.Errorf("short code with --relay resolved by %T %+v", r, r)
 	}
-	p = Peer{}
+	p = HostJoinFlags{}
 	bad := []byte(code)
 	bad[0], bad[1] = bad[1], bad[0]
 	if bad[0] != bad[1] {

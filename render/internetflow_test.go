@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/client/network"
+	"hostfall/internal/codeform"
 	"hostfall/internal/dhtlab"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/transport"
@@ -37,7 +38,7 @@ func TestNetInternetWindows(t *testing.T) {
 	liveFrame(ha, func(in *ui.Input) { in.Click(ui.MouseLeft, lay.createBtn.Center()) })
 	framesUntil(t, "Ann's lobby with a short code", func() bool { return ha.a.screen == scrLobby && ha.a.lobby.v.short }, ha)
 	code := ann.Status().Invite
-	if !codes.IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		t.Fatalf("Ann's lobby offers %q", code)
 	}
 	img := liveShot(t, ha, "internet-lobby-host")
@@ -65,15 +66,15 @@ func TestNetInternetWindows(t *testing.T) {
 	liveShot(t, ha, "internet-lobby-host-bo")
 }
 
-// askedClient is the window's network client (Setup.InternetWhenAsked)
+// askedClient is the window's network client (Wiring.InternetWhenAsked)
 // on loopback, with boot for the public network's bootstrap peers.
 func askedClient(t *testing.T, name string, boot []transport.AddrInfo) *network.Client {
 	t.Helper()
 	dir := t.TempDir()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	su := network.Setup{IdentityPath: filepath.Join(dir, name+".key"), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+	wi := network.Wiring{IdentityPath: filepath.Join(dir, name+".key"), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
 		InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot, RelayWait: 200 * time.Millisecond}}
-	c, err := network.Start(t.Context(), su, network.Options{GameVersion: "render-test", Logger: log,
+	c, err := network.Start(t.Context(), wi, network.Options{GameVersion: "render-test", Logger: log,
 		Session: session.Config{CountdownTicks: 2}})
 	if err != nil {
 		t.Fatal(err)

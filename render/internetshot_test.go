@@ -8,7 +8,6 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/fake"
-	"hostfall/p2p/codes"
 	"hostfall/render/ui"
 )
 
@@ -231,12 +230,3 @@ func keys(m map[string]bool) []string {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// render tells short codes from long ones as p2p does.
-func TestIsShortCodeAgrees(t *testing.T) {
-	for _, code := range []string{"K7Q2-9XPM", "k7q29xpm", " K7Q2 9XPM ", "hf1-abc", "HF1-" + strings.Repeat("b", 150), "ABCDEFGHJKMNPQ"} {
-		if got, want := isShortCode(code), codes.IsShortCode(code); got != want {
-			t.Errorf("%q: short %v, p2p says %v", code, got, want)
-		}
-	}
-}

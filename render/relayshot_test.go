@@ -12,6 +12,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/network"
+	"hostfall/internal/codeform"
 	"hostfall/internal/testwait"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/relay"
@@ -84,7 +85,7 @@ func TestShotRelayBrowser(t *testing.T) {
 	ls := ha.a.lobby
 	st := ann.Status()
 	code, long := st.Invite, st.InviteLong
-	if _, err := codes.ParseCode(code); err != nil || !strings.HasPrefix(long, codes.InvitePrefix) {
+	if _, err := codes.ParseCode(code); err != nil || !strings.HasPrefix(long, codeform.LongPrefix) {
 		t.Fatalf("Ann's codes %q and %q, want a short code and the long one: %v", code, long, err)
 	}
 	noProblems(t, ha.a)
@@ -125,12 +126,12 @@ func loopbackRelay(t *testing.T) *transport.Host {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: relay.RelayHostOptions(), Logger: log})
+		Libp2p: relay.HostOptions(), Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	rs, err := relay.StartRelay(h, relay.RelayOptions{Logger: log})
+	rs, err := relay.Start(h, relay.Options{Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/game/ai"
+	"hostfall/internal/codeform"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -567,22 +568,11 @@ func (b *browserScreen) joinIntent(s *client.Listing, password string) browserIn
 // is found on the internet, which the client joins for it.
 func (b *browserScreen) joinCode() browserIntent {
 	wait := "Joining by invite code…"
-	if code := strings.TrimSpace(b.code.Text); isShortCode(code) {
+	if code := strings.TrimSpace(b.code.Text); codeform.IsShort(code) {
 		wait = "Finding " + strings.ToUpper(code) + " on the internet…"
 	}
 	return browserIntent{act: browserJoinCode, code: strings.TrimSpace(b.code.Text), join: client.JoinOptions{PlayerName: b.playerName()},
 		wait: wait}
-}
-
-// maxShortCode is the longest a short invite code is as typed (8 symbols,
-// dashes and spaces the player may add); a long one (HF1-…) is well over.
-const maxShortCode = 12
-
-// isShortCode tells a short invite code (K7Q2-9XPM) from a long one
-// (HF1-…), by codes.IsShortCode's rule (render does not import p2p/codes).
-func isShortCode(code string) bool {
-	code = strings.TrimSpace(code)
-	return code != "" && len(code) <= maxShortCode && !strings.HasPrefix(strings.ToUpper(code), "HF1-")
 }
 
 // apply does what the input asked for, in order, and shows how the client

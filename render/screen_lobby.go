@@ -10,6 +10,7 @@ import (
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/internal/codeform"
 	"hostfall/render/ui"
 	"hostfall/session"
 )
@@ -255,7 +256,7 @@ func (s *lobbyScreen) read() {
 	host := me >= 0 && me < len(l.Slots) && isHost(&l, me, st)
 	small := a.text[fontSmall]
 	var invite []string
-	short := isShortCode(st.Invite)
+	short := codeform.IsShort(st.Invite)
 	if !short {
 		invite = ui.WrapCode("Invite: ", st.Invite, func(line string) bool { return small.width(line) <= a.w-64 })
 	}

@@ -1,7 +1,6 @@
 package status
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -11,78 +10,23 @@ import (
 	"hostfall/game/ai"
 )
 
-// Sim plays m, bots only and offline, until a team wins or turns run out,
-// and prints what `sim` prints. With asJSON: a turn line every 20 turns and
-// the end line on out. Otherwise: a progress line every 1,000 turns on
-// progress (nil: none), then the result on out.
-func Sim(ctx context.Context, m *ai.Match, turns int, asJSON bool, out, progress io.Writer) error {
-	var line *Line
-	if asJSON {
-		progress = nil
-		line = &Line{JSON: true, Out: out}
-	}
-	if err := playMatch(ctx, m, turns, line, progress); err != nil {
-		return err
-	}
-	if asJSON {
-		win, reason := WorldEnd(m.World)
-		line.End(uint64(m.World.Turn()), m.World.Time(), m.World.Hash(), win, reason)
-		return nil
-	}
-	printResult(out, m)
-	return nil
+// SimProgress is sim's progress line for a person: turn of turns, with the
+// game time ticks.
+func SimProgress(out io.Writer, turn, turns, ticks int) {
+	fmt.Fprintf(out, "turn %d/%d (%s of game time)\n", turn, turns, GameTime(ticks))
 }
 
-// Watch plays m as Sim does and prints what `play --headless` prints on
-// out: what is played (seed is the one m was made with), the players' army
-// sizes now and then, and at the end the result, a table of each player's
-// game and the map in text.
-func Watch(ctx context.Context, m *ai.Match, turns int, seed uint64, out io.Writer) error {
+// BotsPlaying is the first line of `play --headless`: what is played (seed
+// is the one m was made with).
+func BotsPlaying(out io.Writer, m *ai.Match, seed uint64) {
 	wd, ht := m.World.Size()
 	fmt.Fprintf(out, "Hostfall: %d bots play an offline match on a %d×%d map (seed %d).\n\n",
 		m.World.NumPlayers(), wd, ht, seed)
-	if err := playMatch(ctx, m, turns, nil, &minuteReport{m: m, out: out}); err != nil {
-		return err
-	}
-	printSummary(out, m)
-	return nil
 }
 
-// playMatch runs the match until a team wins or turns run out. With line
-// it prints a turn line every 20 turns; with progress a line every 1,000.
-func playMatch(ctx context.Context, m *ai.Match, turns int, line *Line, progress io.Writer) error {
-	w := m.World
-	for w.Turn() < turns && !w.Over() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := m.Turn(); err != nil {
-			return err
-		}
-		t := w.Turn()
-		if line != nil && t%20 == 0 {
-			line.Turn(uint64(t), 0, "local", w.Hash())
-		}
-		if progress != nil && t%1000 == 0 {
-			fmt.Fprintf(progress, "turn %d/%d (%s of game time)\n", t, turns, GameTime(w.Time()))
-		}
-	}
-	return nil
-}
-
-// minuteReport turns playMatch's progress lines into a line of army sizes
-// on the whole minutes of game time among them: playMatch writes every
-// 1,000 turns and a minute is 1,200, so a line comes every fifth minute.
-type minuteReport struct {
-	m   *ai.Match
-	out io.Writer
-}
-
-func (r *minuteReport) Write(p []byte) (int, error) {
-	w := r.m.World
-	if w.Turn()%1200 != 0 {
-		return len(p), nil
-	}
+// Armies is a line of `play --headless` while the bots play: the game time
+// and each player's units and gold.
+func Armies(out io.Writer, w *game.World) {
 	var parts []string
 	for pl := range w.NumPlayers() {
 		pi := w.Player(game.PlayerID(pl))
@@ -92,8 +36,18 @@ func (r *minuteReport) Write(p []byte) (int, error) {
 		}
 		parts = append(parts, fmt.Sprintf("p%d %3d units %4d gold", pl, pi.Units, pi.Gold))
 	}
-	fmt.Fprintf(r.out, "%6s  %s\n", GameTime(w.Time()), strings.Join(parts, " | "))
-	return len(p), nil
+	fmt.Fprintf(out, "%6s  %s\n", GameTime(w.Time()), strings.Join(parts, " | "))
+}
+
+// SimEnd is how sim ends: the end line with asJSON, else the result for a
+// person.
+func SimEnd(out io.Writer, m *ai.Match, asJSON bool) {
+	if asJSON {
+		win, reason := WorldEnd(m.World)
+		(&Line{JSON: true, Out: out}).End(uint64(m.World.Turn()), m.World.Time(), m.World.Hash(), win, reason)
+		return
+	}
+	printResult(out, m)
 }
 
 // printResult prints the winner with the bots' levels, the last turn and
@@ -117,7 +71,9 @@ func printResult(out io.Writer, m *ai.Match) {
 	fmt.Fprintf(out, "hash: %016x\n", w.Hash())
 }
 
-func printSummary(out io.Writer, m *ai.Match) {
+// BotSummary is the end of `play --headless`: the result, a table of each
+// player's game and the map in text.
+func BotSummary(out io.Writer, m *ai.Match) {
 	w := m.World
 	fmt.Fprintln(out)
 	printResult(out, m)

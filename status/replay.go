@@ -1,58 +1,33 @@
 package status
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
-
-	"hostfall/client/playback"
-	"hostfall/match"
 )
 
-// verifyEvery is how many turns apart VerifyReplay reports progress.
-const verifyEvery = 2000
+// ReplayProgress is the line `replay --verify` prints now and then: the
+// turn it checked up to, of the replay's last.
+func ReplayProgress(s *Line, turn, last uint64) {
+	s.Emit("progress", fmt.Sprintf("turn %d/%d", turn, last), KV("turn", turn), KV("turns", last))
+}
 
-// VerifyReplay is `replay --headless --verify`: it plays the replay file at
-// path back without a window and checks every recorded state hash
-// (match.Verify). Progress and the result go to line (JSON lines with
-// --status-json: "progress" every 2,000 turns, then one "end" with "ok"
-// and a "result" of ok, mismatch or damaged); the summary of a good replay
-// goes to out when line is not JSON.
-func VerifyReplay(ctx context.Context, path string, line *Line, out io.Writer) error {
-	r, err := playback.ReadFile(path)
-	if err != nil {
-		line.Emit("end", "", KV("ok", false), KV("result", "damaged"), KV("error", err.Error()))
-		return err
-	}
-	total := len(r.Turns)
-	var last uint64
-	if total > 0 {
-		last = r.Turns[total-1].Number
-	}
-	turns, checked, err := match.Verify(r, func(turn uint64) {
-		if turn%verifyEvery == 0 {
-			line.Emit("progress", fmt.Sprintf("turn %d/%d", turn, last), KV("turn", turn), KV("turns", last))
-		}
-	})
-	if err != nil {
-		result := "damaged"
-		if errors.Is(err, match.ErrReplayMismatch) {
-			result = "mismatch"
-		}
-		var at uint64
-		if turns > 0 {
-			at = r.Turns[turns-1].Number
-		}
-		line.Emit("end", "", KV("ok", false), KV("result", result), KV("turn", at), KV("checked", checked), KV("error", err.Error()))
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	line.Emit("end", "", KV("ok", true), KV("result", "ok"), KV("turn", last), KV("turns", turns), KV("checked", checked))
-	if !line.JSON {
+// ReplayDamaged is the end of `replay --verify` on a file it cannot read.
+func ReplayDamaged(s *Line, err error) {
+	s.Emit("end", "", KV("ok", false), KV("result", "damaged"), KV("error", err.Error()))
+}
+
+// ReplayFailed is the end of `replay --verify` when a turn cannot be
+// played (result "damaged") or a state hash differs ("mismatch"): at is the
+// last turn played, checked the hashes that matched before.
+func ReplayFailed(s *Line, result string, at uint64, checked int, err error) {
+	s.Emit("end", "", KV("ok", false), KV("result", result), KV("turn", at), KV("checked", checked), KV("error", err.Error()))
+}
+
+// ReplayVerified is the end of `replay --verify` when every hash matched:
+// the end line, and without JSON the summary on out.
+func ReplayVerified(s *Line, out io.Writer, path string, last uint64, turns, checked int) {
+	s.Emit("end", "", KV("ok", true), KV("result", "ok"), KV("turn", last), KV("turns", turns), KV("checked", checked))
+	if !s.JSON {
 		fmt.Fprintf(out, "%s: %d turns replayed, %d state hashes match the recording\n", path, turns, checked)
 	}
-	return nil
 }

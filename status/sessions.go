@@ -1,7 +1,6 @@
 package status
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/p2p/discovery"
+	"hostfall/session"
 )
 
 // sessionJSON is one session of `list --json`. Scripts and tests read these
@@ -34,7 +34,7 @@ type sessionJSON struct {
 func toSessionJSON(s *discovery.Seen, gameVersion string) sessionJSON {
 	j := sessionJSON{Name: s.Name, Host: s.Host.String(), State: s.State.String(), Players: s.Players,
 		MaxPlayers: s.MaxPlayers, Password: s.Password, Auto: s.Auto, Protocol: s.Protocol,
-		GameVersion: s.GameVersion, Joinable: s.Joinable(gameVersion), Iface: s.Iface,
+		GameVersion: s.GameVersion, Joinable: s.Joinable(session.ProtocolVersion, gameVersion), Iface: s.Iface,
 		Instance: s.Instance, Addrs: []string{}}
 	for _, a := range s.DialInfo().Addrs {
 		j.Addrs = append(j.Addrs, a.String())
@@ -59,52 +59,51 @@ func Sessions(w io.Writer, seen []discovery.Seen, gameVersion string, asJSON boo
 	return nil
 }
 
-// WatchSessions prints a line for each session that keep accepts as it
-// appears ("up"), changes ("changed") or goes ("down") until ctx is done:
-// with asJSON one object a line, the session's fields after "ev" and
-// "unix_ms".
-func WatchSessions(ctx context.Context, b *discovery.Browser, keep func(*discovery.Seen) bool, gameVersion string, asJSON bool, w io.Writer) error {
-	known := map[string]sessionJSON{}
-	emit := func(ev string, s sessionJSON) {
-		if asJSON {
-			line, _ := json.Marshal(struct {
-				Ev     string `json:"ev"`
-				UnixMs int64  `json:"unix_ms"`
-				sessionJSON
-			}{ev, time.Now().UnixMilli(), s})
-			fmt.Fprintf(w, "%s\n", line)
-			return
-		}
-		fmt.Fprintf(w, "%-7s %q %s %d/%d host %s\n", ev, s.Name, s.State, s.Players, s.MaxPlayers, s.Host)
+// SessionChanges prints what changed in the sessions seen, as `list
+// --watch` does: a line for each session as it appears ("up"), changes
+// ("changed") or goes ("down"); with JSON one object a line, the session's
+// fields after "ev" and "unix_ms". The zero value has seen nothing yet.
+type SessionChanges struct {
+	Out         io.Writer
+	JSON        bool
+	GameVersion string // this program's: a lobby of another version is not joinable
+	known       map[string]sessionJSON
+}
+
+// Print prints the changes from the sessions of the last call to seen.
+func (c *SessionChanges) Print(seen []discovery.Seen) {
+	now := map[string]sessionJSON{}
+	for i := range seen {
+		now[seen[i].Host.String()] = toSessionJSON(&seen[i], c.GameVersion)
 	}
-	for {
-		now := map[string]sessionJSON{}
-		for _, s := range b.Sessions() {
-			if keep(&s) {
-				now[s.Host.String()] = toSessionJSON(&s, gameVersion)
-			}
-		}
-		for id, s := range now {
-			old, ok := known[id]
-			switch {
-			case !ok:
-				emit("up", s)
-			case !sameSessionJSON(old, s):
-				emit("changed", s)
-			}
-		}
-		for id, s := range known {
-			if _, ok := now[id]; !ok {
-				emit("down", s)
-			}
-		}
-		known = now
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-b.Changed():
+	for id, s := range now {
+		old, ok := c.known[id]
+		switch {
+		case !ok:
+			c.emit("up", s)
+		case !sameSessionJSON(old, s):
+			c.emit("changed", s)
 		}
 	}
+	for id, s := range c.known {
+		if _, ok := now[id]; !ok {
+			c.emit("down", s)
+		}
+	}
+	c.known = now
+}
+
+func (c *SessionChanges) emit(ev string, s sessionJSON) {
+	if c.JSON {
+		line, _ := json.Marshal(struct {
+			Ev     string `json:"ev"`
+			UnixMs int64  `json:"unix_ms"`
+			sessionJSON
+		}{ev, time.Now().UnixMilli(), s})
+		fmt.Fprintf(c.Out, "%s\n", line)
+		return
+	}
+	fmt.Fprintf(c.Out, "%-7s %q %s %d/%d host %s\n", ev, s.Name, s.State, s.Players, s.MaxPlayers, s.Host)
 }
 
 // sameSessionJSON: what a watcher would call no change.

@@ -77,3 +77,31 @@ func TestSessions(t *testing.T) {
 		}
 	}
 }
+
+// `list --watch` prints a session once as it comes, again when it changes
+// and once as it goes; what did not change prints nothing.
+func TestSessionChanges(t *testing.T) {
+	id := testPeerID(t)
+	lobby := discovery.Seen{Announcement: discovery.Announcement{Protocol: session.ProtocolVersion, GameVersion: "1.0",
+		Name: "Bob's game", Players: 1, MaxPlayers: 4, State: discovery.AnnLobby, Host: id}}
+	fuller := lobby
+	fuller.Players = 2
+	var out bytes.Buffer
+	c := &SessionChanges{Out: &out, GameVersion: "1.0"}
+	for _, step := range []struct {
+		seen []discovery.Seen
+		want string
+	}{
+		{[]discovery.Seen{lobby}, "up      \"Bob's game\" lobby 1/4 host " + id.String() + "\n"},
+		{[]discovery.Seen{lobby}, ""},
+		{[]discovery.Seen{fuller}, "changed \"Bob's game\" lobby 2/4 host " + id.String() + "\n"},
+		{nil, "down    \"Bob's game\" lobby 2/4 host " + id.String() + "\n"},
+		{nil, ""},
+	} {
+		out.Reset()
+		c.Print(step.seen)
+		if out.String() != step.want {
+			t.Fatalf("printed %q, want %q", out.String(), step.want)
+		}
+	}
+}

@@ -4,12 +4,13 @@
 // when the event has one. Headless peers, window peers, `sim` and the
 // relay print through it, so they print the same lines.
 //
-// It also holds what the other commands print and the loops that produce
-// it, so that the root package only reads the command line and picks a
-// printer or a window: `list`'s sessions (Sessions, WatchSessions), the bot
-// match of `sim` and `play --headless` (Sim, Watch) and the replay check of
-// `replay --headless --verify` (VerifyReplay). Their texts and JSON field
-// names are read by scripts and tests; they do not change by the way.
+// It also holds what the other commands print, so that the root package
+// only reads the command line and picks a printer or a window: `list`'s
+// sessions (Sessions, SessionChanges), the bot matches of `sim` and `play
+// --headless` and the replay check of `replay --headless --verify`. It
+// prints and nothing more: app plays those games and runs the loops. Their
+// texts and JSON field names are read by scripts and tests; they do not
+// change by the way.
 package status
 
 import (

@@ -85,7 +85,7 @@ func electAuto(seen []discovery.Seen, self peer.ID, gameVersion string, settled 
 		switch {
 		case s.State == discovery.AnnLooking:
 			cands = append(cands, session.Announce{Peer: id})
-		case s.Joinable(gameVersion):
+		case s.Joinable(session.ProtocolVersion, gameVersion):
 			cands = append(cands, session.Announce{Peer: id, Hosting: true, Players: uint32(s.Players)})
 			lobbies[id] = s
 		}

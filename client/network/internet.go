@@ -16,15 +16,15 @@ import (
 // code, published through the DHT while the session lasts and shown
 // (Options.Invite) once it is out. With ip.always every hosted lobby is
 // published; otherwise only those created with client.CreateOptions.Internet.
-func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
+func (wi Wiring) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 	in := ip.in
 	in.OnPath(func(p peer.ID, k transport.PathKind) {
 		ip.onPath(p, k)
-		if su.OnPath != nil {
-			su.OnPath(p, k)
+		if wi.OnPath != nil {
+			wi.OnPath(p, k)
 		}
 		if k == transport.PathRelayed {
-			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, p, su.OnProgress, ip.progress, log) })
+			time.AfterFunc(stuckRelayed, func() { warnRelayed(in, p, wi.OnProgress, ip.progress, log) })
 		}
 	})
 	var shown atomic.Pointer[string]
@@ -44,8 +44,8 @@ func (su Setup) useInternet(ip *inetPlay, opt *Options, log *slog.Logger) {
 		case <-published:
 			s := code.String()
 			shown.Store(&s)
-			if su.OnInvite != nil {
-				su.OnInvite(s, "")
+			if wi.OnInvite != nil {
+				wi.OnInvite(s, "")
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hostfall/client"
+	"hostfall/internal/codeform"
 	"hostfall/internal/dhtlab"
 	"hostfall/internal/testwait"
 	"hostfall/p2p/codes"
@@ -20,18 +21,18 @@ import (
 // a LAN peer).
 func startWithSetup(t *testing.T, name string, inet *codes.InternetConfig) *Client {
 	t.Helper()
-	return startWith(t, name, Setup{Internet: inet})
+	return startWith(t, name, Wiring{Internet: inet})
 }
 
-// startWith is Start with su, on loopback, its identity in a directory of the test.
-func startWith(t *testing.T, name string, su Setup) *Client {
+// startWith is Start with wi, on loopback, its identity in a directory of the test.
+func startWith(t *testing.T, name string, wi Wiring) *Client {
 	t.Helper()
 	dir := t.TempDir()
-	su.IdentityPath, su.Listen = filepath.Join(dir, name+".key"), []string{"/ip4/127.0.0.1/tcp/0"}
+	wi.IdentityPath, wi.Listen = filepath.Join(dir, name+".key"), []string{"/ip4/127.0.0.1/tcp/0"}
 	opt := Options{GameVersion: testVersion, Logger: testLog(), ReplayDir: filepath.Join(dir, "replays"),
 		ReportDir: filepath.Join(dir, "desync"), SaveDir: filepath.Join(dir, "saves"),
 		Session: session.Config{CountdownTicks: 2}, JoinTimeout: 20 * time.Second}
-	c, err := Start(t.Context(), su, opt)
+	c, err := Start(t.Context(), wi, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestStartInternetShortCode(t *testing.T) {
 	}
 	var code string
 	testwait.For(t, "Ann's short code", 15*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
-	if !codes.IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
 	bo := startWithSetup(t, "bo", &codes.InternetConfig{Bootstrap: boot[5:6]})
@@ -77,7 +78,7 @@ func TestStartInternetShortCode(t *testing.T) {
 	testwait.For(t, "Bo in Ann's lobby by the short code "+code, 20*time.Second, func() bool { return ctx.Err() == nil && bo.Slot() == 1 })
 }
 
-// The window's client (Setup.InternetWhenAsked) stays off the public
+// The window's client (Wiring.InternetWhenAsked) stays off the public
 // network until the player asks: a LAN game publishes nothing; a short
 // code typed into the browser starts internet play and, for a code nobody
 // published, answers "no game with that code"; a game created with
@@ -85,8 +86,8 @@ func TestStartInternetShortCode(t *testing.T) {
 func TestInternetWhenAsked(t *testing.T) {
 	t.Parallel()
 	boot := dhtlab.Loopback(t, 8)
-	ann := startWith(t, "ann", Setup{InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}})
-	bo := startWith(t, "bo", Setup{InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot[5:6]}})
+	ann := startWith(t, "ann", Wiring{InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot[:2], RelayWait: 200 * time.Millisecond}})
+	bo := startWith(t, "bo", Wiring{InternetWhenAsked: &codes.InternetConfig{Bootstrap: boot[5:6]}})
 	for _, c := range []*Client{ann, bo} {
 		if codes.On(c.opt.Host) != nil {
 			t.Fatal("internet play started before anyone asked for it")
@@ -126,7 +127,7 @@ func TestInternetWhenAsked(t *testing.T) {
 	}
 	var code string
 	testwait.For(t, "Ann's short code", 20*time.Second, func() bool { code = ann.Status().Invite; return code != "" })
-	if !codes.IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		t.Fatalf("Ann offers %q, not a short code", code)
 	}
 	if st := ann.Status().Internet; !st.On || !strings.Contains(st.Text, "friends type its code "+code) {
@@ -145,7 +146,7 @@ func TestInternetWhenAsked(t *testing.T) {
 // a client with a relay of its own refuses an internet game in a sentence.
 func TestInternetNotAsked(t *testing.T) {
 	t.Parallel()
-	c := startWith(t, "lan", Setup{InternetWhenAsked: &codes.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)}}) // never the public list
+	c := startWith(t, "lan", Wiring{InternetWhenAsked: &codes.InternetConfig{Bootstrap: dhtlab.Loopback(t, 1)}}) // never the public list
 	if err := c.Create(client.CreateOptions{Name: "LAN only", PlayerName: "Cy", MaxPlayers: 2, MapSize: 64}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"hostfall/internal/testwait"
-	"hostfall/p2p/discovery"
 	"hostfall/session"
 )
 
@@ -74,8 +73,8 @@ func TestLeaveIsADepartureAtOnce(t *testing.T) {
 					return false
 				})
 				testwait.For(t, "the announcement counting one player fewer", 5*time.Second, func() bool {
-					l, _ := host.Hosting()
-					return discovery.LobbyAnnouncement(host.host, &l, false).Players == players-1
+					a, _ := announced{p: host.Peer}.Announce()
+					return a.Players == players-1
 				})
 				if l, _ := host.Hosting(); l.Slots[slot].Kind == session.SlotHuman {
 					t.Errorf("the leaver's slot %d is still announced as a player's", slot)

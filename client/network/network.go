@@ -45,8 +45,8 @@ import (
 	"hostfall/client"
 	"hostfall/game"
 	"hostfall/game/ai"
+	"hostfall/internal/codeform"
 	"hostfall/match"
-	"hostfall/p2p/codes"
 	"hostfall/p2p/transport"
 	"hostfall/savegame"
 	"hostfall/session"
@@ -177,8 +177,8 @@ type Client struct {
 	events client.EventLog
 
 	stops      []func()        // what Start built, stopped by Close
-	inet       *inetPlay       // internet play (Start with Setup.Internet or InternetWhenAsked); nil: none
-	relayReady <-chan struct{} // Setup.AwaitRelay
+	inet       *inetPlay       // internet play (Start with Wiring.Internet or InternetWhenAsked); nil: none
+	relayReady <-chan struct{} // Wiring.AwaitRelay
 
 	wevents client.WorldLog // added to by the peer's loop
 	stepped atomic.Int64    // unix nanos of the last applied turn
@@ -488,7 +488,7 @@ func (c *Client) JoinCode(code string, o client.JoinOptions) error {
 	if code == "" {
 		return errors.New("type the invite code first")
 	}
-	if c.inet != nil && codes.IsShortCode(code) { // typing a short code asks for internet play
+	if c.inet != nil && codeform.IsShort(code) { // typing a short code asks for internet play
 		var host atomic.Value // the peer.ID the code named
 		return c.joinWithin(o, max(c.opt.JoinTimeout, internetJoinWait), func(ctx context.Context) (transport.AddrInfo, error) {
 			if err := c.inet.ensure(ctx); err != nil {

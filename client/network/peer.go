@@ -199,7 +199,7 @@ func (p *Peer) View(fn func(*game.World)) bool { return p.m.View(fn) }
 func (p *Peer) Over() bool { return p.m.Over() }
 
 // Hosting returns the lobby and whether this peer hosts the session now,
-// for announcing it (discovery.AnnounceLobby, relay.RegisterLobby).
+// for announcing it (announced).
 func (p *Peer) Hosting() (session.Lobby, bool) {
 	st := p.Status()
 	l := p.Lobby()
@@ -580,6 +580,22 @@ func recoverable(err error) bool {
 	return errors.Is(err, match.ErrNotLoaded) || errors.Is(err, match.ErrTurnGap) || errors.Is(err, match.ErrBadSnapshot)
 }
 
+// introduces lists the peers m sends its receiver to (a member naming its
+// host, a host naming the game that goes on): the transport tells the
+// receiver their addresses first.
+func introduces(m *session.Message) []peer.ID {
+	if m.Kind != session.MsgReject && m.Kind != session.MsgMerge {
+		return nil
+	}
+	var ids []peer.ID
+	for _, target := range m.Targets {
+		if id, err := peer.Decode(string(target)); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // handled does the loop's side of one Ready: send, then tell.
 func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
 	if rd.Status.Generation > p.gens.saved { // rare: look for a claim only then
@@ -598,6 +614,9 @@ func (p *Peer) handled(rd *session.Ready, hashes []session.HashReport) {
 		}
 		p.admit.sent(to, m.Kind)
 		if p.tamper == nil || p.tamper(m) {
+			if ids := introduces(m); len(ids) > 0 {
+				p.t.Introduce(to, ids)
+			}
 			p.t.Send(to, m)
 		}
 	}

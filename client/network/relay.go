@@ -13,6 +13,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/client"
+	"hostfall/internal/codeform"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/discovery"
 	"hostfall/p2p/relay"
@@ -222,10 +223,10 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := relay.RegisterLobby(ctx, h, p, rc.Relay(), log)
+		stop := relay.RegisterLobby(ctx, h, announced{p, false}, rc.Relay(), log)
 		context.AfterFunc(ctx, stop)
 		registered := make(chan struct{})
-		code, stopCode := relay.RegisterCode(ctx, h, p, rc.Relay(), log, func() { close(registered) })
+		code, stopCode := relay.RegisterCode(ctx, h, announced{p, false}, rc.Relay(), log, func() { close(registered) })
 		context.AfterFunc(ctx, stopCode)
 		go func() {
 			select { // offered once it resolves
@@ -252,14 +253,14 @@ func UseRelay(ctx context.Context, opt *Options, ro RelayOptions) {
 	// its addresses.
 	long := opt.ResolveCode
 	opt.ResolveCode = func(ctx context.Context, code string) (transport.AddrInfo, error) {
-		if !codes.IsShortCode(code) && long != nil {
+		if !codeform.IsShort(code) && long != nil {
 			return long(ctx, code)
 		}
 		c, err := codes.ParseCode(code)
 		if err != nil {
 			return transport.AddrInfo{}, err
 		}
-		return relay.RelayCodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
+		return relay.CodeResolver{Relay: rc.Relay(), Code: c}.Resolve(ctx, h)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/client"
+	"hostfall/internal/codeform"
 	"hostfall/internal/testwait"
 	"hostfall/p2p/codes"
 	"hostfall/p2p/relay"
@@ -73,7 +74,7 @@ func TestMerged(t *testing.T) {
 func startRelay(t *testing.T) *transport.Host {
 	t.Helper()
 	h := relayHost(t)
-	rs, err := relay.StartRelay(h, relay.RelayOptions{Logger: testLog()})
+	rs, err := relay.Start(h, relay.Options{Logger: testLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func relayHost(t testing.TB) *transport.Host {
 		t.Fatal(err)
 	}
 	h, err := transport.NewHost(t.Context(), transport.Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Libp2p: relay.RelayHostOptions(), Logger: testLog()})
+		Libp2p: relay.HostOptions(), Logger: testLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +149,11 @@ func TestRelayDirectoryAndInvite(t *testing.T) {
 	})
 	if c, err := codes.ParseCode(short); err != nil {
 		t.Fatalf("Ann's short code %q: %v", short, err)
-	} else if ai, err := (relay.RelayCodeResolver{Relay: point.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
+	} else if ai, err := (relay.CodeResolver{Relay: point.AddrInfo(), Code: c}).Resolve(t.Context(), bo.opt.Host); err != nil || ai.ID != ann.opt.Host.ID() {
 		t.Fatalf("the short code %s resolves on the relay to %v, %v; want Ann", short, ai.ID, err)
 	}
 	inv, err := codes.DecodeInvite(code)
-	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, codes.InvitePrefix) {
+	if err != nil || inv.Host != ann.opt.Host.ID() || inv.Relay == nil || !strings.HasPrefix(code, codeform.LongPrefix) {
 		t.Fatalf("invite code %q: %+v, %v", code, inv, err)
 	}
 	t.Logf("Ann's invite code (%d characters): %s", len(code), code)

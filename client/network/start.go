@@ -15,9 +15,9 @@ import (
 	"hostfall/p2p/transport"
 )
 
-// Setup is what Start builds around a Client: this machine's libp2p host,
+// Wiring is what Start builds around a Client: this machine's libp2p host,
 // the LAN (mDNS browsing and announcing), and a relay when one is named.
-type Setup struct {
+type Wiring struct {
 	IdentityPath string   // "" means $HOSTFALL_IDENTITY or the user's config dir
 	Listen       []string // multiaddrs; none means every interface
 	// Relay is a Hostfall relay's multiaddr ("" for none): the host is built
@@ -63,10 +63,10 @@ var ErrBadRelay = errors.New("--relay")
 // reservation and hole punching before it dials the host anyway.
 const relayReadyWait = 8 * time.Second
 
-// Start builds the host and what Setup asks for around a new Client
+// Start builds the host and what Wiring asks for around a new Client
 // (opt.Host, Browser, ResolveCode and OnSession are filled in). Close stops
 // it all.
-func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
+func Start(ctx context.Context, wi Wiring, opt Options) (*Client, error) {
 	log := opt.Logger
 	if log == nil {
 		log = slog.Default()
@@ -80,37 +80,37 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 	var in *codes.Internet
 	var ip *inetPlay
 	hopt := transport.Options{}
-	inet := su.Internet
-	if inet == nil && su.Relay == "" {
-		inet = su.InternetWhenAsked
+	inet := wi.Internet
+	if inet == nil && wi.Relay == "" {
+		inet = wi.InternetWhenAsked
 	}
 	switch {
-	case su.Relay != "" && su.Internet != nil:
+	case wi.Relay != "" && wi.Internet != nil:
 		cancel()
 		return nil, fmt.Errorf("%w and --internet are alternatives for now: give one (a relay of your own, or the public network)", ErrBadRelay)
 	case inet != nil:
-		ip = &inetPlay{ctx: ctx, always: su.Internet != nil, log: log}
+		ip = &inetPlay{ctx: ctx, always: wi.Internet != nil, log: log}
 		cfg := *inet
 		cfg.Logger, cfg.Progress = log, func(p codes.Progress) {
 			ip.progress(p)
-			if su.OnProgress != nil {
-				su.OnProgress(p)
+			if wi.OnProgress != nil {
+				wi.OnProgress(p)
 			}
 		}
 		in = codes.NewInternet(cfg)
 		ip.in = in
 		hopt = in.HostOptions()
 		transport.TrustOneObserver()
-	case su.Relay != "":
+	case wi.Relay != "":
 		var err error
-		if rc, err = transport.NewRelayClient(su.Relay, log); err != nil {
+		if rc, err = transport.NewRelayClient(wi.Relay, log); err != nil {
 			cancel()
 			return nil, fmt.Errorf("%w: %v", ErrBadRelay, err)
 		}
 		hopt = rc.HostOptions()
 		transport.TrustOneObserver() // before this process's first host starts
 	}
-	hopt.IdentityPath, hopt.Listen, hopt.Logger = su.IdentityPath, su.Listen, log
+	hopt.IdentityPath, hopt.Listen, hopt.Logger = wi.IdentityPath, wi.Listen, log
 	h, err := transport.NewHost(ctx, hopt)
 	if err != nil {
 		cancel()
@@ -139,7 +139,7 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		}
 		return r.Resolve(ctx, h)
 	}
-	if su.Browse {
+	if wi.Browse {
 		mb := discovery.Browse(ctx, discovery.BrowseOptions{Logger: log})
 		opt.Browser = LAN{B: mb, GameVersion: opt.GameVersion}
 		stops = append(stops, mb.Close)
@@ -153,14 +153,14 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		if prev != nil {
 			prev(ctx, p)
 		}
-		stop := discovery.AnnounceLobby(ctx, h, p, su.Auto, discovery.AdvertiseOptions{Logger: log})
+		stop := discovery.AnnounceLobby(ctx, announced{p, wi.Auto}, discovery.AdvertiseOptions{Logger: log})
 		context.AfterFunc(ctx, stop)
 	}
 	if rc != nil {
-		su.useRelay(ctx, rc, &opt)
+		wi.useRelay(ctx, rc, &opt)
 	}
 	if ip != nil {
-		su.useInternet(ip, &opt, log)
+		wi.useInternet(ip, &opt, log)
 	}
 	c, err := New(opt)
 	if err != nil {
@@ -170,29 +170,29 @@ func Start(ctx context.Context, su Setup, opt Options) (*Client, error) {
 		return nil, err
 	}
 	c.stops, c.inet = stops, ip
-	if rc != nil && su.AwaitRelay {
+	if rc != nil && wi.AwaitRelay {
 		c.relayReady = rc.Ready()
 	}
 	return c, nil
 }
 
 // useRelay puts the relay into opt: reservation, directory, invite codes.
-func (su Setup) useRelay(ctx context.Context, rc *transport.RelayClient, opt *Options) {
-	if su.OnPath != nil {
-		rc.OnPath(su.OnPath)
+func (wi Wiring) useRelay(ctx context.Context, rc *transport.RelayClient, opt *Options) {
+	if wi.OnPath != nil {
+		rc.OnPath(wi.OnPath)
 	}
-	ro := RelayOptions{Relay: rc, NoDirectory: !su.Browse}
-	if su.OnRelayCode != nil {
-		ro.OnCode = func(c codes.Code) { su.OnRelayCode(c.String(), rc.RelayAddr().String()) }
+	ro := RelayOptions{Relay: rc, NoDirectory: !wi.Browse}
+	if wi.OnRelayCode != nil {
+		ro.OnCode = func(c codes.Code) { wi.OnRelayCode(c.String(), rc.RelayAddr().String()) }
 	}
 	UseRelay(ctx, opt, ro)
-	if su.OnInvite == nil {
+	if wi.OnInvite == nil {
 		return
 	}
 	invite, prev := opt.Invite, opt.OnSession
 	opt.OnSession = func(ctx context.Context, p *Peer) {
 		prev(ctx, p)
-		go offerInvite(ctx, p, invite, func(code string) { su.OnInvite(code, rc.RelayAddr().String()) })
+		go offerInvite(ctx, p, invite, func(code string) { wi.OnInvite(code, rc.RelayAddr().String()) })
 	}
 }
 
@@ -216,7 +216,7 @@ func offerInvite(ctx context.Context, p *Peer, invite func() string, tell func(s
 }
 
 // awaitRelay waits, before a joiner dials, for the relay reservation (see
-// Setup.AwaitRelay); without one it returns at once.
+// Wiring.AwaitRelay); without one it returns at once.
 func (c *Client) awaitRelay(ctx context.Context) {
 	if c.relayReady == nil {
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hostfall/internal/codeform"
 	"strings"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -31,9 +32,6 @@ const (
 	// CodeRandom is the number of symbols that come from the hash.
 	CodeRandom = 7
 	codeLen    = CodeRandom + 1
-	// MaxShortCode is the longest input taken for a short code (symbols,
-	// dashes and spaces); a longer one is the long HF1-… form.
-	MaxShortCode = 12
 )
 
 // ErrBadCode wraps every reason a short code is refused.
@@ -92,17 +90,10 @@ func checkSymbol(v []int) int {
 	return (4 * (codeBase - s%codeBase)) % codeBase
 }
 
-// IsShortCode reports whether s is meant as a short code rather than the
-// long HF1-… form (it does not say whether s is valid).
-func IsShortCode(s string) bool {
-	s = strings.TrimSpace(s)
-	return len(s) <= MaxShortCode && !strings.HasPrefix(strings.ToUpper(s), "HF1-")
-}
-
 // ParseCode reads a short code as a person may have typed it: any case,
 // dashes and spaces anywhere or nowhere.
 func ParseCode(s string) (Code, error) {
-	if len(s) > 4*MaxShortCode {
+	if len(s) > 4*codeform.MaxShort {
 		return "", fmt.Errorf("%w: %d characters; a code has %d letters and digits", ErrBadCode, len(s), codeLen)
 	}
 	b := make([]byte, 0, codeLen)

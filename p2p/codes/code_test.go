@@ -2,6 +2,7 @@ package codes
 
 import (
 	"errors"
+	"hostfall/internal/codeform"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,7 @@ func TestCodeFor(t *testing.T) {
 		if len(c) != codeLen || strings.ContainsAny(string(c), "01OIL") {
 			t.Fatalf("code %q", c)
 		}
-		if len(c.String()) > MaxShortCode || c.String()[4] != '-' {
+		if !codeform.IsShort(c.String()) || c.String()[4] != '-' {
 			t.Fatalf("shown as %q", c.String())
 		}
 		got, err := ParseCode(c.String())
@@ -91,18 +92,6 @@ func TestParseCodeCatchesTypos(t *testing.T) {
 					t.Fatalf("%s with symbols %d and %d swapped (%s) passed", c, i, k, typo)
 				}
 			}
-		}
-	}
-}
-
-func TestIsShortCode(t *testing.T) {
-	long, _ := func() (string, error) { inv := testInvite(t); return inv.Encode() }()
-	for _, tc := range []struct {
-		in   string
-		want bool
-	}{{"K7Q2-9XPM", true}, {"k7q29xpm", true}, {" K7Q2 9XPM ", true}, {long, false}, {"HF1-ABCDE", false}} {
-		if got := IsShortCode(tc.in); got != tc.want {
-			t.Errorf("IsShortCode(%q) = %v", tc.in, got)
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
+	"hostfall/internal/codeform"
 	"hostfall/p2p/transport"
 )
 
@@ -388,7 +389,7 @@ func noReservation(err error) bool {
 // ResolveAnyCode is the resolver of an invite code of either form: short
 // (through the DHT) or long (HF1-…, which holds the addresses itself).
 func ResolveAnyCode(code string) (transport.Resolver, error) {
-	if !IsShortCode(code) {
+	if !codeform.IsShort(code) {
 		if _, err := DecodeInvite(code); err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/internal/clip"
+	"hostfall/internal/codeform"
 	"hostfall/p2p/transport"
 )
 
@@ -31,9 +32,6 @@ import (
 // CRC-32 (IEEE, big endian) of all before it. A peer ID is a kind byte:
 // 1 and the 32-byte Ed25519 key of an identity-hashed ID (what Hostfall
 // peers have), or 0 and the uvarint-length ID bytes.
-
-// InvitePrefix starts every invite code.
-const InvitePrefix = "HF1-"
 
 const (
 	inviteVersion   = 1
@@ -100,7 +98,7 @@ func (inv *Invite) Encode() (string, error) {
 	if len(b) > maxInviteBytes {
 		return "", fmt.Errorf("%w: %d bytes is too long", ErrBadInvite, len(b))
 	}
-	return InvitePrefix + group(crockford.encode(b)), nil
+	return codeform.LongPrefix + group(crockford.encode(b)), nil
 }
 
 // DecodeInvite reads an invite code as a person may have typed it: any
@@ -109,7 +107,7 @@ func DecodeInvite(code string) (Invite, error) {
 	var inv Invite
 	s := strings.ToUpper(strings.TrimSpace(code))
 	if len(s) < 3 || s[:2] != "HF" || crockford.values[s[2]] != 1 {
-		return inv, fmt.Errorf("%w: it starts with %q, not %q", ErrBadInvite, clip.String(s, 4), InvitePrefix)
+		return inv, fmt.Errorf("%w: it starts with %q, not %q", ErrBadInvite, clip.String(s, 4), codeform.LongPrefix)
 	}
 	b, err := crockford.decode(s[3:])
 	if err != nil {

@@ -11,8 +11,6 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"hostfall/internal/clip"
-	"hostfall/p2p/transport"
-	"hostfall/session"
 )
 
 // ServiceType is the DNS-SD service Hostfall sessions are advertised as, in
@@ -34,6 +32,9 @@ const (
 	MaxTXTBytes   = 1000
 	maxAnnName    = 64
 	maxGameVerLen = 32
+	// maxAnnPlayers bounds what an announcement's player counts read as:
+	// more than any lobby holds, so only junk is cut.
+	maxAnnPlayers = 64
 )
 
 // AnnState is what an announced peer is doing.
@@ -67,7 +68,7 @@ func ParseAnnState(s string) (AnnState, error) {
 // Announcement is what a peer advertises on the LAN: the session it hosts
 // (or, with --auto, that it looks for one) and how to dial it.
 type Announcement struct {
-	Protocol    int    // session.ProtocolVersion of the host
+	Protocol    int    // the host's session protocol version
 	GameVersion string // the host's game version; joiners need the same
 	Name        string // session name ("" while looking)
 	Players     int    // occupied slots (players and bots)
@@ -153,8 +154,8 @@ func DecodeTXT(fields []string) (Announcement, error) {
 	a.GameVersion = clip.String(kv["gv"], maxGameVerLen)
 	a.Name = clip.String(kv["name"], maxAnnName)
 	a.HostName = clip.String(kv["hname"], maxAnnName)
-	a.Players = boundedInt(kv["players"], session.MaxSlots)
-	a.MaxPlayers = boundedInt(kv["max"], session.MaxSlots)
+	a.Players = boundedInt(kv["players"], maxAnnPlayers)
+	a.MaxPlayers = boundedInt(kv["max"], maxAnnPlayers)
 	if a.State, err = ParseAnnState(kv["state"]); err != nil {
 		return a, fmt.Errorf("%w: %v", ErrNotHostfall, err)
 	}
@@ -182,33 +183,11 @@ func (a *Announcement) AddrInfo() peer.AddrInfo {
 	return peer.AddrInfo{ID: a.Host, Addrs: append([]ma.Multiaddr(nil), a.Addrs...)}
 }
 
-// Joinable reports whether a player with this protocol and game version
-// could join: a lobby with a free slot.
-func (a *Announcement) Joinable(gameVersion string) bool {
-	return a.State == AnnLobby && a.Protocol == session.ProtocolVersion &&
+// Joinable reports whether a player of this session protocol and game
+// version could join: a lobby with a free slot.
+func (a *Announcement) Joinable(protocol int, gameVersion string) bool {
+	return a.State == AnnLobby && a.Protocol == protocol &&
 		a.GameVersion == gameVersion && (a.MaxPlayers == 0 || a.Players < a.MaxPlayers)
-}
-
-// LobbyAnnouncement describes the lobby l hosted by h (state lobby until the
-// countdown starts, playing after).
-func LobbyAnnouncement(h *transport.Host, l *session.Lobby, auto bool) Announcement {
-	a := Announcement{
-		Protocol: session.ProtocolVersion, GameVersion: l.GameVersion, Name: l.Name,
-		MaxPlayers: int(l.MaxPlayers), Password: l.Password, Auto: auto,
-		Host: h.ID(), Addrs: h.LibP2P().Addrs(),
-	}
-	for _, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
-			a.Players++
-		}
-		if s.Kind == session.SlotHuman && s.Peer == session.PeerID(h.ID().String()) {
-			a.HostName = s.Name
-		}
-	}
-	if l.State != session.StateLobby {
-		a.State = AnnPlaying
-	}
-	return a
 }
 
 // dialableOnLAN keeps addresses another machine could dial: no loopback,

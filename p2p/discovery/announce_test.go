@@ -9,11 +9,13 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
-
-	"hostfall/session"
 )
 
 const testPeerID = "12D3KooWJfs5RGnCqpP3NqiZf5mGcw3hv6JBDcjig7mkYi64VsEa"
+
+// testProtocol is the session protocol version of the announcements here:
+// discovery carries it and compares it, it does not know what it means.
+const testProtocol = 7
 
 func testAnnouncement(t testing.TB) Announcement {
 	t.Helper()
@@ -22,7 +24,7 @@ func testAnnouncement(t testing.TB) Announcement {
 		t.Fatal(err)
 	}
 	return Announcement{
-		Protocol: session.ProtocolVersion, GameVersion: "0.1.0", Name: "Friday night", Players: 2, MaxPlayers: 4,
+		Protocol: testProtocol, GameVersion: "0.1.0", Name: "Friday night", Players: 2, MaxPlayers: 4,
 		State: AnnLobby, Password: true, Host: id, HostName: "Ann",
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.1.0.7/tcp/4001"), ma.StringCast("/ip4/10.1.0.7/udp/4001/quic-v1")},
 	}
@@ -105,14 +107,14 @@ func TestDecodeTXTRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Name != "first" || a.Players != 0 || a.MaxPlayers != session.MaxSlots || a.State != AnnPlaying || len(a.Addrs) != 1 {
+	if a.Name != "first" || a.Players != 0 || a.MaxPlayers != maxAnnPlayers || a.State != AnnPlaying || len(a.Addrs) != 1 {
 		t.Fatalf("decoded %+v", a)
 	}
 }
 
 func TestJoinable(t *testing.T) {
 	a := testAnnouncement(t)
-	if !a.Joinable("0.1.0") {
+	if !a.Joinable(testProtocol, "0.1.0") {
 		t.Fatal("an open lobby of the same version is joinable")
 	}
 	for _, mut := range []func(*Announcement){
@@ -123,7 +125,7 @@ func TestJoinable(t *testing.T) {
 	} {
 		b := a
 		mut(&b)
-		if b.Joinable("0.1.0") {
+		if b.Joinable(testProtocol, "0.1.0") {
 			t.Errorf("%+v is joinable", b)
 		}
 	}
@@ -183,7 +185,7 @@ func FuzzDecodeTXT(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if a.Players < 0 || a.Players > session.MaxSlots || a.MaxPlayers > session.MaxSlots ||
+		if a.Players < 0 || a.Players > maxAnnPlayers || a.MaxPlayers > maxAnnPlayers ||
 			len(a.Name) > maxAnnName || len(a.Addrs) > maxTXTAddrs {
 			t.Fatalf("out of bounds: %+v", a)
 		}

@@ -5,34 +5,34 @@ import (
 	"strings"
 )
 
-// Discovery is a set of ways a browser finds LAN sessions.
-type Discovery uint8
+// Way is a set of ways a browser finds LAN sessions.
+type Way uint8
 
 const (
-	DiscoveryMDNS   Discovery = 1 << iota // mDNS / DNS-SD (multicast)
-	DiscoveryBeacon                       // UDP broadcast beacons (p2p/beacon)
+	MDNS   Way = 1 << iota // mDNS / DNS-SD (multicast)
+	Beacon                 // UDP broadcast beacons (p2p/beacon)
 )
 
-func (d Discovery) String() string {
+func (d Way) String() string {
 	var out []string
-	if d&DiscoveryMDNS != 0 {
+	if d&MDNS != 0 {
 		out = append(out, "mdns")
 	}
-	if d&DiscoveryBeacon != 0 {
+	if d&Beacon != 0 {
 		out = append(out, "beacon")
 	}
 	return strings.Join(out, "+")
 }
 
-// discoveryFromEnv reads $HOSTFALL_DISCOVERY ("mdns" or "beacon" to look
+// waysFromEnv reads $HOSTFALL_DISCOVERY ("mdns" or "beacon" to look
 // one way only, for measuring each path and for trying a LAN where one
 // misbehaves); anything else means both.
-func discoveryFromEnv() Discovery {
+func waysFromEnv() Way {
 	switch os.Getenv("HOSTFALL_DISCOVERY") {
 	case "mdns":
-		return DiscoveryMDNS
+		return MDNS
 	case "beacon":
-		return DiscoveryBeacon
+		return Beacon
 	}
-	return DiscoveryMDNS | DiscoveryBeacon
+	return MDNS | Beacon
 }

@@ -5,6 +5,8 @@
 // list, keyed by the host's peer ID. What a record says is an Announcement
 // (the game's name, players, state, versions and the host's addresses) in
 // DNS-SD TXT strings that both paths carry unchanged. AnnounceLobby keeps
-// the records of a hosted lobby current; SessionResolver finds a game by
-// name.
+// the records of a hosted game current with what the peer that hosts it
+// says to announce (Hosting: the client builds the announcement from its
+// lobby; discovery only carries the fields); SessionResolver finds a game
+// by name.
 package discovery

@@ -13,18 +13,17 @@ import (
 
 	"hostfall/p2p/beacon"
 	"hostfall/p2p/transport"
-	"hostfall/session"
 )
 
 // AnnounceEvery is how often AnnounceLobby looks at the peer's lobby.
 const AnnounceEvery = 100 * time.Millisecond
 
-// Hosting is what announcing a session needs of the peer that runs it on
-// host h.
+// Hosting is what announcing a session needs of the peer that runs it:
+// the peer decides what its session is announced as; discovery carries it.
 type Hosting interface {
-	// Hosting returns the session's lobby and whether this peer hosts it
-	// now: joined, not left, and the game not over.
-	Hosting() (session.Lobby, bool)
+	// Announce returns what to announce of the session and whether this
+	// peer hosts it now (joined, not left, and the game not over).
+	Announce() (Announcement, bool)
 }
 
 // AnnounceLobby advertises p's session on the LAN whenever p hosts it — at
@@ -32,14 +31,13 @@ type Hosting interface {
 // (p2p/beacon), and keeps the announcement current (players, lobby or
 // playing). It withdraws when p stops hosting, the game ends, or ctx is
 // done; the returned stop does the same and waits.
-func AnnounceLobby(ctx context.Context, h *transport.Host, p Hosting, auto bool, opt AdvertiseOptions) (stop func()) {
+func AnnounceLobby(ctx context.Context, p Hosting, opt AdvertiseOptions) (stop func()) {
 	log := cmp.Or(opt.Logger, slog.Default())
 	var ad *Advertiser
 	var bc *beacon.Announcer
 	var last []string
 	warned := false // a machine with no multicast interface fails every try: say it once
-	announce := func(_ context.Context, l session.Lobby) {
-		a := LobbyAnnouncement(h, &l, auto)
+	announce := func(_ context.Context, a Announcement) {
 		txt := a.TXT()
 		if bc == nil {
 			var err error
@@ -86,11 +84,11 @@ func AnnounceLobby(ctx context.Context, h *transport.Host, p Hosting, auto bool,
 	return WhileHosting(ctx, p, AnnounceEvery, announce, withdraw)
 }
 
-// WhileHosting calls on with p's lobby every period while p hosts its
+// WhileHosting calls on with p's announcement every period while p hosts its
 // session (from the start, or after a migration), and off whenever it does
 // not: not yet, no longer, the game is over, or stop was called. Both run
 // on one goroutine; stop waits for it.
-func WhileHosting(ctx context.Context, p Hosting, period time.Duration, on func(context.Context, session.Lobby), off func()) (stop func()) {
+func WhileHosting(ctx context.Context, p Hosting, period time.Duration, on func(context.Context, Announcement), off func()) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -99,8 +97,8 @@ func WhileHosting(ctx context.Context, p Hosting, period time.Duration, on func(
 		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
-			if l, ok := p.Hosting(); ok {
-				on(ctx, l)
+			if a, ok := p.Announce(); ok {
+				on(ctx, a)
 			} else {
 				off()
 			}

@@ -338,8 +338,8 @@ func mdnsLogger(l *slog.Logger) *log.Logger {
 // forgets a session after 3 s of silence on both.
 type BrowseOptions struct {
 	Interfaces []string
-	// Discovery: the ways to look (none: $HOSTFALL_DISCOVERY, else both).
-	Discovery Discovery
+	// Ways: the ways to look (none: $HOSTFALL_DISCOVERY, else both).
+	Ways Way
 	// Interval is each query's listening window (the first one's is at
 	// most 150 ms); a new session is seen within about one interval.
 	Interval time.Duration
@@ -357,7 +357,7 @@ type Seen struct {
 	Port     int       // the SRV port
 	First    time.Time // first seen
 	Last     time.Time // last answer, on either path
-	Via      Discovery // the path that found it first
+	Via      Way       // the way that found it first
 	instance uint64    // the beacon announcer's run, to match its goodbye
 }
 
@@ -395,8 +395,8 @@ func Browse(ctx context.Context, opt BrowseOptions) *Browser {
 	if opt.Expire <= 0 {
 		opt.Expire = 3 * time.Second
 	}
-	if opt.Discovery == 0 {
-		opt.Discovery = discoveryFromEnv()
+	if opt.Ways == 0 {
+		opt.Ways = waysFromEnv()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	b := &Browser{opt: opt, log: cmp.Or(opt.Logger, slog.Default()), seen: map[string]*Seen{},
@@ -433,7 +433,7 @@ func (b *Browser) Sessions() []Seen {
 
 func (b *Browser) run(ctx context.Context) {
 	defer close(b.done)
-	if b.opt.Discovery&DiscoveryBeacon != 0 {
+	if b.opt.Ways&Beacon != 0 {
 		l, err := beacon.Listen(ctx, beacon.Config{Interfaces: b.opt.Interfaces, Logger: b.log}, b.heard)
 		if err != nil {
 			b.log.Warn("LAN games announced by broadcast cannot be heard", "err", err)
@@ -441,7 +441,7 @@ func (b *Browser) run(ctx context.Context) {
 			defer l.Close()
 		}
 	}
-	if b.opt.Discovery&DiscoveryMDNS == 0 {
+	if b.opt.Ways&MDNS == 0 {
 		b.expireUntil(ctx)
 		return
 	}
@@ -541,7 +541,7 @@ func (b *Browser) record(e *mdns.ServiceEntry, iface string) {
 		b.log.Debug("mdns: announcement skipped", "instance", e.Name, "err", err)
 		return
 	}
-	b.note(&Seen{Announcement: a, Instance: e.Name, Iface: iface, Source: e.AddrV4, Port: e.Port, Via: DiscoveryMDNS})
+	b.note(&Seen{Announcement: a, Instance: e.Name, Iface: iface, Source: e.AddrV4, Port: e.Port, Via: MDNS})
 }
 
 // heard notes one beacon: an announcement, or a goodbye that forgets the
@@ -561,7 +561,7 @@ func (b *Browser) heard(h beacon.Heard) {
 		}
 		return
 	}
-	b.note(&Seen{Announcement: a, Source: h.From.IP, Port: srvPort(a.Addrs), Via: DiscoveryBeacon, instance: h.Instance})
+	b.note(&Seen{Announcement: a, Source: h.From.IP, Port: srvPort(a.Addrs), Via: Beacon, instance: h.Instance})
 }
 
 // maxSeen bounds the sessions a browser keeps: a flood of forged

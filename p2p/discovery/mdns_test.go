@@ -31,7 +31,7 @@ func TestMDNSDiscovery(t *testing.T) {
 	b := a
 	b.Name = "second"
 	b.Host = mustPeer(t, "12D3KooWPMg4ZbAVnDK9Vwf9hgW3zREW76LKXTWYtjHFdyLo2Fcq")
-	br := Browse(ctx, BrowseOptions{Interval: 200 * time.Millisecond, Expire: time.Second, Discovery: DiscoveryMDNS})
+	br := Browse(ctx, BrowseOptions{Interval: 200 * time.Millisecond, Expire: time.Second, Ways: MDNS})
 	defer br.Close()
 
 	start := time.Now()
@@ -98,9 +98,9 @@ func TestLANBothPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bc.Close()
-	for _, d := range []Discovery{DiscoveryMDNS, DiscoveryBeacon} {
+	for _, d := range []Way{MDNS, Beacon} {
 		start := time.Now()
-		br := Browse(ctx, BrowseOptions{Discovery: d})
+		br := Browse(ctx, BrowseOptions{Ways: d})
 		waitSeen(ctx, t, br, d.String()+" session", func(ss []Seen) bool { return len(ss) == 1 })
 		t.Logf("%s alone: listed %.1f ms after opening", d, float64(time.Since(start).Microseconds())/1000)
 		br.Close()

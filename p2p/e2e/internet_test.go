@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"hostfall/internal/codeform"
 	"hostfall/internal/netns"
 	"hostfall/internal/peerproc"
 	"hostfall/p2p/codes"
@@ -219,8 +220,8 @@ func internetGame(ctx context.Context, t *testing.T, w *world, iw *internetWorld
 	pub := host.Find("internet")
 	last := pub[len(pub)-1]
 	t.Logf("host published %s through %d relays", code, last.Int("relays"))
-	if len(code) > codes.MaxShortCode {
-		t.Fatalf("the code %q is longer than %d characters", code, codes.MaxShortCode)
+	if len(code) > codeform.MaxShort {
+		t.Fatalf("the code %q is longer than %d characters", code, codeform.MaxShort)
 	}
 	began := time.Now()
 	join := w.run(iw.join, "join-"+tag, joinArgs("join-"+tag, append([]string{"--invite", code}, iw.internetArgs()...)...)...)

@@ -20,7 +20,6 @@ import (
 	"hostfall/p2p/discovery"
 	"hostfall/p2p/rendezvous"
 	"hostfall/p2p/transport"
-	"hostfall/session"
 )
 
 // The session directory of a relay is a libp2p rendezvous point (package
@@ -260,18 +259,17 @@ func encodeListing(txt []string) []byte {
 	return b
 }
 
-// serveListing answers ListingProtocol on h with p's lobby while p hosts
-// it; the returned stop ends that.
+// serveListing answers ListingProtocol on h with p's announcement while p
+// hosts; the returned stop ends that.
 func serveListing(h *transport.Host, p discovery.Hosting) (stop func()) {
 	h.LibP2P().SetStreamHandler(ListingProtocol, func(s network.Stream) {
 		defer s.Close()
 		_ = s.SetDeadline(time.Now().Add(listingLimit))
-		l, ok := p.Hosting()
+		a, ok := p.Announce()
 		if !ok {
 			s.Reset()
 			return
 		}
-		a := discovery.LobbyAnnouncement(h, &l, false)
 		_, _ = s.Write(encodeListing(a.TXT()))
 	})
 	return func() { h.LibP2P().RemoveStreamHandler(ListingProtocol) }
@@ -297,7 +295,7 @@ func keepRegistered(ctx context.Context, h *transport.Host, p discovery.Hosting,
 	var firstOnce sync.Once
 	var next time.Time
 	var last []string
-	register := func(ctx context.Context, _ session.Lobby) {
+	register := func(ctx context.Context, _ discovery.Announcement) {
 		addrs := addrSet(h.LibP2P().Addrs())
 		if time.Now().Before(next) && slices.Equal(addrs, last) {
 			return

@@ -21,25 +21,14 @@ import (
 // fakeHosting is a Hosting whose lobby a test sets.
 type fakeHosting struct {
 	mu      sync.Mutex
-	lobby   session.Lobby
+	h       *transport.Host
+	name    string
+	players int
 	hosting bool
 }
 
 func newFakeHosting(h *transport.Host, name string, players int) *fakeHosting {
-	f := &fakeHosting{hosting: true}
-	f.set(h, name, players)
-	return f
-}
-
-func (f *fakeHosting) set(h *transport.Host, name string, players int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	l := session.Lobby{Name: name, MaxPlayers: 4, GameVersion: "v", State: session.StateLobby}
-	l.Slots = append(l.Slots, session.Slot{Kind: session.SlotHuman, Peer: session.PeerID(h.ID().String()), Name: "Ann"})
-	for range players - 1 {
-		l.Slots = append(l.Slots, session.Slot{Kind: session.SlotBot})
-	}
-	f.lobby = l
+	return &fakeHosting{h: h, name: name, players: players, hosting: true}
 }
 
 func (f *fakeHosting) stop() {
@@ -48,10 +37,13 @@ func (f *fakeHosting) stop() {
 	f.mu.Unlock()
 }
 
-func (f *fakeHosting) Hosting() (session.Lobby, bool) {
+// Announce is the lobby as the host's client announces it, with the host's
+// addresses now.
+func (f *fakeHosting) Announce() (discovery.Announcement, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.lobby.Clone(), f.hosting
+	return discovery.Announcement{Protocol: session.ProtocolVersion, GameVersion: "v", Name: f.name, Players: f.players,
+		MaxPlayers: 4, State: discovery.AnnLobby, Host: f.h.ID(), HostName: "Ann", Addrs: f.h.LibP2P().Addrs()}, f.hosting
 }
 
 // testListing is a lobby as its host lists it.
@@ -166,13 +158,13 @@ func directoryScenario(t *testing.T, rp peer.AddrInfo) {
 
 // Our own rendezvous point, run by a relay.
 func TestDirectory(t *testing.T) {
-	relay, _ := newTestRelay(t, RelayOptions{})
+	relay, _ := newTestRelay(t, Options{})
 	directoryScenario(t, relay.AddrInfo())
 }
 
 func TestRelayAllowList(t *testing.T) {
 	allowed := p2ptest.NewHost(t)
-	relay, _ := newTestRelay(t, RelayOptions{Allow: []peer.ID{allowed.ID()}})
+	relay, _ := newTestRelay(t, Options{Allow: []peer.ID{allowed.ID()}})
 	stranger := p2ptest.NewHost(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()

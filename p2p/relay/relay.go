@@ -15,8 +15,8 @@ import (
 	"hostfall/p2p/transport"
 )
 
-// RelayOptions set up a relay service.
-type RelayOptions struct {
+// Options set up a relay service.
+type Options struct {
 	// Allow, when not empty, lists the only peers that may hold a
 	// reservation (be reachable through the relay) and register sessions.
 	// Anyone may connect through to an allowed peer: the host decides
@@ -30,23 +30,23 @@ type RelayOptions struct {
 	Logger       *slog.Logger
 }
 
-// RelayHostOptions are the libp2p options of a host that runs a relay: it
+// HostOptions are the libp2p options of a host that runs a relay: it
 // is reachable by definition (no AutoNAT wait) and needs no relay itself.
-func RelayHostOptions() []libp2p.Option {
+func HostOptions() []libp2p.Option {
 	return []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.DisableRelay()}
 }
 
-// RelayService is a circuit relay v2 fit for whole games, with the session
+// Service is a circuit relay v2 fit for whole games, with the session
 // directory, a rendezvous point, beside it.
-type RelayService struct {
+type Service struct {
 	relay *relay.Relay
 	Dir   *rendezvous.Server
 }
 
-// StartRelay runs the relay and the directory on h (built with
-// RelayHostOptions). Relayed connections have no time or byte limit: the
+// Start runs the relay and the directory on h (built with
+// HostOptions). Relayed connections have no time or byte limit: the
 // defaults (2 minutes, 128 KiB a direction) would cut games off.
-func StartRelay(h *transport.Host, opt RelayOptions) (*RelayService, error) {
+func Start(h *transport.Host, opt Options) (*Service, error) {
 	acl := allowList(opt.Allow)
 	res := relay.DefaultResources()
 	res.MaxReservationsPerIP = 32  // a LAN party behind one NAT
@@ -75,11 +75,11 @@ func StartRelay(h *transport.Host, opt RelayOptions) (*RelayService, error) {
 	if acl != nil {
 		dopt.Allow = acl.allowed
 	}
-	return &RelayService{relay: r, Dir: rendezvous.NewServer(h.LibP2P(), dopt)}, nil
+	return &Service{relay: r, Dir: rendezvous.NewServer(h.LibP2P(), dopt)}, nil
 }
 
 // Close stops the relay and the directory.
-func (rs *RelayService) Close() error {
+func (rs *Service) Close() error {
 	rs.Dir.Close()
 	return rs.relay.Close()
 }

@@ -20,10 +20,10 @@ import (
 )
 
 // newTestRelay starts a relay with its directory on loopback.
-func newTestRelay(t *testing.T, opt RelayOptions) (*transport.Host, *RelayService) {
+func newTestRelay(t *testing.T, opt Options) (*transport.Host, *Service) {
 	t.Helper()
 	h := p2ptest.NewRelayHost(t)
-	rs, err := StartRelay(h, opt)
+	rs, err := Start(h, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ const echoProto = "/hostfall-test/echo/1"
 // (128 KiB a direction) and is reported as relayed; a later direct
 // connection is reported as direct.
 func TestRelayCarriesAGame(t *testing.T) {
-	relay, _ := newTestRelay(t, RelayOptions{})
+	relay, _ := newTestRelay(t, Options{})
 	a, rc := p2ptest.NewNATHost(t, relay, 0)
 	paths := make(chan transport.PathKind, 4)
 	rc.OnPath(func(_ peer.ID, k transport.PathKind) { paths <- k })
@@ -103,7 +103,7 @@ func TestRelayCarriesAGame(t *testing.T) {
 // Junk sent to the relay's rendezvous point gets a reset stream, never a
 // crash, and the point answers the next peer.
 func TestDirectoryJunk(t *testing.T) {
-	relay, _ := newTestRelay(t, RelayOptions{})
+	relay, _ := newTestRelay(t, Options{})
 	c := p2ptest.NewHost(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()

@@ -46,7 +46,7 @@ func RegisterCode(ctx context.Context, h *transport.Host, p discovery.Hosting, r
 	h.LibP2P().SetStreamHandler(CodeProtocol, func(s network.Stream) {
 		defer s.Close()
 		_ = s.SetDeadline(time.Now().Add(listingLimit))
-		if _, ok := p.Hosting(); !ok {
+		if _, ok := p.Announce(); !ok {
 			s.Reset()
 			return
 		}
@@ -59,15 +59,15 @@ func RegisterCode(ctx context.Context, h *transport.Host, p discovery.Hosting, r
 	}
 }
 
-// RelayCodeResolver finds the host of a short code in a relay's rendezvous.
-type RelayCodeResolver struct {
+// CodeResolver finds the host of a short code in a relay's rendezvous.
+type CodeResolver struct {
 	Relay peer.AddrInfo
 	Code  codes.Code
 }
 
 // Resolve discovers the code's registrations and returns the first whose
 // host proves the code is its own. With none it answers ErrNoGame.
-func (r RelayCodeResolver) Resolve(ctx context.Context, h *transport.Host) (peer.AddrInfo, error) {
+func (r CodeResolver) Resolve(ctx context.Context, h *transport.Host) (peer.AddrInfo, error) {
 	regs, err := rendezvous.Discover(ctx, h.LibP2P(), r.Relay, codeNamespace(r.Code), 8)
 	if err != nil {
 		return peer.AddrInfo{}, fmt.Errorf("finding %s on the relay: %w", r.Code, dirErr(err))

@@ -19,7 +19,7 @@ import (
 // passed over (its salt does not make the code), an unknown code answers
 // "no game with that code", and the code stops resolving when the game ends.
 func TestShortCodeThroughARelay(t *testing.T) {
-	relay, _ := newTestRelay(t, RelayOptions{})
+	relay, _ := newTestRelay(t, Options{})
 	ri := relay.AddrInfo()
 	host, joiner, impostor := p2ptest.NewHost(t), p2ptest.NewHost(t), p2ptest.NewHost(t)
 	lobby := newFakeHosting(host, "alpha", 1)
@@ -34,7 +34,7 @@ func TestShortCodeThroughARelay(t *testing.T) {
 	}
 	var got transport.AddrInfo
 	testwait.For(t, "the code resolved", 10*time.Second, func() bool {
-		ai, err := RelayCodeResolver{Relay: ri, Code: code}.Resolve(ctx, joiner)
+		ai, err := CodeResolver{Relay: ri, Code: code}.Resolve(ctx, joiner)
 		got = ai
 		return err == nil
 	})
@@ -43,13 +43,13 @@ func TestShortCodeThroughARelay(t *testing.T) {
 	}
 
 	other := codes.CodeFor(freshPeer(t), []byte("salt"))
-	if _, err := (RelayCodeResolver{Relay: ri, Code: other}).Resolve(ctx, joiner); !errors.Is(err, codes.ErrNoGame) || !strings.Contains(err.Error(), "check the code") {
+	if _, err := (CodeResolver{Relay: ri, Code: other}).Resolve(ctx, joiner); !errors.Is(err, codes.ErrNoGame) || !strings.Contains(err.Error(), "check the code") {
 		t.Errorf("an unknown code: %v, want no game with a hint", err)
 	}
 
 	lobby.stop()
 	testwait.For(t, "the ended game's code gone", 15*time.Second, func() bool {
-		ai, err := RelayCodeResolver{Relay: ri, Code: code}.Resolve(ctx, joiner)
+		ai, err := CodeResolver{Relay: ri, Code: code}.Resolve(ctx, joiner)
 		return errors.Is(err, codes.ErrNoGame) && ai.ID == ""
 	})
 }

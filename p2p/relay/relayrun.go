@@ -15,15 +15,15 @@ import (
 	"hostfall/p2p/transport"
 )
 
-// RelayConfig is what a relay process runs with (`hostfall relay`).
-type RelayConfig struct {
+// Config is what a relay process runs with (`hostfall relay`).
+type Config struct {
 	// IdentityPath is the relay's key file (made on first use); its peer
 	// ID is in every invite code that names the relay, so it must last.
-	// Empty: DefaultRelayKeyPath.
+	// Empty: DefaultKeyPath.
 	IdentityPath string
 	Listen       []string      // multiaddrs to listen on (default DefaultListen)
-	Allow        []peer.ID     // see RelayOptions.Allow
-	DirectoryTTL time.Duration // see RelayOptions.DirectoryTTL
+	Allow        []peer.ID     // see Options.Allow
+	DirectoryTTL time.Duration // see Options.DirectoryTTL
 	Logger       *slog.Logger
 	// Listening, if set, is told the relay's peer ID and its addresses
 	// (each ending in /p2p/ID) once the relay serves: what hosts behind NAT
@@ -31,27 +31,27 @@ type RelayConfig struct {
 	Listening func(id peer.ID, addrs []ma.Multiaddr)
 }
 
-// DefaultRelayKeyPath is datadir.RelayKey, relay.key beside the settings: a
+// DefaultKeyPath is datadir.RelayKey, relay.key beside the settings: a
 // relay keeps an identity apart from the player's identity.key.
-func DefaultRelayKeyPath() (string, error) { return datadir.RelayKey(), nil }
+func DefaultKeyPath() (string, error) { return datadir.RelayKey(), nil }
 
-// RunRelay runs a relay and its session directory (NewHost with
-// RelayHostOptions, then StartRelay) until ctx is done; it returns nil then.
-func RunRelay(ctx context.Context, cfg RelayConfig) error {
+// Run runs a relay and its session directory (NewHost with
+// HostOptions, then Start) until ctx is done; it returns nil then.
+func Run(ctx context.Context, cfg Config) error {
 	keyPath := cfg.IdentityPath
 	if keyPath == "" {
 		var err error
-		if keyPath, err = DefaultRelayKeyPath(); err != nil {
+		if keyPath, err = DefaultKeyPath(); err != nil {
 			return err
 		}
 	}
 	log := cmp.Or(cfg.Logger, slog.Default())
-	h, err := transport.NewHost(ctx, transport.Options{IdentityPath: keyPath, Listen: cfg.Listen, Logger: log, Libp2p: RelayHostOptions()})
+	h, err := transport.NewHost(ctx, transport.Options{IdentityPath: keyPath, Listen: cfg.Listen, Logger: log, Libp2p: HostOptions()})
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	rs, err := StartRelay(h, RelayOptions{Allow: cfg.Allow, DirectoryTTL: cfg.DirectoryTTL, Logger: log})
+	rs, err := Start(h, Options{Allow: cfg.Allow, DirectoryTTL: cfg.DirectoryTTL, Logger: log})
 	if err != nil {
 		return err
 	}

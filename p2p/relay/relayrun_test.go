@@ -14,7 +14,7 @@ import (
 	"hostfall/p2p/internal/p2ptest"
 )
 
-// RunRelay serves until its context ends, tells Listening where (addresses
+// Run serves until its context ends, tells Listening where (addresses
 // that name the relay, as --relay takes them) and keeps its key: a second
 // run is the same peer.
 func TestRunRelay(t *testing.T) {
@@ -25,7 +25,7 @@ func TestRunRelay(t *testing.T) {
 		heard := make(chan peer.ID, 1)
 		done := make(chan error, 1)
 		go func() {
-			done <- RunRelay(ctx, RelayConfig{IdentityPath: key, Listen: p2ptest.LoopbackListen, Logger: p2ptest.Log(),
+			done <- Run(ctx, Config{IdentityPath: key, Listen: p2ptest.LoopbackListen, Logger: p2ptest.Log(),
 				Listening: func(id peer.ID, addrs []ma.Multiaddr) {
 					if len(addrs) == 0 || !strings.HasSuffix(addrs[0].String(), "/p2p/"+id.String()) {
 						t.Errorf("relay %s listens on %v, want addresses ending in its ID", id, addrs)
@@ -37,13 +37,13 @@ func TestRunRelay(t *testing.T) {
 		select {
 		case id = <-heard:
 		case err := <-done:
-			t.Fatalf("RunRelay returned %v before it listened", err)
+			t.Fatalf("Run returned %v before it listened", err)
 		case <-time.After(20 * time.Second):
-			t.Fatal("RunRelay never said where it listens")
+			t.Fatal("Run never said where it listens")
 		}
 		cancel()
 		if err := <-done; err != nil {
-			t.Fatalf("RunRelay after its context ended: %v", err)
+			t.Fatalf("Run after its context ended: %v", err)
 		}
 		return id
 	}

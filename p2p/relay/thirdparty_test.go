@@ -101,7 +101,7 @@ func TestDirectoryThirdPartyPoint(t *testing.T) {
 // and discovers a Go peer registered before it, and a Go peer discovers it.
 func TestThirdPartyClientOnOurPoint(t *testing.T) {
 	node := jsTool(t)
-	relay, _ := newTestRelay(t, RelayOptions{})
+	relay, _ := newTestRelay(t, Options{})
 	goPeer := p2ptest.NewHost(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()

@@ -64,22 +64,16 @@ func (t *Transport) Changed() <-chan struct{} { return t.t.connSig }
 func (t *Transport) ConnChanges() []ConnChange { return t.t.connChanges() }
 
 // Send queues m for p; it never blocks (a full queue drops, and counts).
-// A message that sends p to other peers (a member naming its host, a host
-// naming the game that goes on) is preceded by their addresses: a process
-// restarted mid-game knows only the peer it dialled.
-func (t *Transport) Send(p peer.ID, m *session.Message) {
-	if len(m.Targets) > 0 && (m.Kind == session.MsgReject || m.Kind == session.MsgMerge) {
-		var ids []peer.ID
-		for _, target := range m.Targets {
-			if id, err := peer.Decode(string(target)); err == nil && id != p {
-				ids = append(ids, id)
-			}
-		}
-		if len(ids) > 0 {
-			t.t.sendFrame(p, appendFrame(nil, framePeers, encodePeers(t.t.directory(ids))))
-		}
+func (t *Transport) Send(p peer.ID, m *session.Message) { t.t.send(p, m) }
+
+// Introduce tells p where the peers ids are reachable, ahead of a message
+// that sends p to them (which messages do is the session's to know): a
+// process restarted mid-game knows only the peer it dialled.
+func (t *Transport) Introduce(p peer.ID, ids []peer.ID) {
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id peer.ID) bool { return id == p })
+	if len(ids) > 0 {
+		t.t.sendFrame(p, appendFrame(nil, framePeers, encodePeers(t.t.directory(ids))))
 	}
-	t.t.send(p, m)
 }
 
 // Connect dials a peer whose addresses are given (a host to join).

@@ -192,6 +192,7 @@ type transport struct {
 	strikes  strikeBook
 	limiters map[peer.ID]*peerLimiter
 	byIP     map[string]*rate.Limiter   // password proofs per remote address (see Limits)
+	proofNow func() time.Time           // the clock of the proof budgets: time.Now, a test's own
 	dir      map[peer.ID][]ma.Multiaddr // addresses peers told us
 	dialing  map[peer.ID]time.Time      // last mesh dial per peer
 	held     map[peer.ID]*time.Timer    // peers whose limited circuit ended: loss not reported yet (circuit.go)
@@ -227,7 +228,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
 		lastDown: map[peer.ID]network.Conn{}, closedConns: map[peer.ID]map[network.Conn]bool{}, closedSent: map[peer.ID]bool{},
-		protected: map[peer.ID]bool{},
+		protected: map[peer.ID]bool{}, proofNow: time.Now,
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
 	t.notifee = &network.NotifyBundle{ConnectedF: t.connected, DisconnectedF: t.disconnected}
@@ -551,7 +552,7 @@ func (t *transport) proofAllowed(ip string) bool {
 		l = rate.NewLimiter(rate.Limit(t.lim.ProofRate), t.lim.ProofBurst)
 		t.byIP[ip] = l
 	}
-	return l.Allow()
+	return l.AllowN(t.proofNow(), 1)
 }
 
 // since is the transport's monotonic clock, for pings.

@@ -18,54 +18,43 @@ import (
 	"hostfall/session"
 )
 
-// Peer turns a network peer's events, and the files its client wrote, into
-// the contract's lines. Call Event from one goroutine (the client's pump).
-type Peer struct {
+// PeerLines turns a network peer's events, and the files its client wrote, into
+// the contract's lines (app hooks its methods to the client's reports).
+// Call Event from one goroutine (the client's pump).
+type PeerLines struct {
 	Line  *Line
 	Ended bool // the end line is out: the lines after it are not the game's
-	peer  atomic.Pointer[network.Peer]
 }
 
-// Hook makes the client's reports print: events, files, the host found,
-// and with a relay how peers are reached and the invite code. With trace,
-// also the command and traffic lines the network benchmark matches up
-// across processes.
-func (ps *Peer) Hook(o *network.Options, su *network.Setup, trace bool) {
-	o.OnEvent = func(p *network.Peer, ev network.Event) {
-		ps.peer.Store(p)
-		ps.Event(p, ev)
-	}
-	o.OnFile = ps.File
-	o.OnFound = func(h transport.AddrInfo, took time.Duration) {
-		ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
-	}
-	su.OnPath = func(p peer.ID, k transport.PathKind) {
-		text := fmt.Sprintf("%s: connected through a relay — trying to go direct", p)
-		if k == transport.PathDirect {
-			text = fmt.Sprintf("%s: direct", p)
-		}
-		ps.Line.Emit("path", text, KV("peer", p.String()), KV("path", k.String()))
-	}
-	su.OnProgress = progressLines(ps.Line)
-	su.OnInvite = func(code, relay string) {
-		ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
-	}
-	su.OnRelayCode = func(code, relay string) {
-		ps.Line.Emit("relay_code", "friends on the same relay join with: hostfall join --headless --relay "+relay+" --invite "+code,
-			KV("code", code), KV("relay", relay))
-	}
-	o.PeerOptions = func(po *network.PeerOptions) {
-		po.OnCircuit = ps.circuit
-		if trace {
-			ps.trace(po)
-		}
-	}
+// Found says the host was found, and how long that took.
+func (ps *PeerLines) Found(h transport.AddrInfo, took time.Duration) {
+	ps.Line.Emit("found", "found the host "+h.ID.String(), KV("host", h.ID.String()), KV("ms", took.Milliseconds()))
 }
 
-// circuit prints a path line each time a relay that limits its circuits (a
+// Path says how peer p is reached: through a relay or directly.
+func (ps *PeerLines) Path(p peer.ID, k transport.PathKind) {
+	text := fmt.Sprintf("%s: connected through a relay — trying to go direct", p)
+	if k == transport.PathDirect {
+		text = fmt.Sprintf("%s: direct", p)
+	}
+	ps.Line.Emit("path", text, KV("peer", p.String()), KV("path", k.String()))
+}
+
+// Invite gives the invite code friends join with.
+func (ps *PeerLines) Invite(code, relay string) {
+	ps.Line.Emit("invite", "friends join with: hostfall join --headless --invite "+code, KV("code", code), KV("relay", relay))
+}
+
+// RelayCode gives the short code friends on the same relay join with.
+func (ps *PeerLines) RelayCode(code, relay string) {
+	ps.Line.Emit("relay_code", "friends on the same relay join with: hostfall join --headless --relay "+relay+" --invite "+code,
+		KV("code", code), KV("relay", relay))
+}
+
+// Circuit prints a path line each time a relay that limits its circuits (a
 // public one) carries the game to p on a fresh circuit: renewed before the
 // limit, or right after the relay cut the last one.
-func (ps *Peer) circuit(c transport.CircuitRenewal) {
+func (ps *PeerLines) Circuit(c transport.CircuitRenewal) {
 	how := "renewed before its limit"
 	if !c.Planned {
 		how = "ended by the relay, replaced"
@@ -75,8 +64,9 @@ func (ps *Peer) circuit(c transport.CircuitRenewal) {
 		KV("renewed", c.Count), KV("planned", c.Planned), KV("gap_ms", c.Gap.Milliseconds()))
 }
 
-// progressLines prints the steps of internet play, each change once.
-func progressLines(s *Line) func(codes.Progress) {
+// Internet returns the printer of internet play's steps, each change once.
+func (ps *PeerLines) Internet() func(codes.Progress) {
+	s := ps.Line
 	var last atomic.Pointer[codes.Progress]
 	return func(p codes.Progress) {
 		if old := last.Swap(&p); old != nil && *old == p {
@@ -99,24 +89,26 @@ func progressLines(s *Line) func(codes.Progress) {
 	}
 }
 
-// trace prints a line when this peer proposes a command for its own slot,
-// one for every command applied, and the session's byte rates every 20
-// turns: the network benchmark matches them up by slot and seq across
-// processes to measure command latency.
-func (ps *Peer) trace(po *network.PeerOptions) {
-	s := ps.Line
-	po.OnPropose = func(slot int, seq uint64, at time.Time) {
-		s.Emit("cmd_proposed", "", KV("slot", slot), KV("seq", seq), KV("us", at.UnixMicro()))
+// The trace lines: the network benchmark matches them up by slot and seq
+// across processes to measure command latency.
+
+// Proposed is the trace line of a command this peer proposed for its own
+// slot at at.
+func (ps *PeerLines) Proposed(slot int, seq uint64, at time.Time) {
+	ps.Line.Emit("cmd_proposed", "", KV("slot", slot), KV("seq", seq), KV("us", at.UnixMicro()))
+}
+
+// Applied is the trace line of every command of turn t, applied at at.
+func (ps *PeerLines) Applied(t session.Turn, at time.Time) {
+	for _, c := range t.Commands {
+		ps.Line.Emit("cmd_applied", "", KV("slot", c.Slot), KV("seq", c.Seq), KV("turn", t.Number), KV("us", at.UnixMicro()))
 	}
-	po.OnTurn = func(t session.Turn, at time.Time) {
-		for _, c := range t.Commands {
-			s.Emit("cmd_applied", "", KV("slot", c.Slot), KV("seq", c.Seq), KV("turn", t.Number), KV("us", at.UnixMicro()))
-		}
-		if p := ps.peer.Load(); p != nil && t.Number%20 == 0 { // session frame bytes a second, in and out, all peers
-			st := p.Status()
-			s.Emit("traffic", "", KV("turn", t.Number), KV("in", int64(st.InRate)), KV("out", int64(st.OutRate)))
-		}
-	}
+}
+
+// Traffic is the trace line of the session's frame bytes a second, in and
+// out, all peers, at turn.
+func (ps *PeerLines) Traffic(turn uint64, in, out float64) {
+	ps.Line.Emit("traffic", "", KV("turn", turn), KV("in", int64(in)), KV("out", int64(out)))
 }
 
 // Listening says where a peer listens (what `join --addr` takes).
@@ -159,7 +151,7 @@ func savedPlayers(l session.Lobby) string {
 
 // Event prints ev's line, if it has one, and reports whether ev ended the
 // game. p is the peer that reported it.
-func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
+func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
 	if ps.Ended {
 		return false
 	}
@@ -221,7 +213,7 @@ func (ps *Peer) Event(p *network.Peer, ev network.Event) bool {
 
 // pause prints the paused, resuming and resumed lines: by is the name of
 // the player who paused (or resumed), slot its lobby slot.
-func (ps *Peer) pause(ev network.Event) {
+func (ps *PeerLines) pause(ev network.Event) {
 	s, by := ps.Line, KV("by", ev.Name)
 	switch ev.Kind {
 	case network.EvPaused:
@@ -256,7 +248,7 @@ func endPlayers(ps []network.EndPlayer) []EndPlayer {
 	return out
 }
 
-func (ps *Peer) desync(ev network.Event) {
+func (ps *PeerLines) desync(ev network.Event) {
 	hashes := map[string]string{}
 	var majority uint64
 	if ev.Desync != nil {
@@ -271,7 +263,7 @@ func (ps *Peer) desync(ev network.Event) {
 
 // File says where the client wrote a replay, a desync report or a save
 // (or why it did not).
-func (ps *Peer) File(f network.File) {
+func (ps *PeerLines) File(f network.File) {
 	s := ps.Line
 	switch {
 	case f.Kind == network.FileReplay && f.Err == nil:
@@ -290,7 +282,7 @@ func (ps *Peer) File(f network.File) {
 
 // echo repeats a file's path on stderr when stdout has the JSON lines: a
 // person running a script still learns where it went.
-func (ps *Peer) echo(text string) {
+func (ps *PeerLines) echo(text string) {
 	if ps.Line.JSON {
 		fmt.Fprintln(os.Stderr, text)
 	}

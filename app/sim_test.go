@@ -1,4 +1,4 @@
-package status
+package app
 
 import (
 	"bytes"
@@ -8,40 +8,42 @@ import (
 	"strings"
 	"testing"
 
-	"hostfall/game"
 	"hostfall/game/ai"
 )
 
-func testMatch(t *testing.T, players int) *ai.Match {
+// testMatch is a bot match of players on a 64×64 map, hard and easy bots,
+// to be played for turns.
+func testMatch(t *testing.T, players, turns int) (BotMatch, *ai.Match) {
 	t.Helper()
-	c := game.FreeForAll(7, players)
-	c.Width, c.Height = 64, 64
-	m, err := ai.NewMatch(c, []ai.Level{ai.Hard, ai.Easy}, 7)
+	b := BotMatch{Players: players, Seed: 7, Size: 64, Turns: turns, Levels: []ai.Level{ai.Hard, ai.Easy}}
+	m, err := b.Match()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return b, m
 }
 
 // sim prints progress on one writer and the result on the other; with
 // --status-json a turn line every 20 turns and the end line, which agree.
 func TestSim(t *testing.T) {
 	var out, progress bytes.Buffer
-	if err := Sim(context.Background(), testMatch(t, 2), 3000, false, &out, &progress); err != nil {
+	b, m := testMatch(t, 2, 3000)
+	if err := b.Sim(context.Background(), m, false, &out, &progress); err != nil {
 		t.Fatal(err)
 	}
 	if want := "turn 1000/3000 (0:50 of game time)\nturn 2000/3000 (1:40 of game time)\nturn 3000/3000 (2:30 of game time)\n"; progress.String() != want {
 		t.Errorf("progress %q, want %q", progress.String(), want)
 	}
 	result := regexp.MustCompile(`^winner: none \(turn limit\)\nlast turn: 3000 \(2:30 of game time\)\nhash: ([0-9a-f]{16})\n$`)
-	m := result.FindStringSubmatch(out.String())
-	if m == nil {
+	got := result.FindStringSubmatch(out.String())
+	if got == nil {
 		t.Fatalf("result %q", out.String())
 	}
 
 	out.Reset()
 	progress.Reset()
-	if err := Sim(context.Background(), testMatch(t, 2), 3000, true, &out, &progress); err != nil {
+	b, m = testMatch(t, 2, 3000)
+	if err := b.Sim(context.Background(), m, true, &out, &progress); err != nil {
 		t.Fatal(err)
 	}
 	if progress.Len() != 0 {
@@ -58,11 +60,11 @@ func TestSim(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &end); err != nil {
 		t.Fatal(err)
 	}
-	if end.Ev != "end" || end.Turn != 3000 || end.Hash != m[1] || end.Reason != "turn limit" {
-		t.Fatalf("end line %s, want turn 3000 and hash %s", lines[len(lines)-1], m[1])
+	if end.Ev != "end" || end.Turn != 3000 || end.Hash != got[1] || end.Reason != "turn limit" {
+		t.Fatalf("end line %s, want turn 3000 and hash %s", lines[len(lines)-1], got[1])
 	}
-	if !strings.Contains(lines[len(lines)-2], `"hash":"`+m[1]+`"`) {
-		t.Fatalf("last turn line %s, want hash %s", lines[len(lines)-2], m[1])
+	if !strings.Contains(lines[len(lines)-2], `"hash":"`+got[1]+`"`) {
+		t.Fatalf("last turn line %s, want hash %s", lines[len(lines)-2], got[1])
 	}
 }
 
@@ -70,7 +72,8 @@ func TestSim(t *testing.T) {
 // the map in text.
 func TestWatch(t *testing.T) {
 	var out bytes.Buffer
-	if err := Watch(context.Background(), testMatch(t, 4), 6000, 7, &out); err != nil {
+	b, m := testMatch(t, 4, 6000)
+	if err := b.Watch(context.Background(), m, &out); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()

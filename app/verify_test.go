@@ -1,4 +1,4 @@
-package status
+package app
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"hostfall/client/fake"
 	"hostfall/match"
 	"hostfall/session/replay"
+	"hostfall/status"
 )
 
 // verifyJSON runs replay --headless --verify --status-json on the file data
@@ -24,7 +25,7 @@ func verifyJSON(t *testing.T, data []byte) ([]map[string]any, error) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err := VerifyReplay(context.Background(), path, &Line{JSON: true, Out: &out}, &out)
+	err := VerifyReplay(context.Background(), path, &status.Line{JSON: true, Out: &out}, &out)
 	var lines []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var m map[string]any

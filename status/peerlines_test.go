@@ -47,8 +47,8 @@ func TestWaitingLines(t *testing.T) {
 				"Waiting for the other players… playing on without them in 3 s\n"},
 	} {
 		var js, human bytes.Buffer
-		(&Peer{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
-		(&Peer{Line: &Line{Human: &human}}).Event(nil, c.ev)
+		(&PeerLines{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
+		(&PeerLines{Line: &Line{Human: &human}}).Event(nil, c.ev)
 		if got := js.String() + human.String(); got != c.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.ev.Name, got, c.want)
 		}
@@ -71,8 +71,8 @@ func TestPauseLines(t *testing.T) {
 			`{"ev":"resumed","by":"Ann","slot":0,"turn":459}` + "\n" + "the game goes on from turn 459\n"},
 	} {
 		var js, human bytes.Buffer
-		(&Peer{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
-		(&Peer{Line: &Line{Human: &human}}).Event(nil, c.ev)
+		(&PeerLines{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
+		(&PeerLines{Line: &Line{Human: &human}}).Event(nil, c.ev)
 		if got := js.String() + human.String(); got != c.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.ev.Kind, got, c.want)
 		}
