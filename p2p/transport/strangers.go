@@ -7,6 +7,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // Game peers and strangers. Peer IDs cost nothing to make, so a host's
@@ -209,26 +210,10 @@ func (t *transport) forgetGone(now time.Time) {
 			ps.RemovePeer(p) // its key, protocols and agent (identify's); addresses expire
 		}
 	}
-	for p := range t.closedSent {
-		if gone(p) {
-			delete(t.closedSent, p)
-		}
-	}
-	for p := range t.closedConns {
-		if gone(p) {
-			delete(t.closedConns, p)
-		}
-	}
-	for p := range t.limiters {
-		if gone(p) {
-			delete(t.limiters, p)
-		}
-	}
-	for p := range t.dir {
-		if gone(p) {
-			delete(t.dir, p)
-		}
-	}
+	maps.DeleteFunc(t.closedSent, func(p peer.ID, _ bool) bool { return gone(p) })
+	maps.DeleteFunc(t.closedConns, func(p peer.ID, _ map[network.Conn]bool) bool { return gone(p) })
+	maps.DeleteFunc(t.limiters, func(p peer.ID, _ *peerLimiter) bool { return gone(p) })
+	maps.DeleteFunc(t.dir, func(p peer.ID, _ []ma.Multiaddr) bool { return gone(p) })
 	for p, at := range t.strikes.at {
 		if len(at) == 0 || now.Sub(at[len(at)-1]) >= t.strikes.window {
 			delete(t.strikes.at, p)
