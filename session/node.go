@@ -288,7 +288,38 @@ func (n *Node) Tick() {
 	case roleHost:
 		n.hostTick()
 	}
+	if n.now%forgetEvery == 0 {
+		n.forgetStrangers()
+	}
 	n.releaseTurns()
+}
+
+// forgetEvery is how often, in ticks, the connection records of peers that
+// are nothing to this node are dropped (forgetStrangers).
+const forgetEvery = 1024
+
+// forgetStrangers drops connLost and closed of peers in no slot, no
+// spectator, not the host and not in the host's table: identities cost
+// nothing, and each fresh one that connected and went left them for good.
+func (n *Node) forgetStrangers() {
+	for p := range n.connLost {
+		if !n.knows(p) {
+			delete(n.connLost, p)
+		}
+	}
+	for p := range n.closed {
+		if !n.knows(p) {
+			delete(n.closed, p)
+		}
+	}
+}
+
+// knows reports whether p is anything to this node's game.
+func (n *Node) knows(p PeerID) bool {
+	if p == n.host || n.lobby.SlotOf(p) >= 0 || slices.Contains(n.lobby.Spectators, p) {
+		return true
+	}
+	return n.hs != nil && n.hs.peer(p) != nil
 }
 
 // Step feeds one inbound message (with From set to the sender) or a local

@@ -501,22 +501,33 @@ func (p *Peer) noteTick(now time.Time) {
 }
 
 func (p *Peer) connChanges() {
-	for _, c := range p.t.ConnChanges() {
-		from := session.PeerID(c.Peer.String())
-		p.ids[from] = c.Peer
-		kind := session.MsgConnected
-		if !c.Up {
-			kind = session.MsgDisconnected
-			p.lostAt[c.Peer] = time.Now()
-		}
-		p.log.Debug("connection", "peer", c.Peer, "up", c.Up, "closed", c.Closed)
-		_ = p.node.Step(session.Message{Kind: kind, From: from, Closed: c.Closed})
-	}
+	p.stepConnChanges(p.t.ConnChanges())
 	// A relay circuit being renewed: a planned silence (p2p/transport/circuit.go).
 	allow := uint32(transport.RenewalSilence / p.tick)
 	for _, id := range p.t.Renewing() {
 		p.log.Debug("relay circuit renewing: its silence is planned", "peer", id)
 		_ = p.node.Step(session.Message{Kind: session.MsgRenewing, From: session.PeerID(id.String()), Count: allow})
+	}
+}
+
+// maxIDs bounds the peer IDs the loop caches: strangers come with fresh
+// ones, and each answer to one would otherwise stay.
+const maxIDs = 1024
+
+// stepConnChanges hands the node the transport's connection changes. The
+// time of a loss is kept for members only (a host change's Took).
+func (p *Peer) stepConnChanges(changes []transport.ConnChange) {
+	for _, c := range changes {
+		from := session.PeerID(c.Peer.String())
+		kind := session.MsgConnected
+		if !c.Up {
+			kind = session.MsgDisconnected
+			if p.admit.admitted(c.Peer) {
+				p.lostAt[c.Peer] = time.Now()
+			}
+		}
+		p.log.Debug("connection", "peer", c.Peer, "up", c.Up, "closed", c.Closed)
+		_ = p.node.Step(session.Message{Kind: kind, From: from, Closed: c.Closed})
 	}
 }
 
@@ -642,6 +653,9 @@ func (p *Peer) peerID(s session.PeerID) (peer.ID, error) {
 	id, err := peer.Decode(string(s))
 	if err != nil {
 		return "", err
+	}
+	if len(p.ids) >= maxIDs {
+		clear(p.ids)
 	}
 	p.ids[s] = id
 	return id, nil
@@ -827,12 +841,14 @@ func (p *Peer) peerStatuses(st *Status) {
 	now := time.Now()
 	links := p.t.Links()
 	if dt := now.Sub(p.lastRates).Seconds(); dt >= 1 {
+		// Made anew from the links there are: a retired link's peer goes.
+		rates, bytes := make(map[peer.ID][2]float64, len(links)), make(map[peer.ID][2]uint64, len(links))
 		for _, l := range links {
 			last := p.lastBytes[l.Peer]
-			p.rates[l.Peer] = [2]float64{float64(l.Recv-last[0]) / dt, float64(l.Sent-last[1]) / dt}
-			p.lastBytes[l.Peer] = [2]uint64{l.Recv, l.Sent}
+			rates[l.Peer] = [2]float64{float64(l.Recv-last[0]) / dt, float64(l.Sent-last[1]) / dt}
+			bytes[l.Peer] = [2]uint64{l.Recv, l.Sent}
 		}
-		p.lastRates = now
+		p.rates, p.lastBytes, p.lastRates = rates, bytes, now
 	}
 	byID := map[peer.ID]transport.LinkStats{}
 	for _, l := range links {

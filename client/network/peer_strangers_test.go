@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"flag"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -201,4 +202,41 @@ func TestStrangerFloodLeavesTheLoopAlone(t *testing.T) {
 		}
 	}
 	t.Logf("%d strangers wrote %.1f MiB of %d-byte frames in %v", attackers, float64(sent.Load())/(1<<20), len(frame), lasting)
+}
+
+// TestLANPartyBehindOneAddressJoins: seven players behind one address (a
+// LAN party behind one NAT joining a game on the internet; here all on
+// 127.0.0.1) join at once while 12 strangers from that address hold their
+// connections. Each joiner is a stranger until its Hello is heard, and the
+// host keeps at most transport.Limits.StrangersPerIP (8) of an address,
+// closing the oldest: the strangers, who came first, go, and every player
+// joins. The time is a figure.
+func TestLANPartyBehindOneAddressJoins(t *testing.T) {
+	host := startPeer(t, "host", testPeerOptions("host"))
+	if err := host.Host(session.Settings{Name: "party", MapSeed: 7, MapSize: 64, MaxPlayers: 8}); err != nil {
+		t.Fatal(err)
+	}
+	holdStrangers(t, host.host, 12)
+	time.Sleep(time.Second) // room in the address's handshake budget (16 at once, 4 a second: p2p/transport accept.go)
+	start := time.Now()
+	var wg sync.WaitGroup
+	joiners := make([]*tpeer, 7)
+	for i := range joiners {
+		joiners[i] = startPeer(t, fmt.Sprintf("lan%d", i), testPeerOptions(fmt.Sprintf("lan%d", i)))
+	}
+	for _, j := range joiners {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			if err := j.Join(ctx, host.host.AddrInfo()); err != nil {
+				t.Errorf("%s: %v", j.name, err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, j := range joiners {
+		testwait.For(t, j.name+" joined", 20*time.Second, func() bool { return j.Status().Joined })
+	}
+	t.Logf("FIGURE 7 players from one address joined in %v beside 12 strangers of that address; the host holds %d stranger connections",
+		time.Since(start).Round(time.Millisecond), host.t.Strangers())
 }

@@ -45,7 +45,11 @@ func (t *transport) noteStreamEnd(s network.Stream, err error) {
 		return
 	}
 	t.mu.Lock()
-	t.closedConns[c] = true
+	p := c.RemotePeer()
+	if t.closedConns[p] == nil {
+		t.closedConns[p] = map[network.Conn]bool{}
+	}
+	t.closedConns[p][c] = true
 	if t.held[c.RemotePeer()] == nil { // a limited circuit's end is no loss yet (circuit.go)
 		t.changed[c.RemotePeer()] = true
 	}
@@ -60,7 +64,7 @@ func (t *transport) wasClosed(p peer.ID, up bool) bool {
 	if up || c == nil {
 		return false
 	}
-	return t.closedConns[c]
+	return t.closedConns[p][c]
 }
 
 // forgetDown drops what is known of p's ended connections (it connected
@@ -68,11 +72,7 @@ func (t *transport) wasClosed(p peer.ID, up bool) bool {
 func (t *transport) forgetDown(p peer.ID) {
 	delete(t.lastDown, p)
 	delete(t.closedSent, p)
-	for c := range t.closedConns {
-		if c.RemotePeer() == p {
-			delete(t.closedConns, c)
-		}
-	}
+	delete(t.closedConns, p)
 }
 
 // hangUp ends every session stream with a FIN after what was written and

@@ -85,6 +85,8 @@ type Host struct {
 	// punch says, per peer, whether limited circuits may still be used
 	// (circuit.go): the gater refuses them once it closed.
 	punch *punchWindows
+	// accept is the handshake budget of inbound connections (accept.go).
+	accept *acceptBudget
 }
 
 // Attach keeps v with this host under key, as a context keeps values: the
@@ -134,8 +136,9 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	accept := newAcceptBudget(time.Now, opt.Unlimited)
 	lopts := []libp2p.Option{
-		libp2p.ResourceManager(rm),
+		libp2p.ResourceManager(budgetedRM{rm, accept}),
 		libp2p.Identity(key),
 		libp2p.ListenAddrStrings(listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
@@ -164,7 +167,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: start libp2p host: %w", err)
 	}
-	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch}
+	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch, accept: accept}
 	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
 		if c.Stat().Limited {
 			punch.limited(c.RemotePeer())
@@ -314,21 +317,29 @@ func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler
 // comes back under the same peer ID while the QUIC connections of the killed
 // process linger until their idle timeout, and from its fourth restart in a
 // minute the default refused it ("connection reset") for seconds.
+//
+// Per address, the accept budget (accept.go) replaces go-libp2p's rate of
+// new connections (0.2 a second after a burst of 16, members too), and the
+// cap on open connections is 64 rather than 8: a LAN party behind one NAT
+// joins a game on the internet from one address, and strangers are bounded
+// per address after their handshake (Limits.StrangersPerIP).
 func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) {
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	perPeer := rcmgr.ResourceLimits{ConnsInbound: 32, ConnsOutbound: 32, Conns: 32, FD: 16}
 	cfg := rcmgr.PartialLimitConfig{PeerDefault: perPeer}
-	var opts []rcmgr.Option
+	opts := []rcmgr.Option{
+		rcmgr.WithConnRateLimiters(&rate.Limiter{}),
+		rcmgr.WithLimitPerSubnet(
+			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: connsPerAddr}},
+			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 56, ConnCount: connsPerAddr}, {PrefixLength: 48, ConnCount: 4 * connsPerAddr}}),
+	}
 	if len(unlimited) > 0 {
 		var conns []rcmgr.NetworkPrefixLimit
-		rates := &rate.Limiter{SubnetRateLimiter: rate.SubnetLimiter{
-			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: rate.Limit{RPS: 0.2, Burst: 16}}}, GracePeriod: time.Minute}}
 		for _, p := range unlimited {
 			conns = append(conns, rcmgr.NetworkPrefixLimit{Network: p, ConnCount: math.MaxInt})
-			rates.NetworkPrefixLimits = append(rates.NetworkPrefixLimits, rate.PrefixLimit{Prefix: p})
 		}
-		opts = append(opts, rcmgr.WithNetworkPrefixLimit(conns, nil), rcmgr.WithConnRateLimiters(rates))
+		opts = append(opts, rcmgr.WithNetworkPrefixLimit(conns, nil))
 	}
 	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())), opts...)
 	if err != nil {
@@ -336,3 +347,8 @@ func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) 
 	}
 	return rm, nil
 }
+
+// connsPerAddr bounds the open connections from one address (an IPv4
+// address, an IPv6 /56): 8 players behind one NAT with two each, and room
+// for the strangers of that address.
+const connsPerAddr = 64

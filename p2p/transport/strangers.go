@@ -1,11 +1,13 @@
 package transport
 
 import (
+	"maps"
 	"slices"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // Game peers and strangers. Peer IDs cost nothing to make, so a host's
@@ -36,7 +38,6 @@ type stranger struct {
 func (t *transport) protect(ids []peer.ID) {
 	cm := t.h.h.ConnManager()
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	next := make(map[peer.ID]bool, len(ids))
 	for _, p := range ids {
 		if p == t.self {
@@ -54,6 +55,21 @@ func (t *transport) protect(ids []peer.ID) {
 	}
 	t.protected = next
 	t.relay.wake()
+	t.mu.Unlock()
+	t.noteMemberSources(ids)
+}
+
+// noteMemberSources tells the accept budget where the members of ids are
+// connected from: those addresses keep a member's budget for a while after
+// (accept.go). The protection, each new connection of a member and the
+// stranger sweep refresh it.
+func (t *transport) noteMemberSources(ids []peer.ID) {
+	nw := t.h.h.Network()
+	for _, p := range ids {
+		for _, c := range nw.ConnsToPeer(p) {
+			t.h.accept.member(c.RemoteMultiaddr())
+		}
+	}
 }
 
 // member reports whether p may stay connected without counting as a
@@ -148,21 +164,65 @@ func (t *transport) sweepStrangers() {
 		case <-t.ctx.Done():
 			return
 		case now := <-tk.C:
-			t.mu.Lock()
-			t.pruneStrangers()
-			var old []stranger
-			t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool {
-				if now.Sub(o.at) < t.lim.StrangerLinger {
-					return false
-				}
-				old = append(old, o)
-				return true
-			})
-			t.mu.Unlock()
-			for _, o := range old {
-				t.log.Debug("closing a stranger's connection: no member after a while", "peer", o.p, "held", now.Sub(o.at))
-				_ = o.c.Close()
-			}
+			t.sweep(now)
+		}
+	}
+}
+
+// sweep refreshes the members' sources, closes the connections of
+// strangers that stayed strangers for StrangerLinger, and forgets the
+// records of peers that went.
+func (t *transport) sweep(now time.Time) {
+	t.mu.Lock()
+	members := slices.Collect(maps.Keys(t.protected))
+	t.mu.Unlock()
+	t.noteMemberSources(members)
+	t.mu.Lock()
+	t.pruneStrangers()
+	var old []stranger
+	t.strangers = slices.DeleteFunc(t.strangers, func(o stranger) bool {
+		if now.Sub(o.at) < t.lim.StrangerLinger {
+			return false
+		}
+		old = append(old, o)
+		return true
+	})
+	t.forgetGone(now)
+	t.mu.Unlock()
+	for _, o := range old {
+		t.log.Debug("closing a stranger's connection: no member after a while", "peer", o.p, "held", now.Sub(o.at))
+		_ = o.c.Close()
+	}
+}
+
+// forgetGone drops what is kept of peers that are neither connected nor
+// members: how their connections ended (and what libp2p's peerstore keeps
+// of them), their rate limiters, the addresses they gave, strikes out of
+// the window, old dials. Identities
+// cost nothing, and each fresh one left these behind for good. A member's
+// stay as long as it is one: its end tells the session whether its process
+// is gone. Called with t.mu held.
+func (t *transport) forgetGone(now time.Time) {
+	gone := func(p peer.ID) bool { return t.conns[p] == 0 && !t.member(p) }
+	ps := t.h.h.Peerstore()
+	for p := range t.lastDown {
+		if gone(p) {
+			delete(t.lastDown, p)
+			ps.RemovePeer(p) // its key, protocols and agent (identify's); addresses expire
+		}
+	}
+	maps.DeleteFunc(t.closedSent, func(p peer.ID, _ bool) bool { return gone(p) })
+	maps.DeleteFunc(t.closedConns, func(p peer.ID, _ map[network.Conn]bool) bool { return gone(p) })
+	maps.DeleteFunc(t.limiters, func(p peer.ID, _ *peerLimiter) bool { return gone(p) })
+	maps.DeleteFunc(t.dir, func(p peer.ID, _ []ma.Multiaddr) bool { return gone(p) })
+	for p, at := range t.strikes.at {
+		if len(at) == 0 || now.Sub(at[len(at)-1]) >= t.strikes.window {
+			delete(t.strikes.at, p)
+		}
+	}
+	for p, at := range t.dialing {
+		if now.Sub(at) >= dialEvery {
+			delete(t.dialing, p)
 		}
 	}
 }

@@ -203,7 +203,7 @@ type transport struct {
 	// How connections ended (hangup.go): the last to end per peer, those a
 	// stream's read saw closed by the remote, and the peers reported so.
 	lastDown    map[peer.ID]network.Conn
-	closedConns map[network.Conn]bool
+	closedConns map[peer.ID]map[network.Conn]bool
 	closedSent  map[peer.ID]bool
 	// protected are the peers protected in the connection manager;
 	// strangers the inbound connections of everyone else, oldest first
@@ -228,7 +228,7 @@ func newTransport(h *Host, lim Limits, log *slog.Logger) *transport {
 		changed:  map[peer.ID]bool{},
 		limiters: map[peer.ID]*peerLimiter{}, dir: map[peer.ID][]ma.Multiaddr{}, byIP: map[string]*rate.Limiter{},
 		dialing: map[peer.ID]time.Time{}, held: map[peer.ID]*time.Timer{},
-		lastDown: map[peer.ID]network.Conn{}, closedConns: map[network.Conn]bool{}, closedSent: map[peer.ID]bool{},
+		lastDown: map[peer.ID]network.Conn{}, closedConns: map[peer.ID]map[network.Conn]bool{}, closedSent: map[peer.ID]bool{},
 		protected: map[peer.ID]bool{}, proofNow: time.Now,
 	}
 	t.strikes = strikeBook{window: t.lim.StrikeWindow, at: map[peer.ID][]time.Time{}}
@@ -356,7 +356,11 @@ func (t *transport) connected(_ network.Network, c network.Conn) {
 	}
 	t.forgetDown(p)
 	t.unhold(p)
+	member := t.protected[p]
 	t.mu.Unlock()
+	if member {
+		t.h.accept.member(c.RemoteMultiaddr())
+	}
 	t.log.Debug("libp2p connection opened", "peer", p, "addr", c.RemoteMultiaddr(), "dir", c.Stat().Direction)
 	t.signal()
 	t.directConnected(c)
@@ -381,7 +385,7 @@ func (t *transport) disconnected(_ network.Network, c network.Conn) {
 			t.changed[p] = true
 		}
 	}
-	closed := t.closedConns[c]
+	closed := t.closedConns[p][c]
 	t.mu.Unlock()
 	t.log.Debug("libp2p connection ended", "peer", p, "addr", c.RemoteMultiaddr(), "closed by the remote", closed)
 	t.signal()

@@ -17,7 +17,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 ok=1
 HOSTFALL_PROC_BENCH=1 HOSTFALL_BULK_MINUTES="$minutes" go test -count=1 -v -timeout "$((minutes * 3 + 15))m" \
-  -run '^(TestBenchBulkMember|TestStrangerFloodFromOtherProcesses)$' ./client/network >"$log" 2>&1 || ok=0
+  -run '^(TestBenchBulkMember|TestBenchStrangerFlood)$' ./client/network >"$log" 2>&1 || ok=0
 grep -E '^\s+peer_procs.*FIGURE' "$log" >&2 || true
 grep '^Benchmark' "$log" || true
 if [ "$ok" = 0 ]; then
