@@ -522,14 +522,17 @@ func (n *Node) showLeft(slot int, k uint64, why DepartReason) {
 // never saw as turns (it was away, or skipped them): every slot gone by
 // the snapshot's turn and not shown yet, with the snapshot's reason. A node
 // that held no game before (a late joiner, a process started again) only
-// takes them as known: they left before it came.
+// takes them as known: they left before it came. A departure shown on a
+// branch the game discarded stays shown: its Bye goes to the winner with
+// this node's Hello (byesHeld), and the turn that sequences it again must
+// not show it twice.
 func (n *Node) showSnapshotLeft(s *Snapshot, knew bool) {
 	for i := range MaxSlots {
 		if s.Gone&(1<<i) != 0 && knew && i != n.slot {
 			n.showLeft(i, s.Turn, s.Reason(i))
 		}
 	}
-	n.shown = s.Gone
+	n.shown |= s.Gone
 }
 
 // HasReady reports whether Ready has anything to hand over.
