@@ -55,7 +55,7 @@ type hostState struct {
 	turnTimer  int
 	peers      []*peerInfo // in join order
 	nonces     map[PeerID]challenge
-	hellos     map[PeerID]Message // Hellos waiting for their proof
+	hellos     map[PeerID]Message    // Hellos waiting for their proof
 	offences   map[PeerID]offenceRec // members' messages no honest client sends (offence.go)
 	wrong      map[PeerID]guesses    // peers whose last proofs were wrong
 	hashes     map[uint64][]PeerHash
