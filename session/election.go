@@ -44,7 +44,20 @@ func (el *election) follows(p PeerID) bool {
 	return slices.ContainsFunc(el.followers, func(f followInfo) bool { return f.id == p })
 }
 
-func (n *Node) rosterIndex(p PeerID) int { return slices.Index(n.roster(), p) }
+// rosterIndex is p's place in roster(), -1 if it is not a player (counted
+// without building the list: it is asked for nearly every message).
+func (n *Node) rosterIndex(p PeerID) int {
+	i := 0
+	for k, s := range n.lobby.Slots {
+		if s.Kind == SlotHuman && !n.hist.isGone(k) {
+			if s.Peer == p {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
+}
 
 // suspectHost starts (or continues) a migration away from the current host.
 func (n *Node) suspectHost() {
