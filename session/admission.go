@@ -100,7 +100,7 @@ func (n *Node) admit(m Message) {
 	playing := n.lobby.State != StateLobby
 	spectate := hello.Spectate
 	switch {
-	case slot >= 0 && n.hist.isGone(slot):
+	case slot >= 0 && n.hist.isDeparted(slot):
 		spectate = true
 		slot = -1
 	case slot >= 0:

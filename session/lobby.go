@@ -71,7 +71,7 @@ func (n *Node) byesHeld() []PeerID {
 	}
 	var r []PeerID
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && i != n.slot && n.hist.isGone(i) && n.hist.why[i] == DepartLeft {
+		if s.Kind == SlotHuman && i != n.slot && n.hist.isDeparted(i) && n.hist.why[i] == DepartLeft {
 			r = append(r, s.Peer)
 		}
 	}

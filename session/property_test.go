@@ -380,15 +380,15 @@ func covered(n *simnet.Net, h *simnet.Peer) int {
 			continue
 		}
 		p := n.Peer(s.Peer)
-		gone := false
+		departed := false
 		for _, a := range h.Applied {
 			for _, d := range a.Turn.Departures {
-				gone = gone || d.Slot == i
+				departed = departed || d.Slot == i
 			}
 		}
 		ab := awayBack(h, i)
 		away := len(ab) > 0 && ab[len(ab)-1] > 0
-		if gone || away || p != nil && p.Live() && p.Status.Slot != i {
+		if departed || away || p != nil && p.Live() && p.Status.Slot != i {
 			continue // departed or away (maybe before a snapshot this host restored), or back only to watch
 		}
 		if p == nil || !p.Live() || p.Status.Host != h.ID || p.Last() != h.Last() {

@@ -215,7 +215,7 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	} else if !ok {
 		c.turns[k] = a.Chain
 	}
-	gone := p.departedBefore // the slots departed in the turns before t
+	departed := p.departedBefore // the slots departed in the turns before t
 	for _, cmd := range t.Commands {
 		key := [2]uint64{uint64(cmd.Slot), cmd.Seq}
 		if at, dup := p.seen[key]; dup {
@@ -230,12 +230,12 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 			c.violate(n.Now, "exactly once: %s executed one command (slot %d) at turns %d and %d", p.ID, cmd.Slot, at, t.Number)
 		}
 		p.execData[string(cmd.Data)] = t.Number
-		if gone&(1<<cmd.Slot) != 0 {
+		if departed&(1<<cmd.Slot) != 0 {
 			c.violate(n.Now, "%s executed a command of departed slot %d at turn %d", p.ID, cmd.Slot, t.Number)
 		}
 	}
 	for _, d := range t.Departures {
-		if gone&(1<<d.Slot) != 0 {
+		if departed&(1<<d.Slot) != 0 {
 			c.violate(n.Now, "departures: %s saw slot %d depart twice (again at turn %d)", p.ID, d.Slot, t.Number)
 		}
 		if d.Reason == session.DepartMisbehaved && !c.Hostile[d.Slot] {

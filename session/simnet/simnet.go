@@ -53,7 +53,7 @@ type Peer struct {
 	Incarnation int
 	Left        bool
 	LeftWhy     string
-	Quit        bool // this process left on purpose (Net.Leave)
+	SaidBye     bool // this process left on purpose (Net.Leave)
 	refused     bool // a host refused it (a join answered no)
 	Slow        int  // extra ticks on every link touching this peer
 	// Paused: the process is stopped (SIGSTOP): it neither ticks nor reads
@@ -156,7 +156,7 @@ func (n *Net) boot(p *Peer, name string) {
 	}
 	p.Node = node
 	p.Up, p.Paused, p.Tainted, p.held = true, false, false, nil
-	p.Left, p.Quit, p.refused = false, false, false
+	p.Left, p.SaidBye, p.refused = false, false, false
 	p.Incarnation++
 	p.State, p.chain = 0, 0
 	p.Applied, p.departed, p.departedBefore = nil, 0, 0
@@ -384,7 +384,7 @@ func (n *Net) handle(p *Peer) {
 			p.refused = true
 		case session.EvLeft:
 			p.Left, p.LeftWhy = true, e.Text
-			if !p.Quit && !p.refused {
+			if !p.SaidBye && !p.refused {
 				n.Checker.violate(n.Now, "forced out: %s left the game without leaving (%q)", p.ID, e.Text)
 			}
 		}
@@ -494,7 +494,7 @@ func (p *Peer) restore(s *session.Snapshot, c *Checker) {
 
 // Leave has p leave the session on purpose.
 func (n *Net) Leave(p *Peer) {
-	p.Quit = true
+	p.SaidBye = true
 	p.Node.Leave()
 }
 
