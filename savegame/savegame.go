@@ -76,7 +76,7 @@ func Encode(s *Save) ([]byte, error) {
 	b = append(b, lobby...)
 	b = binary.AppendUvarint(b, s.State.Turn)
 	b = binary.LittleEndian.AppendUint64(b, s.State.Chain)
-	b = binary.LittleEndian.AppendUint32(b, s.State.Gone)
+	b = binary.LittleEndian.AppendUint32(b, s.State.Departed)
 	b = binary.AppendUvarint(b, uint64(len(s.State.NextSeq)))
 	for _, q := range s.State.NextSeq {
 		b = binary.AppendUvarint(b, q)
@@ -134,7 +134,7 @@ func Decode(b []byte) (*Save, error) {
 	lobby := d.bytes("lobby")
 	s.State.Turn = d.uvarint("turn")
 	s.State.Chain = d.u64("chain hash")
-	s.State.Gone = d.u32("departed slots")
+	s.State.Departed = d.u32("departed slots")
 	if n := d.uvarint("sequence count"); n > session.MaxSlots {
 		d.fail("%d sequence numbers; a session has at most %d slots", n, session.MaxSlots)
 	} else {

@@ -25,7 +25,7 @@ func sample() *Save {
 					{Kind: session.SlotHuman, Peer: "12D3KooWB", Name: "Bob", Color: 1, Team: 2, Ready: true},
 					{Kind: session.SlotBot, Name: "Bot 3", Color: 2, Team: 2, Ready: true, BotLevel: 1},
 				}},
-			State: session.Snapshot{Turn: 140, Chain: 0xfeedface, Gone: 0, NextSeq: []uint64{5, 9, 31},
+			State: session.Snapshot{Turn: 140, Chain: 0xfeedface, Departed: 0, NextSeq: []uint64{5, 9, 31},
 				Data: []byte("HFm\x01\x03\x00\x01\x02 world bytes")},
 		},
 	}

@@ -47,22 +47,25 @@ func (n *Node) onHello(m Message) {
 		refuse(RefusePassword, "This game has a password that its current host does not know, so nobody can join it now; ask the players to start a new game.")
 		return
 	}
-	h.hellos[m.From] = hello
+	if n.rosterIndex(m.From) < 0 {
+		m.Targets = nil // only a player's Byes count (admit)
+	}
+	h.hellos[m.From] = m
 	if n.lobby.Password {
 		nonce := n.random(nonceSize)
 		h.nonces[m.From] = challenge{nonce: nonce, at: n.now}
 		n.send(Message{Kind: MsgChallenge, To: m.From, Nonce: append(slices.Clone(n.hostSalt()), nonce...)})
 		return
 	}
-	n.admit(m.From, hello)
+	n.admit(m)
 }
 
 func (n *Node) onProof(m Message) {
 	h := n.hs
 	c, ok := h.nonces[m.From]
 	nonce := c.nonce
-	hello := h.hellos[m.From]
-	if !ok || hello == nil {
+	hello, asked := h.hellos[m.From]
+	if !ok || !asked {
 		return
 	}
 	delete(h.nonces, m.From)
@@ -73,14 +76,15 @@ func (n *Node) onProof(m Message) {
 			Text: "The password is wrong; ask the host for the right one and try again."}})
 		return
 	}
-	n.admit(m.From, hello)
+	n.admit(hello)
 }
 
 // admit seats a joiner that passed the handshake: a known player rejoins its
 // slot, a newcomer takes the first open slot in the lobby, and a spectator (or
 // a known player whose slot has departed) watches.
-func (n *Node) admit(p PeerID, hello *Hello) {
+func (n *Node) admit(m Message) {
 	h := n.hs
+	p, hello := m.From, m.Hello
 	delete(h.hellos, p)
 	if old := h.peer(p); old != nil && old.welcomedAt > 0 && !old.connLost && n.now-old.welcomedAt < seekTicks/2 {
 		// A Hello repeated before the answer to the last one could
@@ -96,7 +100,7 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	playing := n.lobby.State != StateLobby
 	spectate := hello.Spectate
 	switch {
-	case slot >= 0 && n.hist.isGone(slot):
+	case slot >= 0 && n.hist.isDeparted(slot):
 		spectate = true
 		slot = -1
 	case slot >= 0:
@@ -129,6 +133,9 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 	if old := h.peer(p); old != nil && old.stallSince >= 0 && slot >= 0 {
 		h.broadcastWait(n, slot, 0) // it is back: the wait is over
 	}
+	if slot >= 0 && !spectate && n.lobby.State >= StateLoading && h.lostTo(n, p) {
+		n.believeByes(p, m.Targets)
+	}
 	pi := h.addPeer(n, p, slot, n.hist.last())
 	n.lobbyChanged()
 	next := uint64(1)
@@ -151,6 +158,26 @@ func (n *Node) admit(p PeerID, hello *Hello) {
 			n.answer(pi, Message{Kind: MsgSnapshot, Lobby: &l, Turns: n.hist.turnsAfter(0, n.hist.last())})
 		}
 	}
+}
+
+// believeByes takes the Byes a player coming back from elsewhere heard
+// (byesHeld): when its side of a split lost the merge, the departures it
+// played went with that side's play, and this host, which never heard
+// them, has those players only away. A Bye counts for a player this host
+// has lost too, so a lie costs no player present its seat.
+func (n *Node) believeByes(from PeerID, byes []PeerID) {
+	for _, p := range byes {
+		if p != from && p != n.self && n.rosterIndex(p) >= 0 && n.hs.lostTo(n, p) {
+			n.hs.dropPeer(n, p, DepartLeft)
+		}
+	}
+}
+
+// lostTo reports whether this host does not have player p: away,
+// disconnected, silent past FailTicks, or none of its peers.
+func (h *hostState) lostTo(n *Node, p PeerID) bool {
+	pi := h.peer(p)
+	return pi == nil || pi.away || pi.connLost || n.now-pi.heard > n.cfg.FailTicks
 }
 
 // Password guessing is throttled per peer: after freeGuesses wrong proofs in

@@ -222,3 +222,41 @@ func TestMemberPosingAsAHostFarAheadDoesNotUnseatTheHost(t *testing.T) {
 		}
 	}
 }
+
+// A player coming back from another side carries the Byes its side heard
+// (the Hello's Targets), and the host believes them only for players it
+// has lost too: a member that names players who are present, in a Hello
+// as itself or after going away, costs none of them its seat.
+func TestByesInAHelloCostNoPresentPlayerItsSeat(t *testing.T) {
+	for _, away := range []bool{false, true} {
+		n := gameOf(t, 41, 4, simConfig())
+		n.Run(50)
+		bad := inSlot(t, n, 3)
+		if away {
+			n.Hang(bad.ID)
+			n.Run(400)
+			n.Heal()
+		}
+		named := []session.PeerID{inSlot(t, n, 1).ID, inSlot(t, n, 2).ID, pid(0)}
+		hello := session.Message{Kind: session.MsgHello, Targets: named,
+			Hello: &session.Hello{Protocol: session.ProtocolVersion, GameVersion: simConfig().GameVersion, Name: "p3"}}
+		for i := range 300 {
+			if i%50 == 0 {
+				n.Inject(bad.ID, pid(0), hello)
+			}
+			if i%5 == 0 {
+				proposeAll(n)
+			}
+			n.Tick()
+		}
+		for _, p := range n.Peers {
+			for _, e := range p.Events {
+				if e.Kind == session.EvPlayerLeft {
+					t.Fatalf("away %v: %s shows slot %d leave at turn %d on a member's word", away, p.ID, e.Slot, e.Turn)
+				}
+			}
+		}
+		n.Run(400)
+		noViolations(t, n)
+	}
+}

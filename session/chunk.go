@@ -60,7 +60,7 @@ func (n *Node) assemble(m Message) (Message, bool) {
 	a := n.snaps[m.From]
 	if a == nil || !sameSnapshot(a.first, m) {
 		a = &snapAssembly{first: m, data: make([][]byte, s.Parts)}
-		a.first.Snapshot = &Snapshot{Turn: s.Turn, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, GoneWhy: s.GoneWhy, Parts: s.Parts}
+		a.first.Snapshot = &Snapshot{Turn: s.Turn, Chain: s.Chain, NextSeq: s.NextSeq, Departed: s.Departed, Away: s.Away, DepartedWhy: s.DepartedWhy, Parts: s.Parts}
 		a.first.Lobby, a.first.Turns = nil, nil
 		n.dropAssemblies(m.From)
 		n.snaps[m.From] = a

@@ -120,7 +120,7 @@ func msgToWire(m *Message) *wirepb.Message {
 		w.Hashes = append(w.Hashes, &wirepb.HashReport{Turn: h.Turn, Hash: h.Hash})
 	}
 	if s := m.Snapshot; s != nil {
-		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, GoneWhy: s.GoneWhy, Part: s.Part, Parts: s.Parts}
+		w.Snapshot = &wirepb.Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Departed, Away: s.Away, GoneWhy: s.DepartedWhy, Part: s.Part, Parts: s.Parts}
 	}
 	if e := m.Edit; e != nil {
 		w.Edit = &wirepb.SlotEdit{Name: e.Name, Color: uint32(e.Color), Team: uint32(e.Team), Ready: e.Ready}
@@ -211,10 +211,10 @@ func msgFromWire(w *wirepb.Message) (Message, error) {
 		if s.Parts > maxSnapshotParts || s.Parts > 0 && s.Part >= s.Parts || s.Parts == 0 && s.Part > 0 {
 			return Message{}, fmt.Errorf("snapshot part %d of %d (at most %d parts)", s.Part, s.Parts, maxSnapshotParts)
 		}
-		if err := checkGoneWhy(s.Gone, s.GoneWhy); err != nil {
+		if err := checkDepartedWhy(s.Gone, s.GoneWhy); err != nil {
 			return Message{}, err
 		}
-		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Gone: s.Gone, Away: s.Away, GoneWhy: s.GoneWhy, Part: s.Part, Parts: s.Parts}
+		m.Snapshot = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, NextSeq: s.NextSeq, Departed: s.Gone, Away: s.Away, DepartedWhy: s.GoneWhy, Part: s.Part, Parts: s.Parts}
 	}
 	if e := w.Edit; e != nil {
 		if err := checkText("name", e.Name, maxNameLen); err != nil {
@@ -362,13 +362,13 @@ func lobbyFromWire(w *wirepb.Lobby) (*Lobby, error) {
 	return l, nil
 }
 
-// checkGoneWhy refuses departure reasons a snapshot cannot hold: one past
+// checkDepartedWhy refuses departure reasons a snapshot cannot hold: one past
 // the last reason, or one for a slot that did not depart.
-func checkGoneWhy(gone uint32, why uint64) error {
+func checkDepartedWhy(departed uint32, why uint64) error {
 	for i := range MaxSlots {
 		r := why >> (4 * i) & 0xf
-		if gone&(1<<i) == 0 && r != 0 || r > uint64(DepartMisbehaved) {
-			return fmt.Errorf("snapshot: departure reason %d for slot %d (departed: %v)", r, i, gone&(1<<i) != 0)
+		if departed&(1<<i) == 0 && r != 0 || r > uint64(DepartMisbehaved) {
+			return fmt.Errorf("snapshot: departure reason %d for slot %d (departed: %v)", r, i, departed&(1<<i) != 0)
 		}
 	}
 	return nil

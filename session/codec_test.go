@@ -30,7 +30,7 @@ func sampleMessages() []Message {
 		{Kind: MsgAck, Epoch: 33, Have: 12, Need: true, Hashes: []HashReport{{Turn: 10, Hash: 1 << 63}}, Loaded: true},
 		{Kind: MsgDesync, Desync: &DesyncInfo{Turn: 10, Majority: 5, Hashes: []PeerHash{{Peer: "a", Hash: 5}, {Peer: "b", Hash: 6}}}},
 		{Kind: MsgSnapshotReq, Targets: []PeerID{"b", "c"}},
-		{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 10, Data: []byte("state"), Chain: 77, NextSeq: []uint64{1, 2}, Gone: 4 | 1<<15, GoneWhy: uint64(DepartKicked)<<8 | uint64(DepartMisbehaved)<<60}, Turns: []Turn{turn}},
+		{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 10, Data: []byte("state"), Chain: 77, NextSeq: []uint64{1, 2}, Departed: 4 | 1<<15, DepartedWhy: uint64(DepartKicked)<<8 | uint64(DepartMisbehaved)<<60}, Turns: []Turn{turn}},
 		{Kind: MsgClaim, Epoch: 50, Turn: 12, Chain: 1234},
 		{Kind: MsgFollow, Epoch: 50, Turn: 13, Chain: 4321, Turns: []Turn{turn}, Lobby: &l, Commands: turn.Commands},
 		{Kind: MsgReject, Epoch: 33, Targets: []PeerID{"a"}},
@@ -105,12 +105,12 @@ func FuzzUnmarshalMessage(f *testing.F) {
 
 // A snapshot's departure reasons: only the slots that departed have one,
 // and only a reason there is; a snapshot from a peer before the field
-// (GoneWhy absent) reads as every gone slot having left on purpose.
+// (DepartedWhy absent) reads as every departed slot having left on purpose.
 func TestSnapshotReasons(t *testing.T) {
 	for _, c := range []struct {
-		gone uint32
-		why  uint64
-		ok   bool
+		departed uint32
+		why      uint64
+		ok       bool
 	}{
 		{0, 0, true},
 		{1<<3 | 1<<15, uint64(DepartLost)<<12 | uint64(DepartMisbehaved)<<60, true},
@@ -118,13 +118,13 @@ func TestSnapshotReasons(t *testing.T) {
 		{1 << 3, uint64(DepartLost) << 16, false},         // slot 4 did not depart
 		{0, 0xf << 60, false},
 	} {
-		b, _ := Message{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 9, Gone: c.gone, GoneWhy: c.why}}.Marshal()
+		b, _ := Message{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 9, Departed: c.departed, DepartedWhy: c.why}}.Marshal()
 		m, err := UnmarshalMessage(b)
 		if (err == nil) != c.ok || err != nil && !errors.Is(err, ErrMalformed) {
-			t.Errorf("gone %b why %x: err %v, want ok %v", c.gone, c.why, err, c.ok)
+			t.Errorf("departed %b why %x: err %v, want ok %v", c.departed, c.why, err, c.ok)
 		}
-		if err == nil && m.Snapshot.GoneWhy != c.why {
-			t.Errorf("gone %b why %x: decoded %x", c.gone, c.why, m.Snapshot.GoneWhy)
+		if err == nil && m.Snapshot.DepartedWhy != c.why {
+			t.Errorf("departed %b why %x: decoded %x", c.departed, c.why, m.Snapshot.DepartedWhy)
 		}
 	}
 	// The encoding of an older peer: the same message without field 9.
@@ -138,7 +138,7 @@ func TestSnapshotReasons(t *testing.T) {
 	old = protowire.AppendTag(old, snapshotField(t), protowire.BytesType)
 	old = protowire.AppendBytes(old, snap)
 	m, err := UnmarshalMessage(old)
-	if err != nil || m.Snapshot == nil || m.Snapshot.Gone != 1<<2 || m.Snapshot.Reason(2) != DepartLeft {
+	if err != nil || m.Snapshot == nil || m.Snapshot.Departed != 1<<2 || m.Snapshot.Reason(2) != DepartLeft {
 		t.Fatalf("an older peer's snapshot: %+v, %v", m.Snapshot, err)
 	}
 }
@@ -166,14 +166,14 @@ func snapshotField(t *testing.T) protowire.Number {
 	return 0
 }
 
-// FuzzSnapshotReasons: whatever gone mask and reasons a peer sends, the
+// FuzzSnapshotReasons: whatever departed mask and reasons a peer sends, the
 // decoder either refuses them with ErrMalformed or yields reasons that
 // exist for the slots that departed, and encodes them back the same.
 func FuzzSnapshotReasons(f *testing.F) {
 	f.Add(uint32(1<<3), uint64(DepartLost)<<12)
 	f.Add(uint32(0), uint64(1))
-	f.Fuzz(func(t *testing.T, gone uint32, why uint64) {
-		b, _ := Message{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 3, Gone: gone, GoneWhy: why}}.Marshal()
+	f.Fuzz(func(t *testing.T, departed uint32, why uint64) {
+		b, _ := Message{Kind: MsgSnapshot, Snapshot: &Snapshot{Turn: 3, Departed: departed, DepartedWhy: why}}.Marshal()
 		m, err := UnmarshalMessage(b)
 		if err != nil {
 			if !errors.Is(err, ErrMalformed) {
@@ -183,12 +183,12 @@ func FuzzSnapshotReasons(f *testing.F) {
 		}
 		s := m.Snapshot
 		for i := range MaxSlots {
-			if r := s.Reason(i); r > DepartMisbehaved || s.Gone&(1<<i) == 0 && r != 0 {
-				t.Fatalf("slot %d: reason %d kept (gone %b)", i, r, s.Gone)
+			if r := s.Reason(i); r > DepartMisbehaved || s.Departed&(1<<i) == 0 && r != 0 {
+				t.Fatalf("slot %d: reason %d kept (departed %b)", i, r, s.Departed)
 			}
 		}
-		if s.Gone != gone || s.GoneWhy != why {
-			t.Fatalf("decoded gone %b why %x from %b %x", s.Gone, s.GoneWhy, gone, why)
+		if s.Departed != departed || s.DepartedWhy != why {
+			t.Fatalf("decoded departed %b why %x from %b %x", s.Departed, s.DepartedWhy, departed, why)
 		}
 	})
 }

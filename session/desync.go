@@ -84,7 +84,7 @@ func (h *hostState) voters(n *Node) int {
 	v := 1
 	for _, pi := range h.peers {
 		back := pi.current && n.now-pi.heard <= n.cfg.FailTicks
-		if pi.slot >= 0 && (!pi.away || back) && !n.hist.isGone(pi.slot) && pi.stallSince != -2 {
+		if pi.slot >= 0 && (!pi.away || back) && !n.hist.isDeparted(pi.slot) && pi.stallSince != -2 {
 			v++
 		}
 	}
@@ -192,7 +192,7 @@ func (n *Node) applySnapshot(m Message) {
 	}
 	if s != nil && n.resumeWait && n.lobby.Resume > 0 && s.Turn == n.lobby.Resume {
 		n.resumeWait = false
-		n.resume = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, Gone: s.Gone, NextSeq: s.NextSeq}
+		n.resume = &Snapshot{Turn: s.Turn, Data: s.Data, Chain: s.Chain, Departed: s.Departed, NextSeq: s.NextSeq}
 		n.emit(Event{Kind: EvLoad, Lobby: n.Lobby().ptr()})
 	}
 	if s != nil && repaired && !n.rejoin {

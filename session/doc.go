@@ -232,6 +232,10 @@
 // favours the junior. The losing host tells its peers to merge (MsgMerge)
 // and they all rejoin the winner by snapshot; what they played since the
 // split is lost, and commands they sequenced only there never execute.
+// Only their Byes survive: each names the players its history holds as
+// having left on purpose in its Hello (Targets), and the winner, which may
+// have them only away, sequences their departure, believed for a player it
+// has lost too (so a lie costs no player present its seat).
 // Every turns message carries the chain it extends: a follower never
 // commits turns onto a history the host does not hold, it rejoins instead.
 // Generations are never reused by a node (it remembers the newest it saw),

@@ -21,7 +21,7 @@ type election struct {
 	answered  []PeerID
 	alive     *Message // a Reject saying the old host lives
 	waiting   bool     // told the caller it waits for the other players
-	quit      []PeerID // hosts that said Bye: they left on purpose
+	byes      []PeerID // hosts that said Bye: they left on purpose
 	outbid    []PeerID // later claimers this candidate claimed over once
 
 	// Follower side: claims from players its own rule does not name yet,
@@ -44,7 +44,20 @@ func (el *election) follows(p PeerID) bool {
 	return slices.ContainsFunc(el.followers, func(f followInfo) bool { return f.id == p })
 }
 
-func (n *Node) rosterIndex(p PeerID) int { return slices.Index(n.roster(), p) }
+// rosterIndex is p's place in roster(), -1 if it is not a player (counted
+// without building the list: it is asked for nearly every message).
+func (n *Node) rosterIndex(p PeerID) int {
+	i := 0
+	for k, s := range n.lobby.Slots {
+		if s.Kind == SlotHuman && !n.hist.isDeparted(k) {
+			if s.Peer == p {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
+}
 
 // suspectHost starts (or continues) a migration away from the current host.
 func (n *Node) suspectHost() {
@@ -103,7 +116,7 @@ func (n *Node) nextCandidate() {
 	}
 	// Nobody else is left to ask: a player runs itself (and plays on if
 	// nobody answers, see decide); a spectator looks for the game again.
-	if n.slot >= 0 && !n.hist.isGone(n.slot) {
+	if n.slot >= 0 && !n.hist.isDeparted(n.slot) {
 		n.becomeCandidate(el)
 		return
 	}
@@ -240,7 +253,7 @@ func (n *Node) follow(m Message) {
 	// Targets: the hosts this node heard say Bye, for a candidate that
 	// did not (its copy may have been lost in the hang-up).
 	n.send(Message{Kind: MsgFollow, To: m.From, Epoch: m.Epoch, Turn: n.hist.last(), Chain: n.hist.lastChain(),
-		Turns: n.hist.turnsAfter(m.Turn, n.hist.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: el.quit})
+		Turns: n.hist.turnsAfter(m.Turn, n.hist.last()), Lobby: &l, Commands: cmds, Loaded: n.loaded, Slot: n.slot, Targets: el.byes})
 }
 
 // onFollow gathers a follower of this candidate's claim.
@@ -258,7 +271,7 @@ func (n *Node) onFollow(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
-	if slot >= 0 && n.hist.isGone(slot) {
+	if slot >= 0 && n.hist.isDeparted(slot) {
 		slot = -1 // a departed player that came back to watch
 	}
 	if slot < 0 && !n.lobby.isSpectator(m.From) {
@@ -268,7 +281,7 @@ func (n *Node) onFollow(m Message) {
 		// A follower heard a host say Bye: believed for a host this
 		// candidate lost too, so a lie costs no live host its seat.
 		if slices.Contains(el.failedHosts, p) {
-			n.noteQuit(p)
+			n.noteBye(p)
 		}
 	}
 	el.followers = append(el.followers, followInfo{id: m.From, slot: slot, last: m.Turn, turns: m.Turns,
@@ -371,7 +384,7 @@ func (n *Node) stepCandidate(m Message) {
 		// The host's close overtook its Bye: this node already runs for
 		// host. The Bye still says it left on purpose, which the new host
 		// sequences as a departure, not an absence.
-		n.noteQuit(m.From)
+		n.noteBye(m.From)
 		n.maybeDecide()
 	}
 }
@@ -417,7 +430,7 @@ func (n *Node) decide() {
 	// is not present: it is not slow, it is gone (a live one that hung up
 	// is a side of a split, which the split rule merges later).
 	present := slices.DeleteFunc(n.presentPlayers(), func(p PeerID) bool {
-		return slices.Contains(el.quit, p) || n.closed[p]
+		return slices.Contains(el.byes, p) || n.closed[p]
 	})
 	if !slices.Contains(present, n.self) {
 		// This node is away itself (the game went on without it, say it
@@ -523,9 +536,9 @@ func (n *Node) win() {
 		if p == n.self || h.peer(p) != nil {
 			continue
 		}
-		if quit := slices.Contains(el.quit, p); quit || n.lobby.State < StateLoading {
+		if bye := slices.Contains(el.byes, p); bye || n.lobby.State < StateLoading {
 			why := DepartLost // in the lobby it loses its seat
-			if quit {
+			if bye {
 				why = DepartLeft // a host that said Bye
 			}
 			h.dropPeer(n, p, why)

@@ -59,7 +59,7 @@ func (n *Node) Footprint() (total int, largest string) {
 		add("skipped", len(e.skipped))
 		add("followers", len(e.followers))
 		add("answered", len(e.answered))
-		add("quit", len(e.quit))
+		add("byes", len(e.byes))
 		add("outbid", len(e.outbid))
 		add("parked", len(e.parked))
 		held := 0

@@ -49,7 +49,7 @@ func (n *Node) stepFollower(m Message) {
 	case MsgBye:
 		// It left on purpose: not waited for. Noted before the migration
 		// starts, so a candidate alone with it (a game of two) wins at once.
-		n.noteQuit(m.From)
+		n.noteBye(m.From)
 		n.suspectHost()
 	case MsgRefuse:
 		if m.Refusal != nil {
@@ -264,11 +264,11 @@ func (n *Node) snapshotLost() bool {
 	return n.expectSnap && joining && !n.resumeWait && n.now-n.snapAskedAt >= seekTicks && n.snapHeard >= snapLostAfter
 }
 
-// noteQuit records that p, a host, said Bye. Noted before the migration
+// noteBye records that p, a host, said Bye. Noted before the migration
 // starts, so a candidate alone with it (a game of two) wins at once.
-func (n *Node) noteQuit(p PeerID) {
-	if el := n.migration(); !slices.Contains(el.quit, p) {
-		el.quit = append(el.quit, p)
+func (n *Node) noteBye(p PeerID) {
+	if el := n.migration(); !slices.Contains(el.byes, p) {
+		el.byes = append(el.byes, p)
 	}
 }
 

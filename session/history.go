@@ -16,8 +16,8 @@ type history struct {
 	arrived   []int
 	base      uint64
 	baseChain uint64
-	gone      uint32                 // bit per slot: departed
-	why       [MaxSlots]DepartReason // why each slot in gone departed
+	departed  uint32                 // bit per slot: departed
+	why       [MaxSlots]DepartReason // why each slot in departed left
 	away      uint32                 // bit per slot: away (silent; its slot stays)
 	baseAway  uint32                 // away at turn base (for awayAt)
 	nextSeq   [MaxSlots]uint64       // next sequence number expected per slot
@@ -107,8 +107,8 @@ func (h *history) turnsAfter(from, to uint64) []Turn {
 	return slices.Clone(turns)
 }
 
-func (h *history) isGone(slot int) bool {
-	return slot >= 0 && slot < MaxSlots && h.gone&(1<<slot) != 0
+func (h *history) isDeparted(slot int) bool {
+	return slot >= 0 && slot < MaxSlots && h.departed&(1<<slot) != 0
 }
 
 // isAway reports whether slot is away at the last committed turn.
@@ -116,9 +116,9 @@ func (h *history) isAway(slot int) bool {
 	return slot >= 0 && slot < MaxSlots && h.away&(1<<slot) != 0
 }
 
-// goneAt and nextSeqAt roll the slot state back from the last turn to t.
-func (h *history) goneAt(t uint64) uint32 {
-	g := h.gone
+// departedAt and nextSeqAt roll the slot state back from the last turn to t.
+func (h *history) departedAt(t uint64) uint32 {
+	g := h.departed
 	for k := h.last(); k > t; k-- {
 		tr, _ := h.turnAt(k)
 		for _, d := range tr.Departures {
@@ -128,11 +128,11 @@ func (h *history) goneAt(t uint64) uint32 {
 	return g
 }
 
-// whyAt packs the reasons of the slots gone at t as Snapshot.GoneWhy does
+// whyAt packs the reasons of the slots departed at t as Snapshot.DepartedWhy does
 // (a slot departs once in a history, so its reason then is its reason now).
 func (h *history) whyAt(t uint64) uint64 {
 	var w uint64
-	g := h.goneAt(t)
+	g := h.departedAt(t)
 	for i, r := range h.why {
 		if g&(1<<i) != 0 {
 			w |= uint64(r) << (4 * i)
@@ -186,7 +186,7 @@ func (h *history) append(t Turn, now int) {
 		h.nextSeq[c.Slot] = c.Seq + 1
 	}
 	for _, d := range t.Departures {
-		h.gone |= 1 << d.Slot
+		h.departed |= 1 << d.Slot
 		h.why[d.Slot] = d.Reason
 	}
 	h.away = applyPresence(h.away, t.Presence)
@@ -232,7 +232,7 @@ func (h *history) restart(base uint64) {
 // first command, 1.
 func (h *history) restore(s *Snapshot) {
 	h.restart(s.Turn)
-	h.baseChain, h.gone = s.Chain, s.Gone
+	h.baseChain, h.departed = s.Chain, s.Departed
 	h.away, h.baseAway = s.Away, s.Away
 	for i := range h.why {
 		h.why[i] = s.Reason(i)

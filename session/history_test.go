@@ -63,22 +63,22 @@ func TestHistoryAppendAndRead(t *testing.T) {
 	if _, ok := h.turnAt(6); ok {
 		t.Error("turnAt(6) held")
 	}
-	if !h.isGone(1) || h.isGone(0) || h.isAway(2) || h.nextSeq[0] != 6 {
-		t.Errorf("state after 5 turns: gone %b away %b next %d", h.gone, h.away, h.nextSeq[0])
+	if !h.isDeparted(1) || h.isDeparted(0) || h.isAway(2) || h.nextSeq[0] != 6 {
+		t.Errorf("state after 5 turns: departed %b away %b next %d", h.departed, h.away, h.nextSeq[0])
 	}
 }
 
 func TestHistoryRollsBack(t *testing.T) {
 	h := filled(5)
 	for _, c := range []struct {
-		turn       uint64
-		gone, away uint32
-		next       uint64
+		turn           uint64
+		departed, away uint32
+		next           uint64
 	}{
 		{1, 0, 0, 2}, {2, 0, 1 << 2, 3}, {3, 1 << 1, 1 << 2, 4}, {5, 1 << 1, 0, 6},
 	} {
-		if g := h.goneAt(c.turn); g != c.gone {
-			t.Errorf("goneAt(%d) = %b, want %b", c.turn, g, c.gone)
+		if g := h.departedAt(c.turn); g != c.departed {
+			t.Errorf("departedAt(%d) = %b, want %b", c.turn, g, c.departed)
 		}
 		if a := h.awayAt(c.turn); a != c.away {
 			t.Errorf("awayAt(%d) = %b, want %b", c.turn, a, c.away)
@@ -134,9 +134,9 @@ func TestHistoryPrune(t *testing.T) {
 
 func TestHistoryRestoreAndRestart(t *testing.T) {
 	h := filled(5)
-	h.restore(&Snapshot{Turn: 40, Chain: 77, Gone: 1 << 3, Away: 1 << 4, NextSeq: []uint64{9, 0}, GoneWhy: uint64(DepartKicked) << 12})
-	if h.last() != 40 || h.lastChain() != 77 || !h.isGone(3) || !h.isAway(4) || h.awayAt(40) != 1<<4 {
-		t.Errorf("after restore: last %d chain %d gone %b away %b", h.last(), h.lastChain(), h.gone, h.away)
+	h.restore(&Snapshot{Turn: 40, Chain: 77, Departed: 1 << 3, Away: 1 << 4, NextSeq: []uint64{9, 0}, DepartedWhy: uint64(DepartKicked) << 12})
+	if h.last() != 40 || h.lastChain() != 77 || !h.isDeparted(3) || !h.isAway(4) || h.awayAt(40) != 1<<4 {
+		t.Errorf("after restore: last %d chain %d departed %b away %b", h.last(), h.lastChain(), h.departed, h.away)
 	}
 	if h.why[3] != DepartKicked || h.whyAt(40) != uint64(DepartKicked)<<12 {
 		t.Errorf("after restore: reasons %v", h.why[:4])
@@ -151,7 +151,7 @@ func TestHistoryRestoreAndRestart(t *testing.T) {
 		t.Errorf("append after restore: last %d", h.last())
 	}
 	h.restart(50)
-	if h.last() != 50 || h.lastChain() != 0 || !h.isGone(3) {
-		t.Errorf("after restart: last %d chain %d gone %b", h.last(), h.lastChain(), h.gone)
+	if h.last() != 50 || h.lastChain() != 0 || !h.isDeparted(3) {
+		t.Errorf("after restart: last %d chain %d departed %b", h.last(), h.lastChain(), h.departed)
 	}
 }

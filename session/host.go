@@ -55,7 +55,7 @@ type hostState struct {
 	turnTimer  int
 	peers      []*peerInfo // in join order
 	nonces     map[PeerID]challenge
-	hellos     map[PeerID]*Hello
+	hellos     map[PeerID]Message    // Hellos waiting for their proof
 	offences   map[PeerID]offenceRec // members' messages no honest client sends (offence.go)
 	wrong      map[PeerID]guesses    // peers whose last proofs were wrong
 	hashes     map[uint64][]PeerHash
@@ -118,7 +118,7 @@ func (n *Node) hostSend(pi *peerInfo, m Message) {
 	pi.lastSend = n.now
 	m.To = pi.id
 	m.Epoch = n.epoch
-	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.hist.isGone(pi.slot) {
+	if (m.Kind == MsgTurns || m.Kind == MsgPing) && pi.slot >= 0 && !n.hist.isDeparted(pi.slot) {
 		m.NextSeq = n.hs.expectSeq(n, pi.slot) // lets the peer mend a gap (see fixGap)
 	}
 	if m.Kind == MsgTurns && len(m.Turns) > 0 {
@@ -221,7 +221,7 @@ const (
 // the sender's slot, within the slot's budget; duplicates and out-of-order
 // ones are dropped (the sender resends until it sees them committed).
 func (h *hostState) takeCommands(n *Node, pi *peerInfo, cmds []Command) {
-	if pi.slot < 0 || n.hist.isGone(pi.slot) || pi.away || n.lobby.State != StatePlaying {
+	if pi.slot < 0 || n.hist.isDeparted(pi.slot) || pi.away || n.lobby.State != StatePlaying {
 		return
 	}
 	count, size := h.openLoad(pi.slot)
@@ -327,7 +327,7 @@ func (h *hostState) dropPeer(n *Node, p PeerID, why DepartReason) {
 		n.lobby.Spectators = slices.Delete(n.lobby.Spectators, i, i+1)
 		n.lobbyChanged()
 	}
-	if slot < 0 || n.hist.isGone(slot) {
+	if slot < 0 || n.hist.isDeparted(slot) {
 		return
 	}
 	// Once loading began the players are in every peer's world: one who
@@ -532,12 +532,12 @@ func (n *Node) lateFollower(m Message) {
 		return
 	}
 	slot := n.lobby.SlotOf(m.From)
-	member := slot >= 0 && !n.hist.isGone(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
+	member := slot >= 0 && !n.hist.isDeparted(slot) && !slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == slot })
 	if slot < 0 && n.lobby.isSpectator(m.From) {
 		member = true
 	}
 	if !member || m.Turn > n.hist.last() || !n.sameHistory(m) {
-		if slot >= 0 && !n.hist.isGone(slot) || n.lobby.isSpectator(m.From) {
+		if slot >= 0 && !n.hist.isDeparted(slot) || n.lobby.isSpectator(m.From) {
 			// Its history is not ours (or is ahead): it rejoins by snapshot.
 			n.send(Message{Kind: MsgMerge, To: m.From, Epoch: n.epoch, Targets: []PeerID{n.self}})
 			return

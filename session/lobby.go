@@ -57,7 +57,25 @@ func (n *Node) Join(host PeerID) error {
 func (n *Node) sendHello() {
 	n.send(Message{Kind: MsgHello, To: n.joinHost, Hello: &Hello{
 		Protocol: ProtocolVersion, GameVersion: n.cfg.GameVersion, Name: n.cfg.Name, Spectate: n.cfg.Spectate,
-	}})
+	}, Targets: n.byesHeld()})
+}
+
+// byesHeld lists the other players whose Bye this node's history holds. A
+// seeker whose side of a split lost the merge carries them to the winner,
+// which never heard them leave and has them only away: without them their
+// departure would go with the side's discarded play, and a player who left
+// on purpose would show as away (see believeByes).
+func (n *Node) byesHeld() []PeerID {
+	if n.lobby.State < StateLoading {
+		return nil
+	}
+	var r []PeerID
+	for i, s := range n.lobby.Slots {
+		if s.Kind == SlotHuman && i != n.slot && n.hist.isDeparted(i) && n.hist.why[i] == DepartLeft {
+			r = append(r, s.Peer)
+		}
+	}
+	return r
 }
 
 func (n *Node) stepJoining(m Message) {

@@ -9,7 +9,7 @@ const (
 	MsgNone MsgKind = iota
 
 	// Join handshake.
-	MsgHello     // joiner → host: Hello
+	MsgHello     // joiner → host: Hello; Targets: the players it heard say Bye (a seeker after a lost merge)
 	MsgChallenge // host → joiner: Nonce to prove the password with
 	MsgProof     // joiner → host: Proof = HMAC of the nonce
 	MsgWelcome   // host → joiner: Slot, Lobby, NextSeq, Epoch

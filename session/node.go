@@ -214,7 +214,7 @@ func (n *Node) presentPlayers() []PeerID {
 func (n *Node) roster() []PeerID {
 	var r []PeerID
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.hist.isGone(i) {
+		if s.Kind == SlotHuman && !n.hist.isDeparted(i) {
 			r = append(r, s.Peer)
 		}
 	}
@@ -224,13 +224,13 @@ func (n *Node) roster() []PeerID {
 // Drives returns the slots this node may propose for.
 func (n *Node) Drives() []int {
 	var d []int
-	if n.slot >= 0 && !n.hist.isGone(n.slot) && n.role != roleLeft {
+	if n.slot >= 0 && !n.hist.isDeparted(n.slot) && n.role != roleLeft {
 		d = append(d, n.slot)
 	}
 	if n.role == roleHost {
 		for i, s := range n.lobby.Slots {
 			bot := s.Kind == SlotBot || s.Kind == SlotHuman && n.lobby.AwayBot > 0 && n.hist.isAway(i) && i != n.slot
-			if bot && !n.hist.isGone(i) {
+			if bot && !n.hist.isDeparted(i) {
 				d = append(d, i)
 			}
 		}
@@ -488,7 +488,7 @@ func (n *Node) Snapshot(turn uint64, data []byte) error {
 		n.snapTargets = nil
 		return fmt.Errorf("%w: turn %d is no longer held", ErrWrongTurn, turn)
 	}
-	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), GoneWhy: n.hist.whyAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
+	s := &Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Departed: n.hist.departedAt(turn), DepartedWhy: n.hist.whyAt(turn), NextSeq: n.hist.nextSeqAt(turn), Away: n.hist.awayAt(turn)}
 	lob := n.lobby.Clone()
 	for _, p := range n.snapTargets {
 		m := Message{Kind: MsgSnapshot, To: p, Epoch: n.epoch, Snapshot: s, Lobby: &lob, Turns: n.hist.turnsAfter(turn, n.hist.last())}
@@ -550,17 +550,20 @@ func (n *Node) showLeft(slot int, k uint64, why DepartReason) {
 }
 
 // showSnapshotLeft shows the departures a snapshot brings that this node
-// never saw as turns (it was away, or skipped them): every slot gone by
+// never saw as turns (it was away, or skipped them): every slot departed by
 // the snapshot's turn and not shown yet, with the snapshot's reason. A node
 // that held no game before (a late joiner, a process started again) only
-// takes them as known: they left before it came.
+// takes them as known: they left before it came. A departure shown on a
+// branch the game discarded stays shown: its Bye goes to the winner with
+// this node's Hello (byesHeld), and the turn that sequences it again must
+// not show it twice.
 func (n *Node) showSnapshotLeft(s *Snapshot, knew bool) {
 	for i := range MaxSlots {
-		if s.Gone&(1<<i) != 0 && knew && i != n.slot {
+		if s.Departed&(1<<i) != 0 && knew && i != n.slot {
 			n.showLeft(i, s.Turn, s.Reason(i))
 		}
 	}
-	n.shown = s.Gone
+	n.shown |= s.Departed
 }
 
 // HasReady reports whether Ready has anything to hand over.

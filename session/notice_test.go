@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -11,40 +12,81 @@ import (
 
 // A survivor that was cut off while the host left, and comes back into the
 // game by snapshot, still sees the host leave: the snapshot brings the
-// departure and its reason, and the survivor shows it exactly once.
+// departure and its reason, and the survivor shows it exactly once. When
+// the cut-off player's side wins the heal instead (seed 43: a 1v1 split of
+// equal sides, the senior cut off), the other side's Bye goes with its
+// Hello to the winner, and everyone still sees the host leave, once.
 func TestBackBySnapshotSeesWhoLeft(t *testing.T) {
 	cfg := simConfig()
-	snapshots := 0
+	snapshots, won := 0, 0
 	for _, players := range []int{3, 4} {
 		for _, away := range []string{"cut", "stopped"} {
 			t.Run(fmt.Sprintf("%d-%s", players, away), func(t *testing.T) {
 				for seed := uint64(1); seed <= 4; seed++ {
-					if backBySnapshot(t, seed*10+uint64(players), players, away, cfg) {
+					switch seeWhoLeft(t, seed*10+uint64(players), players, players-1, away, cfg) {
+					case backBySnap:
 						snapshots++
+					case lateWon:
+						won++
 					}
 				}
 			})
 		}
 	}
-	t.Logf("%d of 16 came back by snapshot", snapshots)
-	if snapshots == 0 {
-		t.Error("nobody came back by snapshot: the case is not tested")
+	t.Logf("%d of 16 came back by snapshot, in %d the cut-off side won", snapshots, won)
+	if snapshots == 0 || won == 0 {
+		t.Error("a case is not tested: nobody came back by snapshot, or no cut-off side won")
 	}
 }
 
-// backBySnapshot plays the case once and reports whether the late player
-// came back by snapshot.
-func backBySnapshot(t *testing.T, seed uint64, players int, away string, cfg session.Config) bool {
+// TestSplitKeepsWhoLeft is the property over many seeds: whichever side of
+// the split wins the heal, a host that left on purpose while a player was
+// cut off or stopped shows as left, once, on every peer. Each seed picks the
+// players (3: a 1v1 once the host is gone, or 4), the player cut off, and
+// how.
+func TestSplitKeepsWhoLeft(t *testing.T) {
+	cfg := simConfig()
+	seeds := *flagLeftSeeds
+	outcome := map[leftOutcome]int{}
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		players := 3 + int(seed%2)
+		late := 1 + int(seed/2%uint64(players-1))
+		away := []string{"cut", "stopped"}[seed/8%2]
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			outcome[seeWhoLeft(t, 1000+seed, players, late, away, cfg)]++
+		})
+		if t.Failed() {
+			t.Logf("seed %d (players %d, late peer %d, %s) failed: replay with -run 'TestSplitKeepsWhoLeft/^%d$'", seed, players, late, away, seed)
+			return
+		}
+	}
+	t.Logf("%d seeds: %d back by snapshot, %d won by the cut-off side, %d neither", seeds, outcome[backBySnap], outcome[lateWon], outcome[stayed])
+}
+
+var flagLeftSeeds = flag.Int("leftseeds", 60, "TestSplitKeepsWhoLeft: number of seeds")
+
+type leftOutcome int
+
+const (
+	stayed     leftOutcome = iota // the late player came back without a snapshot
+	backBySnap                    // it came back by snapshot
+	lateWon                       // its side won the heal: the others rejoined it
+)
+
+// seeWhoLeft plays the case once: peer late is cut off or stopped, the host
+// leaves, and the others play on until the heal.
+func seeWhoLeft(t *testing.T, seed uint64, players, late int, away string, cfg session.Config) leftOutcome {
+	t.Helper()
 	n := gameOf(t, seed, players, cfg)
 	proposeAll(n)
 	n.Run(30)
 	h := hostOf(n)
 	slot := h.Status.Slot
-	late := n.Peers[players-1] // not the candidate: the last listed
+	lp := n.Peers[late]
 	if away == "cut" {
-		n.Isolate(late.ID)
+		n.Isolate(lp.ID)
 	} else {
-		n.Pause(late.ID, 0)
+		n.Pause(lp.ID, 0)
 	}
 	n.Leave(h)
 	n.Exit(h.ID)
@@ -53,23 +95,16 @@ func backBySnapshot(t *testing.T, seed uint64, players int, away string, cfg ses
 		proposeAll(n)
 	}
 	n.Heal()
-	n.Resume(late.ID)
+	n.Resume(lp.ID)
 	_, ok := runUntil(n, 3000, func() bool {
 		proposeAll(n)
 		h2 := hostOf(n)
-		return h2 != nil && late.Status.Host == h2.ID && late.Status.Slot >= 0 && late.Last()+10 >= h2.Last()
+		return h2 != nil && lp.Status.Host == h2.ID && lp.Status.Slot >= 0 && lp.Last()+10 >= h2.Last()
 	})
 	if !ok {
-		t.Fatalf("seed %d: %s is not back in the game: %+v", seed, late.ID, late.Status)
+		t.Fatalf("seed %d: %s is not back in the game: %+v", seed, lp.ID, lp.Status)
 	}
 	n.Run(1000) // quiet: what was proposed executes
-	if hostOf(n) == late {
-		// Its side won the heal (40 turns ahead): the others rejoined it,
-		// and the host's departure went with their side's play.
-		t.Logf("seed %d: %s won the heal: not the case tested", seed, late.ID)
-		noViolations(t, n)
-		return false
-	}
 	for _, p := range n.Peers {
 		if !p.Live() {
 			continue
@@ -88,7 +123,13 @@ func backBySnapshot(t *testing.T, seed uint64, players int, away string, cfg ses
 		}
 	}
 	noViolations(t, n)
-	return late.Restores > 0
+	switch {
+	case hostOf(n) == lp:
+		return lateWon
+	case lp.Restores > 0:
+		return backBySnap
+	}
+	return stayed
 }
 
 // A candidate that shows "waiting for the other players" and then learns

@@ -17,7 +17,7 @@ func (h *hostState) checkPeers(n *Node) bool {
 			continue // already leaving
 		}
 		silent := n.now-pi.heard > n.peerSilence(pi) || pi.connLost
-		if pi.slot < 0 || n.hist.isGone(pi.slot) {
+		if pi.slot < 0 || n.hist.isDeparted(pi.slot) {
 			if silent && n.now-pi.heard > n.cfg.DropTicks {
 				h.dropPeer(n, pi.id, DepartLost) // a silent spectator
 			}
@@ -180,7 +180,7 @@ func (h *hostState) waitOwnLoading(n *Node) {
 func (h *hostState) allLoaded(n *Node) bool {
 	for i, s := range n.lobby.Slots {
 		leaving := slices.ContainsFunc(h.openDeps, func(d Departure) bool { return d.Slot == i })
-		if s.Kind == SlotHuman && !n.hist.isGone(i) && !h.loaded[s.Peer] && !leaving && !h.awaySlot(n, i) {
+		if s.Kind == SlotHuman && !n.hist.isDeparted(i) && !h.loaded[s.Peer] && !leaving && !h.awaySlot(n, i) {
 			return false
 		}
 	}

@@ -68,7 +68,7 @@ func (n *Node) seekTick() {
 	if (n.now-n.joinedAt)%seekTicks != 0 || n.now == n.joinedAt {
 		return
 	}
-	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && len(n.otherPlayers()) > 0 && n.slot >= 0 && !n.hist.isGone(n.slot) &&
+	if n.now-n.seekSince >= n.cfg.DropTicks+seekTicks && len(n.otherPlayers()) > 0 && n.slot >= 0 && !n.hist.isDeparted(n.slot) &&
 		n.lobby.State >= StateLoading && !n.expectSnap {
 		n.rejoin = false
 		n.lostAt = n.now - n.cfg.DropTicks // it waited long enough: it may play on alone
@@ -220,7 +220,7 @@ func (h *hostState) sideAfter(n *Node, since int) (count, low int) {
 // sends does not matter: a member that keeps following this host while it
 // pings in another's name is still on this side.)
 func (h *hostState) onSide(n *Node, pi *peerInfo, since int) bool {
-	if pi.slot < 0 || n.hist.isGone(pi.slot) || pi.away {
+	if pi.slot < 0 || n.hist.isDeparted(pi.slot) || pi.away {
 		return false
 	}
 	return pi.epochAt > since && !pi.connLost
@@ -274,7 +274,7 @@ func (h *hostState) rivalSide(n *Node, m Message, since int) (count, low int, ok
 	}
 	var departed []int
 	for i, sl := range n.lobby.Slots {
-		if sl.Kind == SlotHuman && n.hist.isGone(i) {
+		if sl.Kind == SlotHuman && n.hist.isDeparted(i) {
 			departed = append(departed, i)
 		}
 	}

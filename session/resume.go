@@ -40,7 +40,7 @@ func (n *Node) Save(turn uint64, data []byte) (Saved, error) {
 	}
 	return Saved{
 		Lobby: n.lobby.Clone(),
-		State: Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Gone: n.hist.goneAt(turn), NextSeq: n.hist.nextSeqAt(turn)},
+		State: Snapshot{Turn: turn, Data: slices.Clone(data), Chain: chain, Departed: n.hist.departedAt(turn), NextSeq: n.hist.nextSeqAt(turn)},
 	}, nil
 }
 
@@ -53,10 +53,10 @@ func (n *Node) hostSaved(s Settings) error {
 	if st.Turn == 0 || len(st.NextSeq) > MaxSlots || len(src.Slots) < 1 || len(src.Slots) > MaxSlots {
 		return fmt.Errorf("%w: the saved game is incomplete (turn %d, %d slots)", ErrBadArgument, st.Turn, len(src.Slots))
 	}
-	gone := func(i int) bool { return st.Gone&(1<<i) != 0 }
-	self := findSlot(src, n.self, n.cfg.Name, gone)
+	departed := func(i int) bool { return st.Departed&(1<<i) != 0 }
+	self := findSlot(src, n.self, n.cfg.Name, departed)
 	if self < 0 {
-		return fmt.Errorf("%w: you were not a player of this saved game (players: %s)", ErrBadArgument, playerNames(src, gone))
+		return fmt.Errorf("%w: you were not a player of this saved game (players: %s)", ErrBadArgument, playerNames(src, departed))
 	}
 	l := Lobby{
 		Revision: 1, Name: src.Name, MapSeed: src.MapSeed, MapSize: src.MapSize, TurnTicks: src.TurnTicks,
@@ -80,7 +80,7 @@ func (n *Node) hostSaved(s Settings) error {
 		case sl.Kind == SlotOpen:
 			sl.Kind = SlotClosed // not a player of the game: nobody new may take it
 		case sl.Kind == SlotHuman:
-			sl.Ready = gone(i) // departed players are not waited for
+			sl.Ready = departed(i) // departed players are not waited for
 		}
 	}
 	l.Slots[self].Peer, l.Slots[self].Name, l.Slots[self].Ready = n.self, n.cfg.Name, true
@@ -89,11 +89,11 @@ func (n *Node) hostSaved(s Settings) error {
 	n.slot = self
 	n.hist.restore(&st)
 	n.released = st.Turn
-	n.shown = st.Gone // they left before the save
+	n.shown = st.Departed // they left before the save
 	for i := range n.propSeq {
 		n.propSeq[i] = n.hist.nextSeq[i] - 1
 	}
-	n.resume = &Snapshot{Turn: st.Turn, Data: slices.Clone(st.Data), Chain: st.Chain, Gone: st.Gone, NextSeq: slices.Clone(n.hist.nextSeq[:])}
+	n.resume = &Snapshot{Turn: st.Turn, Data: slices.Clone(st.Data), Chain: st.Chain, Departed: st.Departed, NextSeq: slices.Clone(n.hist.nextSeq[:])}
 	n.becomeHost(makeEpoch(1, self))
 	n.emit(Event{Kind: EvJoined, Slot: self})
 	n.lobbyChanged()
@@ -102,24 +102,24 @@ func (n *Node) hostSaved(s Settings) error {
 
 // findSlot finds the human slot of a saved lobby that a peer plays: its own
 // (same peer ID), else one of the same name. Departed slots do not count.
-func findSlot(l Lobby, p PeerID, name string, gone func(int) bool) int {
+func findSlot(l Lobby, p PeerID, name string, departed func(int) bool) int {
 	for i, s := range l.Slots {
-		if s.Kind == SlotHuman && s.Peer == p && !gone(i) {
+		if s.Kind == SlotHuman && s.Peer == p && !departed(i) {
 			return i
 		}
 	}
 	for i, s := range l.Slots {
-		if s.Kind == SlotHuman && s.Name == name && name != "" && !gone(i) {
+		if s.Kind == SlotHuman && s.Name == name && name != "" && !departed(i) {
 			return i
 		}
 	}
 	return -1
 }
 
-func playerNames(l Lobby, gone func(int) bool) string {
+func playerNames(l Lobby, departed func(int) bool) string {
 	var names []string
 	for i, s := range l.Slots {
-		if s.Kind == SlotHuman && !gone(i) {
+		if s.Kind == SlotHuman && !departed(i) {
 			names = append(names, s.Name)
 		}
 	}
@@ -134,7 +134,7 @@ func (n *Node) reservedFor(p PeerID, name string) int {
 		return -1
 	}
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && s.Name == name && name != "" && !n.hist.isGone(i) && !n.present(s.Peer) {
+		if s.Kind == SlotHuman && s.Name == name && name != "" && !n.hist.isDeparted(i) && !n.present(s.Peer) {
 			n.lobby.Slots[i].Peer = p
 			return i
 		}
@@ -151,7 +151,7 @@ func (n *Node) absent() (string, bool) {
 		return "", false
 	}
 	for i, s := range n.lobby.Slots {
-		if s.Kind == SlotHuman && !n.hist.isGone(i) && !n.present(s.Peer) {
+		if s.Kind == SlotHuman && !n.hist.isDeparted(i) && !n.present(s.Peer) {
 			return s.Name, true
 		}
 	}
@@ -188,7 +188,7 @@ func (n *Node) startLoading() {
 // taking over a player who has not come back.
 func (n *Node) setSavedSlot(slot int, kind SlotKind, botLevel uint8) error {
 	s := &n.lobby.Slots[slot]
-	if kind != SlotBot || s.Kind != SlotHuman || n.hist.isGone(slot) || n.present(s.Peer) {
+	if kind != SlotBot || s.Kind != SlotHuman || n.hist.isDeparted(slot) || n.present(s.Peer) {
 		return fmt.Errorf("%w: this lobby resumes a saved game; only a player who has not come back can be replaced, by a bot", ErrBadArgument)
 	}
 	*s = Slot{Kind: SlotBot, Name: fmt.Sprintf("Bot %d", slot+1), Color: s.Color, Team: s.Team, BotLevel: botLevel, Ready: true}

@@ -245,9 +245,9 @@ func TestLeavingWhileAResumedGameLoads(t *testing.T) {
 	if _, ok := runUntil(n, 200, func() bool { return host.Status.State == session.StateLoading }); !ok {
 		t.Fatal("never loading")
 	}
-	quitter := others[1]
-	slot := sv.Lobby.SlotOf(quitter.ID)
-	n.Leave(quitter)
+	leaver := others[1]
+	slot := sv.Lobby.SlotOf(leaver.ID)
+	n.Leave(leaver)
 	if _, ok := runUntil(n, 100, func() bool { return host.Last() > sv.State.Turn }); !ok {
 		t.Fatal("the game did not start without the player who left")
 	}

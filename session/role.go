@@ -137,7 +137,7 @@ func (n *Node) becomeHost(epoch uint64) {
 	n.epoch, n.host = epoch, n.self
 	n.hostLost = false
 	n.hs = &hostState{
-		nonces: map[PeerID]challenge{}, hellos: map[PeerID]*Hello{}, offences: map[PeerID]offenceRec{}, hashes: map[uint64][]PeerHash{},
+		nonces: map[PeerID]challenge{}, hellos: map[PeerID]Message{}, offences: map[PeerID]offenceRec{}, hashes: map[uint64][]PeerHash{},
 		wrong:  map[PeerID]guesses{},
 		loaded: map[PeerID]bool{}, repairing: map[PeerID]int{}, newer: map[PeerID]int{}, rivalAt: map[uint64]int{},
 		sides: map[PeerID]sideNote{},

@@ -203,14 +203,14 @@ type Snapshot struct {
 	Turn uint64
 	Data []byte
 	// Session state at Turn, filled in by the node (callers leave them zero).
-	Chain   uint64
-	NextSeq []uint64
-	Gone    uint32
-	Away    uint32
-	// GoneWhy holds the DepartReason of each slot in Gone, 4 bits a slot
+	Chain    uint64
+	NextSeq  []uint64
+	Departed uint32
+	Away     uint32
+	// DepartedWhy holds the DepartReason of each slot in Departed, 4 bits a slot
 	// (slot i in bits 4i to 4i+3), so a node that comes back by snapshot
 	// can say why the players it missed left (see Reason).
-	GoneWhy uint64
+	DepartedWhy uint64
 	// A snapshot larger than Config.SnapshotChunk travels in Parts parts
 	// (Part is this one's index); the receiving node puts them back
 	// together before it looks at the snapshot (chunk.go). Callers never
@@ -219,9 +219,9 @@ type Snapshot struct {
 }
 
 // Reason is why slot departed by the snapshot's turn (meaningful for the
-// slots in Gone).
+// slots in Departed).
 func (s *Snapshot) Reason(slot int) DepartReason {
-	return DepartReason(s.GoneWhy >> (4 * slot) & 0xf)
+	return DepartReason(s.DepartedWhy >> (4 * slot) & 0xf)
 }
 
 // HashReport is a state hash after a turn.

@@ -62,7 +62,7 @@ func (l *Library) Saves() []client.SaveInfo {
 			if t, err := match.SavedTime(e.Save.State.Data); err == nil {
 				si.Time = t
 			}
-			si.Players, si.Solo = savePlayers(lb, e.Save.State.Gone)
+			si.Players, si.Solo = savePlayers(lb, e.Save.State.Departed)
 		}
 		out = append(out, si)
 	}

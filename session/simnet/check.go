@@ -215,12 +215,7 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 	} else if !ok {
 		c.turns[k] = a.Chain
 	}
-	var gone uint32
-	for _, x := range p.Applied[:len(p.Applied)-1] {
-		for _, d := range x.Turn.Departures {
-			gone |= 1 << d.Slot
-		}
-	}
+	departed := p.departedBefore // the slots departed in the turns before t
 	for _, cmd := range t.Commands {
 		key := [2]uint64{uint64(cmd.Slot), cmd.Seq}
 		if at, dup := p.seen[key]; dup {
@@ -235,12 +230,12 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 			c.violate(n.Now, "exactly once: %s executed one command (slot %d) at turns %d and %d", p.ID, cmd.Slot, at, t.Number)
 		}
 		p.execData[string(cmd.Data)] = t.Number
-		if gone&(1<<cmd.Slot) != 0 {
+		if departed&(1<<cmd.Slot) != 0 {
 			c.violate(n.Now, "%s executed a command of departed slot %d at turn %d", p.ID, cmd.Slot, t.Number)
 		}
 	}
 	for _, d := range t.Departures {
-		if gone&(1<<d.Slot) != 0 {
+		if departed&(1<<d.Slot) != 0 {
 			c.violate(n.Now, "departures: %s saw slot %d depart twice (again at turn %d)", p.ID, d.Slot, t.Number)
 		}
 		if d.Reason == session.DepartMisbehaved && !c.Hostile[d.Slot] {
@@ -251,17 +246,30 @@ func (c *Checker) applied(n *Net, p *Peer, t session.Turn) {
 
 // chainAt is the chain of p's history up to turn t, if p holds it.
 func chainAt(p *Peer, t uint64) (uint64, bool) {
-	i, ok := slices.BinarySearchFunc(p.Applied, t, func(a AppliedTurn, t uint64) int { return cmp.Compare(a.Number, t) })
+	i, ok := appliedAt(p, t)
 	if !ok {
 		return 0, false // before a restored snapshot, or never held
 	}
 	return p.Applied[i].Chain, true
 }
 
+// appliedAt finds turn t in p.Applied. The turns are consecutive (applied
+// checks it), so t's index is its distance from the first; a history that
+// broke that rule is searched.
+func appliedAt(p *Peer, t uint64) (int, bool) {
+	if len(p.Applied) == 0 || t < p.Applied[0].Number {
+		return 0, false
+	}
+	if i := t - p.Applied[0].Number; i < uint64(len(p.Applied)) && p.Applied[i].Number == t {
+		return int(i), true
+	}
+	return slices.BinarySearchFunc(p.Applied, t, func(a AppliedTurn, t uint64) int { return cmp.Compare(a.Number, t) })
+}
+
 // stateAt is p's toy state after turn t, if p applied it since its last
 // restore.
 func stateAt(p *Peer, t uint64) *uint64 {
-	i, ok := slices.BinarySearchFunc(p.Applied, t, func(a AppliedTurn, t uint64) int { return cmp.Compare(a.Number, t) })
+	i, ok := appliedAt(p, t)
 	if !ok || p.Applied[i].Number <= p.base {
 		return nil
 	}
@@ -414,14 +422,7 @@ func (c *Checker) Final(n *Net) {
 		if p == nil || !p.Live() || p.Incarnation != pr.inc || p.Status.Slot < 0 {
 			continue
 		}
-		stays := true
-		for _, a := range p.Applied {
-			for _, d := range a.Turn.Departures {
-				if d.Slot == pr.slot {
-					stays = false
-				}
-			}
-		}
+		stays := pr.slot < 0 || p.departed&(1<<pr.slot) == 0
 		_, count := p.execData[data]
 		if !stays || !c.isOwn(p, pr.slot) || !count && p.Restores > pr.restores {
 			continue

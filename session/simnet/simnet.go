@@ -53,7 +53,7 @@ type Peer struct {
 	Incarnation int
 	Left        bool
 	LeftWhy     string
-	Quit        bool // this process left on purpose (Net.Leave)
+	SaidBye     bool // this process left on purpose (Net.Leave)
 	refused     bool // a host refused it (a join answered no)
 	Slow        int  // extra ticks on every link touching this peer
 	// Paused: the process is stopped (SIGSTOP): it neither ticks nor reads
@@ -70,16 +70,18 @@ type Peer struct {
 	LoadTicks int
 
 	// The toy game: a state hash over every applied turn.
-	State     uint64
-	chain     uint64
-	Applied   []AppliedTurn
-	seen      map[[2]uint64]uint64 // (slot, seq) → turn
-	Events    []session.Event
-	Status    session.Status
-	Restores  int
-	base      uint64            // the turn of the last restored snapshot
-	baseChain uint64            // the toy chain at base
-	execData  map[string]uint64 // command data → turn, in this peer's history
+	State          uint64
+	chain          uint64
+	Applied        []AppliedTurn
+	departed       uint32               // bit per slot: departed in a turn of Applied (kept with it)
+	departedBefore uint32               // departed before the last turn of Applied
+	seen           map[[2]uint64]uint64 // (slot, seq) → turn
+	Events         []session.Event
+	Status         session.Status
+	Restores       int
+	base           uint64            // the turn of the last restored snapshot
+	baseChain      uint64            // the toy chain at base
+	execData       map[string]uint64 // command data → turn, in this peer's history
 
 	loaded bool
 	loadAt int // tick the pending load finishes; 0 when none is pending
@@ -154,10 +156,10 @@ func (n *Net) boot(p *Peer, name string) {
 	}
 	p.Node = node
 	p.Up, p.Paused, p.Tainted, p.held = true, false, false, nil
-	p.Left, p.Quit, p.refused = false, false, false
+	p.Left, p.SaidBye, p.refused = false, false, false
 	p.Incarnation++
 	p.State, p.chain = 0, 0
-	p.Applied = nil
+	p.Applied, p.departed, p.departedBefore = nil, 0, 0
 	p.base, p.baseChain = 0, 0
 	p.seen = map[[2]uint64]uint64{}
 	p.execData = map[string]uint64{}
@@ -382,7 +384,7 @@ func (n *Net) handle(p *Peer) {
 			p.refused = true
 		case session.EvLeft:
 			p.Left, p.LeftWhy = true, e.Text
-			if !p.Quit && !p.refused {
+			if !p.SaidBye && !p.refused {
 				n.Checker.violate(n.Now, "forced out: %s left the game without leaving (%q)", p.ID, e.Text)
 			}
 		}
@@ -439,6 +441,10 @@ func (p *Peer) apply(t session.Turn) {
 	p.State = mix(p.State, th)
 	p.chain = mix(p.chain, th)
 	p.Applied = append(p.Applied, AppliedTurn{Number: t.Number, Epoch: t.Epoch, Chain: p.chain, State: p.State, Turn: t})
+	p.departedBefore = p.departed
+	for _, d := range t.Departures {
+		p.departed |= 1 << d.Slot
+	}
 }
 
 func (p *Peer) snapshot(turn uint64) []byte {
@@ -476,12 +482,19 @@ func (p *Peer) restore(s *session.Snapshot, c *Checker) {
 		k = 0 // another branch
 	}
 	p.Applied = p.Applied[:k]
+	p.departed, p.departedBefore = 0, 0
+	for _, a := range p.Applied {
+		p.departedBefore = p.departed
+		for _, d := range a.Turn.Departures {
+			p.departed |= 1 << d.Slot
+		}
+	}
 	p.seen, p.execData = c.history(p.chain)
 }
 
 // Leave has p leave the session on purpose.
 func (n *Net) Leave(p *Peer) {
-	p.Quit = true
+	p.SaidBye = true
 	p.Node.Leave()
 }
 
