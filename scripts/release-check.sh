@@ -7,6 +7,9 @@
 # cache serves the second build's compiled packages: it mostly links again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The tests build as make test's do (scripts/test.sh: -trimpath, so that the
+# compiled packages make test left in the cache serve here too).
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 
 HOSTFALL_VERSION=$(scripts/version.sh)
 HOSTFALL_COMMIT=$(git rev-parse HEAD)
