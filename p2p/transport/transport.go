@@ -406,6 +406,13 @@ func (t *transport) connChanges() []ConnChange {
 	var out []ConnChange
 	for p := range t.changed {
 		up := t.conns[p] > 0
+		if !up && t.held[p] != nil {
+			// A limited circuit ended and a fresh one is due: the hold's
+			// timer reports the loss if none comes (holdDown). A stream's
+			// end heard just before the connection's (noteStreamEnd) must
+			// not report it meanwhile.
+			continue
+		}
 		closed := t.wasClosed(p, up) && t.held[p] == nil
 		if up != t.reported[p] || closed && !t.closedSent[p] {
 			out = append(out, ConnChange{Peer: p, Up: up, Closed: closed})
