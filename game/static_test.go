@@ -3,10 +3,12 @@ package game_test
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -102,6 +104,18 @@ func hasFloat(t types.Type) bool {
 // tests. (The default importer would run the go command, which is slow to
 // start and unreliable under the qemu emulation of the 32-bit test run.)
 var stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
+
+// A test binary built with -trimpath (make test builds so) knows no GOROOT,
+// and the source importer finds the standard library there: ask the go
+// command once.
+func init() {
+	if build.Default.GOROOT != "" {
+		return
+	}
+	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+		build.Default.GOROOT = strings.TrimSpace(string(out))
+	}
+}
 
 type moduleImporter struct {
 	pkgs map[string]*types.Package
