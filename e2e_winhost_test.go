@@ -98,9 +98,23 @@ func checkScreen(t *testing.T, display, name, when string) *image.RGBA {
 	}
 	saveShot(t, img, "testdata/e2e/"+name, when)
 	if err != nil {
-		t.Errorf("the screen %s: %v", when, err)
+		t.Errorf("the screen %s: %v (kept in %s)", when, err, keepShot(img, name))
 	}
 	return img
+}
+
+// keepShot writes a screen that failed its check where the test's own
+// directory, removed when it ends, does not take it along.
+func keepShot(img *image.RGBA, name string) string {
+	dir, err := os.MkdirTemp("", "hostfall-failshot-")
+	if err != nil {
+		return err.Error()
+	}
+	path := filepath.Join(dir, name)
+	if err := xvfb.WritePNG(path, img); err != nil {
+		return err.Error()
+	}
+	return path
 }
 
 // sendToMine plays the window's side as a player would, with the X pointer

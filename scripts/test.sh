@@ -158,10 +158,13 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
+# The subshell lowers its own priority (not each command's with nice, which
+# would start the next build at 19 again after renice_tree below).
 (
-  [ "${#window[@]}" -eq 0 ] || nice -n 19 go test -c -o "$prebuilt/window/" "${window[@]}" || true
-  [ "${#race[@]}" -eq 0 ] || nice -n 19 go test "${race_flags[@]}" -c -o "$prebuilt/" "${race[@]}" || true
-  [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 nice -n 19 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
+  renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
+  [ "${#window[@]}" -eq 0 ] || go test -c -o "$prebuilt/window/" "${window[@]}" || true
+  [ "${#race[@]}" -eq 0 ] || go test "${race_flags[@]}" -c -o "$prebuilt/" "${race[@]}" || true
+  [ "${#pure[@]}" -eq 0 ] || GOARCH=386 CGO_ENABLED=0 go test -c -o "$prebuilt/386/" "${pure[@]}" || true
 ) >/dev/null 2>&1 &
 warmup=$!
 
@@ -202,11 +205,16 @@ stage "warm-up builds"
 # Whatever the warm-up has left to build is now what the next stage waits
 # for: back to normal priority (at 19, beside two CPU hogs, it got ~2 % of a
 # core and this stage took 40 minutes). Lowering a niceness needs root; as
-# another user the warm-up just finishes at 19. Children go starts later
-# inherit the priority of their go process.
+# another user the warm-up just finishes at 19. On Linux a niceness is a
+# thread's, and go starts the compilers and linkers from any of its threads:
+# every thread is reniced (renicing the process's id alone left go's other
+# threads at 19, and the links they started waited 8 minutes beside two CPU
+# hogs).
 renice_tree() {
-  local pid=$1 child
-  renice -n 0 -p "$pid" >/dev/null 2>&1 || true
+  local pid=$1 child task
+  for task in /proc/"$pid"/task/*; do
+    renice -n 0 -p "${task##*/}" >/dev/null 2>&1 || true
+  done
   for child in $(pgrep -P "$pid" 2>/dev/null); do renice_tree "$child"; done
 }
 renice_tree "$warmup"
