@@ -29,9 +29,12 @@ import (
 func TestWindowHostHeadlessJoiner(t *testing.T) {
 	t.Parallel() // a display and namespaces of its own
 	l := newWindowLab(t, "efwh-", "10.81.0")
-	ctx, cancel := context.WithTimeout(t.Context(), 80*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 140*time.Second)
 	defer cancel()
-	const turns = 400
+	// 40 s of game at 20 turns a second: time for the workers to walk to the
+	// gold and back after a slow order (at 400 turns a CI run's window showed
+	// "Time's up" with no gold mined at the capture for turn 320).
+	const turns = 800
 	win := l.window("win", "window", "host", "--name", "e2e-winhost",
 		"--player", "Win", "--players", "2", "--turns", fmt.Sprint(turns), "--size", "64", "--status-json", "--mute", "--fps", "20")
 	winID, _ := hostAddr(t, ctx, win)
@@ -43,11 +46,18 @@ func TestWindowHostHeadlessJoiner(t *testing.T) {
 	}
 	start := checkScreen(t, l.display, "winhost-start.png", "at the start")
 	sendToMine(t, l.display, start)
-	// The game screen late in the game (the end screen covers it at the limit).
-	if _, err := win.Wait(ctx, func(ln peerproc.Line) bool { return ln.Ev() == "turn" && ln.Int("turn") >= turns-80 }); err != nil {
-		t.Fatalf("the window reached no turn %d: %v\n%s", turns-80, err, win.Stderr())
+	// The game screen later in the game (the end screen covers it at the
+	// limit; a player whose orders took long, the mining check waits up to
+	// 25 s a try, may see it end first: then the end screen is the late one).
+	if _, err := win.Wait(ctx, func(ln peerproc.Line) bool { return ln.Ev() == "turn" && ln.Int("turn") >= turns/2 }); err != nil {
+		t.Fatalf("the window reached no turn %d: %v\n%s", turns/2, err, win.Stderr())
 	}
-	late := checkScreen(t, l.display, "winhost-late.png", "late in the game")
+	var late *image.RGBA
+	if len(win.Find("end")) == 0 {
+		late = checkScreen(t, l.display, "winhost-late.png", "late in the game")
+	} else {
+		t.Logf("FIGURE the game ended before the capture of its later screen (the player's orders took long)")
+	}
 	if err := join.Exit(60 * time.Second); err != nil {
 		t.Fatalf("the joiner: %v\n%s", err, join.Stderr())
 	}
@@ -70,15 +80,21 @@ func TestWindowHostHeadlessJoiner(t *testing.T) {
 	if f := join.Find("found"); len(f) != 1 || f[0].Str("host") != winID {
 		t.Errorf("the joiner's found lines %v, want one naming the window %s", f, winID)
 	}
-	// The top bar's gold, 200 at the start, has changed: the workers mined.
-	if n := differingPx(start, late, image.Rect(30, 4, 80, 26)); n < 20 {
-		t.Errorf("the gold in the top bar: %d pixels changed from the start, want the workers' gold", n)
-	}
 	// At the turn limit the window shows the end screen.
-	if img, err := captureUntil(l.display, 10*time.Second, endScreenShown); err != nil {
+	img, err := captureUntil(l.display, 10*time.Second, endScreenShown)
+	if err != nil {
 		t.Errorf("the end screen at the turn limit: %v", err)
 	} else {
 		saveShot(t, img, "testdata/e2e/winhost-end.png", "at the end")
+	}
+	if late == nil {
+		late = img // the end screen keeps the top bar
+	}
+	// The top bar's gold, 200 at the start, has changed: the workers mined.
+	if late != nil {
+		if n := differingPx(start, late, image.Rect(30, 4, 80, 26)); n < 20 {
+			t.Errorf("the gold in the top bar: %d pixels changed from the start, want the workers' gold", n)
+		}
 	}
 	select {
 	case <-win.Done():
