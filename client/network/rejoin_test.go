@@ -171,13 +171,21 @@ func TestRejoinTakesTheSlotBack(t *testing.T) {
 		return r != nil && r.Host == annID
 	})
 
-	// The host's process dies too: the game goes on with Bo as host, and
-	// both records say so.
+	// The host's process dies too: the game goes on under a new host, and
+	// both records name it. Bo is first in line, but on a starved machine
+	// Cy may win the election first: the protocol allows either, so the
+	// test asserts one host in both records and reports who.
 	ann.crash()
-	testwait.For(t, "the records naming Bo as host after the migration", 15*time.Second, func() bool {
+	crashed := time.Now()
+	testwait.For(t, "the records naming one new host after the migration", 30*time.Second, func() bool {
 		rb, rc := bo.record(), cy.record()
-		return rb != nil && rc != nil && rb.Host == boID && rc.Host == boID
+		return rb != nil && rc != nil && rb.Host != annID && rb.Host == rc.Host
 	})
+	who := "Bo"
+	if bo.record().Host != boID {
+		who = "Cy"
+	}
+	t.Logf("FIGURE both records name %s as host %v after Ann's crash", who, time.Since(crashed).Round(time.Millisecond))
 	cy.Leave()
 	testwait.For(t, "Cy's record gone once it left", 5*time.Second, func() bool { return cy.record() == nil })
 	if _, err := cy.LastGame(); !errors.Is(err, ErrNoLastGame) {
