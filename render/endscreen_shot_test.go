@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,6 +203,7 @@ func TestShotEndOthersLeft(t *testing.T) {
 		t.Fatal("the game did not end with Bo's departure")
 	}
 	c.Push(client.Event{Kind: client.EvPlayerLeft, Name: "Bo"})
+	c.PushWorld(w.Events()...) // "Bo is out of the game." comes with it
 	h := newHarness(t, c)
 	h.frame(nil)
 	h.frame(nil)
@@ -214,6 +216,17 @@ func TestShotEndOthersLeft(t *testing.T) {
 	for _, s := range []string{"Victory!", "Everybody else left the game. Game time 0:15.", "left at 0:15", "won"} {
 		if !drawn[s] {
 			t.Errorf("the end screen does not say %q; it says %v", s, drawn)
+		}
+	}
+	// The end screen says what ended: the notice of the same event is not
+	// drawn under its shade (play-test: "Bo is out of the game." peeked out
+	// below the Leave game button).
+	if !slices.ContainsFunc(g.notices, func(n notice) bool { return n.text == "Bo is out of the game." }) {
+		t.Errorf("no notice of Bo's departure to hide: %+v", g.notices)
+	}
+	for _, b := range h.a.text[fontBold].boxes {
+		if b.s == "Bo is out of the game." {
+			t.Errorf("the notice %q is drawn under the end screen", b.s)
 		}
 	}
 	// The "Bo left the game" banner is drawn over the end screen's shade,
