@@ -240,3 +240,53 @@ func TestShotEndOthersLeft(t *testing.T) {
 		t.Errorf("%d of the banner stripe's %d pixels have its colour: the end screen's shade covers the banner", n, all)
 	}
 }
+
+// TestShotEndOnScore: a game nobody won by ScoreTurn (40 minutes of game
+// time; here two players who gave no orders) ends on the score rule, on
+// the end screen of each side: a victory or a defeat that says time ran
+// out, and the menu after it offers neither a pause nor a save.
+func TestShotEndOnScore(t *testing.T) {
+	w, err := game.NewWorld(game.FreeForAll(7, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !w.Over() && w.Turn() < game.ScoreTurn {
+		w.Step(nil)
+	}
+	team, won := w.Winner()
+	if !w.Over() || !w.ByScore() || !won {
+		t.Fatalf("at turn %d: over %v, by score %v, winner %d (%v)", w.Turn(), w.Over(), w.ByScore(), team, won)
+	}
+	players := []client.Player{{Name: "Ann", Slot: 0, Color: 0}, {Name: "Bo", Slot: 1, Color: 1}}
+	for me := range game.PlayerID(2) {
+		c := fake.New()
+		l := fake.Lobby("Forty minutes", 2)
+		l.State = session.StatePlaying
+		c.SetLobby(l, int(me))
+		c.SetGame(w, t0, players, me)
+		h := newHarness(t, c)
+		h.frame(nil)
+		h.frame(nil)
+		g := h.a.game
+		title, sub, name := "Victory!", "Time ran out and your side scored highest.", "end-score-victory"
+		if w.Player(me).Team != team {
+			title, sub, name = "Defeat", "Time ran out and the other side scored higher.", "end-score-defeat"
+		}
+		if g == nil || g.overlay() != overEnd {
+			t.Fatalf("player %d at ScoreTurn: no end screen", me)
+		}
+		h.shot(name)
+		drawn := overStrings(h.a)
+		for _, s := range []string{title, sub + " Game time 40:00.", "won on score", "lost on score", "Leave game"} {
+			if !drawn[s] {
+				t.Errorf("player %d: the end screen does not say %q; it says %v", me, s, drawn)
+			}
+		}
+		h.frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+		for _, it := range g.ui.Menu() {
+			if it.Choice == ui.MenuPause || it.Choice == ui.MenuUnpause || it.Choice == ui.MenuSave {
+				t.Errorf("player %d: the menu after the end offers %q", me, it.Label)
+			}
+		}
+	}
+}
