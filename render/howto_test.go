@@ -241,3 +241,18 @@ func howToHoldsTheClock(t *testing.T, c Client, pace time.Duration, frames int) 
 	until("the game going on", func() bool { n, p := clock(); return !p && n > at })
 	return at
 }
+
+// A player back in a game by a rejoin (the browser's Rejoin after a crash)
+// was in that game before: no first-game hint, no how-to (play-test of
+// issue 29: "First game? F1…" shown again after a rejoin).
+func TestHowToNoHintAfterRejoin(t *testing.T) {
+	c := gameClient(t)
+	c.SetRejoining(client.RejoinStatus{Game: "Friday LAN party", Joined: true})
+	h := newOptionsHarness(t, c, 1024, 768, true)
+	for range 3 {
+		h.frame(nil)
+	}
+	if h.a.howTo.shown || drawnStrings(h.a)[howToHint] {
+		t.Errorf("after a rejoin: how-to shown %v, hint drawn %v; want neither", h.a.howTo.shown, drawnStrings(h.a)[howToHint])
+	}
+}
