@@ -97,6 +97,9 @@ func TestShotEndAtTurnLimit(t *testing.T) {
 	}
 	h.frame(nil)
 	h.shot("end-turn-limit-menu")
+	if !g.ui.MenuOpen || g.overlay() != overMenu {
+		t.Errorf("Escape on the end screen: menu open %v, overlay %v; want the menu", g.ui.MenuOpen, g.overlay())
+	}
 	m := g.ui.Menu()
 	for _, it := range m {
 		if it.Choice == ui.MenuPause || it.Choice == ui.MenuUnpause || it.Choice == ui.MenuSave {
