@@ -3,8 +3,10 @@
 package app
 
 import (
+	"os/user"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"hostfall/datadir"
@@ -79,6 +81,24 @@ func TestFirstStart(t *testing.T) {
 	windowSettings(&o, Window{}.withSettings())
 	if o.PlayerName == "" || o.Width != 1024 || o.Height != 768 || !o.HowTo {
 		t.Errorf("first start: %q %d×%d how-to %v", o.PlayerName, o.Width, o.Height, o.HowTo)
+	}
+}
+
+// With $USER and $LOGNAME unset (play-test of issue 29: the window's
+// player was "Player") the first start takes the OS account's name.
+func TestFirstStartWithoutUSER(t *testing.T) {
+	u, err := user.Current()
+	if err != nil {
+		t.Skipf("this machine names no account: %v", err)
+	}
+	t.Setenv("HOSTFALL_CONFIG", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("USER", "")
+	t.Setenv("LOGNAME", "")
+	var o render.Options
+	windowSettings(&o, Window{}.withSettings())
+	full, _, _ := strings.Cut(u.Name, ",")
+	if want := []string{settings.CleanName(full), settings.CleanName(u.Username)}; o.PlayerName != want[0] && o.PlayerName != want[1] {
+		t.Errorf("without $USER the player is %q, want the account's name %q", o.PlayerName, want)
 	}
 }
 

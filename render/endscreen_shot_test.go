@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +97,9 @@ func TestShotEndAtTurnLimit(t *testing.T) {
 	}
 	h.frame(nil)
 	h.shot("end-turn-limit-menu")
+	if !g.ui.MenuOpen || g.overlay() != overMenu {
+		t.Errorf("Escape on the end screen: menu open %v, overlay %v; want the menu", g.ui.MenuOpen, g.overlay())
+	}
 	m := g.ui.Menu()
 	for _, it := range m {
 		if it.Choice == ui.MenuPause || it.Choice == ui.MenuUnpause || it.Choice == ui.MenuSave {
@@ -202,6 +206,7 @@ func TestShotEndOthersLeft(t *testing.T) {
 		t.Fatal("the game did not end with Bo's departure")
 	}
 	c.Push(client.Event{Kind: client.EvPlayerLeft, Name: "Bo"})
+	c.PushWorld(w.Events()...) // "Bo is out of the game." comes with it
 	h := newHarness(t, c)
 	h.frame(nil)
 	h.frame(nil)
@@ -216,6 +221,17 @@ func TestShotEndOthersLeft(t *testing.T) {
 			t.Errorf("the end screen does not say %q; it says %v", s, drawn)
 		}
 	}
+	// The end screen says what ended: the notice of the same event is not
+	// drawn under its shade (play-test: "Bo is out of the game." peeked out
+	// below the Leave game button).
+	if !slices.ContainsFunc(g.notices, func(n notice) bool { return n.text == "Bo is out of the game." }) {
+		t.Errorf("no notice of Bo's departure to hide: %+v", g.notices)
+	}
+	for _, b := range h.a.text[fontBold].boxes {
+		if b.s == "Bo is out of the game." {
+			t.Errorf("the notice %q is drawn under the end screen", b.s)
+		}
+	}
 	// The "Bo left the game" banner is drawn over the end screen's shade,
 	// not dimmed by it: its stripe keeps its colour.
 	if len(h.a.banners.drawn) != 1 {
@@ -225,5 +241,55 @@ func TestShotEndOthersLeft(t *testing.T) {
 	stripe := ui.XYWH(r.Min.X+1, r.Min.Y+4, 3, r.H()-8)
 	if n, all := count(img, stripe, like([3]uint8{150, 160, 178}, 12)), int(stripe.W()*stripe.H()); n < all*9/10 {
 		t.Errorf("%d of the banner stripe's %d pixels have its colour: the end screen's shade covers the banner", n, all)
+	}
+}
+
+// TestShotEndOnScore: a game nobody won by ScoreTurn (40 minutes of game
+// time; here two players who gave no orders) ends on the score rule, on
+// the end screen of each side: a victory or a defeat that says time ran
+// out, and the menu after it offers neither a pause nor a save.
+func TestShotEndOnScore(t *testing.T) {
+	w, err := game.NewWorld(game.FreeForAll(7, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !w.Over() && w.Turn() < game.ScoreTurn {
+		w.Step(nil)
+	}
+	team, won := w.Winner()
+	if !w.Over() || !w.ByScore() || !won {
+		t.Fatalf("at turn %d: over %v, by score %v, winner %d (%v)", w.Turn(), w.Over(), w.ByScore(), team, won)
+	}
+	players := []client.Player{{Name: "Ann", Slot: 0, Color: 0}, {Name: "Bo", Slot: 1, Color: 1}}
+	for me := range game.PlayerID(2) {
+		c := fake.New()
+		l := fake.Lobby("Forty minutes", 2)
+		l.State = session.StatePlaying
+		c.SetLobby(l, int(me))
+		c.SetGame(w, t0, players, me)
+		h := newHarness(t, c)
+		h.frame(nil)
+		h.frame(nil)
+		g := h.a.game
+		title, sub, name := "Victory!", "Time ran out and your side scored highest.", "end-score-victory"
+		if w.Player(me).Team != team {
+			title, sub, name = "Defeat", "Time ran out and the other side scored higher.", "end-score-defeat"
+		}
+		if g == nil || g.overlay() != overEnd {
+			t.Fatalf("player %d at ScoreTurn: no end screen", me)
+		}
+		h.shot(name)
+		drawn := overStrings(h.a)
+		for _, s := range []string{title, sub + " Game time 40:00.", "won on score", "lost on score", "Leave game"} {
+			if !drawn[s] {
+				t.Errorf("player %d: the end screen does not say %q; it says %v", me, s, drawn)
+			}
+		}
+		h.frame(func(in *ui.Input) { in.Press(ui.KeyEscape) })
+		for _, it := range g.ui.Menu() {
+			if it.Choice == ui.MenuPause || it.Choice == ui.MenuUnpause || it.Choice == ui.MenuSave {
+				t.Errorf("player %d: the menu after the end offers %q", me, it.Label)
+			}
+		}
 	}
 }

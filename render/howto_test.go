@@ -80,9 +80,18 @@ func TestHowToPausesASoloGame(t *testing.T) {
 	}
 	w.Step(c.Proposed()) // the pause lands
 	h.frame(nil)
+	// One panel over the paused game: the pause panel is not drawn through
+	// the how-to (play-test of issue 29: F1's help under the pause banner).
+	if g := h.a.game; !g.pause.Paused || overStrings(h.a)[g.pauseTitle()] {
+		t.Errorf("under the how-to: paused %v, the pause panel's %q drawn %v", g.pause.Paused, g.pauseTitle(), overStrings(h.a)[g.pauseTitle()])
+	}
 	h.key(ui.KeyEscape)
 	if hw.shown {
 		t.Fatal("Escape did not close the how-to")
+	}
+	h.frame(nil)
+	if g := h.a.game; g.pause.Paused && !overStrings(h.a)[g.pauseTitle()] {
+		t.Errorf("the how-to closed on a paused game, and no pause panel says so")
 	}
 	if got := strings.Join(pauses(c), ", "); got != "pause by 0, resume by 0" {
 		t.Fatalf("closing the how-to sent %q, want its pause resumed", got)
@@ -240,4 +249,19 @@ func howToHoldsTheClock(t *testing.T, c Client, pace time.Duration, frames int) 
 	frame(func(in *ui.Input) { in.Press(ui.KeyEnter) })
 	until("the game going on", func() bool { n, p := clock(); return !p && n > at })
 	return at
+}
+
+// A player back in a game by a rejoin (the browser's Rejoin after a crash)
+// was in that game before: no first-game hint, no how-to (play-test of
+// issue 29: "First game? F1…" shown again after a rejoin).
+func TestHowToNoHintAfterRejoin(t *testing.T) {
+	c := gameClient(t)
+	c.SetRejoining(client.RejoinStatus{Game: "Friday LAN party", Joined: true})
+	h := newOptionsHarness(t, c, 1024, 768, true)
+	for range 3 {
+		h.frame(nil)
+	}
+	if h.a.howTo.shown || drawnStrings(h.a)[howToHint] {
+		t.Errorf("after a rejoin: how-to shown %v, hint drawn %v; want neither", h.a.howTo.shown, drawnStrings(h.a)[howToHint])
+	}
 }

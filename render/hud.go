@@ -24,8 +24,11 @@ func (g *gameScreen) drawHUD() {
 		g.drawCard()
 	}
 	g.drawChat()
-	g.drawNotices()
-	switch g.overlay() {
+	over := g.overlay()
+	if over != overEnd && over != overReplayEnd { // the end screen says what ended; a notice under its shade peeked out below its button
+		g.drawNotices()
+	}
+	switch over {
 	case overMenu:
 		if !g.a.options.open { // the options opened from the menu cover it, text and all
 			g.drawMenu()

@@ -49,7 +49,7 @@ func (b *banners) onEvent(ev client.Event, now time.Time, a *App) {
 		b.waiting = nil
 		text := fmt.Sprintf("Host left — %s is now hosting (hand-over took %d ms)", ev.Name, ev.Millis)
 		if ev.Text != "" {
-			text = ev.Text // this player hosted, and another took over
+			text = ev.Text // this player hosted: another took over, or the quiet host came back
 		}
 		b.add(ev.Kind, text, colAccent, now.Add(bannerTime))
 		a.cue(ui.Cue{Sound: ui.SoundHostChanged})

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +91,16 @@ func TestShotPaused(t *testing.T) {
 	h.frame(nil)
 	if got := g.pauseTitle(); got != "Resuming in 3…" {
 		t.Errorf("countdown title %q", got)
+	}
+	// The panel says who resumed, once: no notice beside it (play-test of
+	// issue 29: "Ann resumed the game." and "Ann resumes the game.").
+	if !overStrings(h.a)["You resumed the game."] && !overStrings(h.a)["Ann resumed the game."] {
+		t.Errorf("the countdown's panel does not say who resumed: %v", overStrings(h.a))
+	}
+	for s := range drawnStrings(h.a) {
+		if strings.Contains(s, "resume") {
+			t.Errorf("a notice %q beside the panel's", s)
+		}
 	}
 	h.shot("resuming")
 }

@@ -50,9 +50,16 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration, self peer.ID) (
 		}
 		// p2p measured the hand-over: from the loss to the new host's first turn.
 		out.Millis = int(ev.Took.Milliseconds())
-		if ev.OldHost == self && ev.Host != self {
+		switch {
+		case ev.OldHost == self && ev.Host != self && ev.Epoch < ev.OldEpoch:
+			// This player took over from a host that went quiet; that host
+			// came back and its side kept the game (the split rule): an
+			// older epoch won, and this player was not the one away
+			// (play-test: the player who stayed read "You were away too long").
+			out.Text = out.Name + " is back and hosts the game again"
+		case ev.OldHost == self && ev.Host != self:
 			// This player hosted, went quiet (stopped, cut off) and the
-			// game went on under another: nobody left.
+			// game went on under another, a newer epoch: nobody left.
 			out.Text = "You were away too long — " + out.Name + " took over hosting"
 		}
 		if ev.Host == self && ev.OldHost != self {

@@ -43,8 +43,12 @@ func TestConvert(t *testing.T) {
 	}{
 		{Event{Kind: EvHostChanged, OldHost: ann, Host: bo, Epoch: 3, Took: 137 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 137}, true},
-		{Event{Kind: EvHostChanged, OldHost: self, Host: bo, Took: 138 * time.Millisecond},
+		{Event{Kind: EvHostChanged, OldHost: self, Host: bo, Epoch: 33, OldEpoch: 16, Took: 138 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 138, Text: "You were away too long — Bo took over hosting"}, true},
+		// This player hosted (epoch 33) after Bo, the host of epoch 16, went
+		// quiet; Bo came back and the split rule gave the game to its side.
+		{Event{Kind: EvHostChanged, OldHost: self, Host: bo, Epoch: 16, OldEpoch: 33, Took: 18 * time.Millisecond},
+			client.Event{Kind: client.EvHostChanged, Name: "Bo", Millis: 18, Text: "Bo is back and hosts the game again"}, true},
 		{Event{Kind: EvHostChanged, OldHost: ann, Host: self, Took: 9 * time.Millisecond},
 			client.Event{Kind: client.EvHostChanged, Name: shortID(self.String()), Millis: 9, Text: "Host left — you are now hosting (hand-over took 9 ms)"}, true},
 		{Event{Kind: EvHostChanged, Host: stranger, Took: 5 * time.Millisecond},

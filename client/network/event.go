@@ -21,7 +21,7 @@ const (
 	EvCountdown                           // Count: 5, 4, 3, 2, 1
 	EvGameStarted                         // turn 1 is coming
 	EvTurn                                // every PeerOptions.TurnEvery turns: Turn, Epoch, Host, Hash
-	EvHostChanged                         // OldHost → Host at Epoch; Turn = first turn of the new host; Took = loss → that turn
+	EvHostChanged                         // OldHost → Host at Epoch; Turn = first turn of the new host; Took = loss → that turn; OldEpoch = the epoch of the turns played before
 	EvWaiting                             // waiting for Name (Slot); Left before it is dropped
 	EvWaitOver                            // the wait for Slot is over
 	EvPlayerLeft                          // Slot (Name) left at Turn for Reason
@@ -52,29 +52,30 @@ func (k EventKind) String() string {
 // Event tells the UI (or the headless command) what happened. Kind says
 // which fields are set.
 type Event struct {
-	Kind    EventKind
-	At      time.Time
-	Slot    int
-	Name    string
-	Turn    uint64
-	Epoch   uint64
-	Host    peer.ID
-	OldHost peer.ID
-	Hash    uint64
-	Time    int // EvEnd: the game time in ticks (game.World.Time)
-	Took    time.Duration
-	Left    time.Duration
-	Count   int
-	Winner  int
-	Winners []game.PlayerID // EvEnd: the players of the winning team
-	Players []EndPlayer     // EvEnd: every player of the game at the end, in game player order
-	Reason  session.DepartReason
-	Text    string
-	Chat    *session.Chat
-	Lobby   *session.Lobby
-	Desync  *session.DesyncInfo
-	Report  *match.Report
-	Saved   *session.Saved
+	Kind     EventKind
+	At       time.Time
+	Slot     int
+	Name     string
+	Turn     uint64
+	Epoch    uint64
+	OldEpoch uint64 // EvHostChanged: the epoch of the last turn played before it (0: none)
+	Host     peer.ID
+	OldHost  peer.ID
+	Hash     uint64
+	Time     int // EvEnd: the game time in ticks (game.World.Time)
+	Took     time.Duration
+	Left     time.Duration
+	Count    int
+	Winner   int
+	Winners  []game.PlayerID // EvEnd: the players of the winning team
+	Players  []EndPlayer     // EvEnd: every player of the game at the end, in game player order
+	Reason   session.DepartReason
+	Text     string
+	Chat     *session.Chat
+	Lobby    *session.Lobby
+	Desync   *session.DesyncInfo
+	Report   *match.Report
+	Saved    *session.Saved
 }
 
 // EndPlayer is what is left of one player at the game's end: the lobby

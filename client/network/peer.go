@@ -95,6 +95,7 @@ type Peer struct {
 	lostAt       map[peer.ID]time.Time
 	hostMove     *Event    // host change waiting for the first turn of its epoch
 	lastTurn     time.Time // when the last turn was applied
+	turnEpoch    uint64    // the epoch of the last turn applied
 	ended        bool
 	lastRates    time.Time
 	lastBytes    map[peer.ID][2]uint64
@@ -690,8 +691,8 @@ func (p *Peer) turnEvents(rd *session.Ready, hashes []session.HashReport) {
 			break
 		}
 	}
-	if len(rd.Committed) > 0 {
-		p.lastTurn = time.Now()
+	if n := len(rd.Committed); n > 0 {
+		p.lastTurn, p.turnEpoch = time.Now(), rd.Committed[n-1].Epoch
 	}
 }
 
@@ -700,7 +701,7 @@ func (p *Peer) turnEvents(rd *session.Ready, hashes []session.HashReport) {
 func (p *Peer) hostChanged(ev session.Event) {
 	old, _ := p.peerID(ev.OldHost)
 	nw, _ := p.peerID(ev.NewHost)
-	p.hostMove = &Event{Kind: EvHostChanged, OldHost: old, Host: nw, Epoch: ev.Epoch,
+	p.hostMove = &Event{Kind: EvHostChanged, OldHost: old, Host: nw, Epoch: ev.Epoch, OldEpoch: p.turnEpoch,
 		Took: time.Duration(ev.Ticks) * p.tick}
 }
 
