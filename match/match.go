@@ -146,7 +146,7 @@ func Config(l session.Lobby) (game.Config, []int, error) {
 	var players []int
 	used := [game.MaxPlayers + 1]bool{}
 	for i, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			players = append(players, i)
 			if s.Team > 0 && int(s.Team) <= game.MaxPlayers {
 				used[s.Team] = true
