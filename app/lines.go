@@ -18,7 +18,7 @@ func hookLines(ps *status.PeerLines, o *network.Options, wi *network.Wiring, tra
 	var last atomic.Pointer[network.Peer] // for the traffic lines
 	o.OnEvent = func(p *network.Peer, ev network.Event) {
 		last.Store(p)
-		ps.Event(p, ev)
+		ps.Event(p.Status(), ev)
 	}
 	o.OnFile = ps.File
 	o.OnFound = ps.Found

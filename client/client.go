@@ -412,7 +412,7 @@ func SessionEvent(ev session.Event, lobby *session.Lobby, tickMillis int) (out E
 func SessionPlayers(l *session.Lobby) []Player {
 	var ps []Player
 	for i, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			ps = append(ps, Player{Name: s.Name, Slot: i, Color: s.Color, Team: s.Team, Bot: s.Kind == session.SlotBot})
 		}
 	}

@@ -84,7 +84,7 @@ func NewSeed() uint64 { return 1 + CryptoRand{}.Uint64()%999_999 }
 func StartProblem(l *session.Lobby, me int) string {
 	players := 0
 	for _, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			players++
 		}
 	}

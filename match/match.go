@@ -130,21 +130,10 @@ func New(opt Options) *Match {
 // Loaded reports whether a game is loaded.
 func (m *Match) Loaded() bool { return m.world != nil }
 
-// ErrTooFewPlayers refuses to start a lobby with nobody to play against.
-var ErrTooFewPlayers = errors.New("a game needs at least two players: put a bot in an open slot or wait for someone to join")
-
-// CheckStart says whether a lobby can start a game: two players or more,
-// and a configuration the game takes. Hosts call it before the countdown.
+// CheckStart says whether the game takes a lobby's configuration (at most
+// game.MaxPlayers players). Hosts call it before session.Node.Start, which
+// keeps the session's own rule: two sides, every human ready.
 func CheckStart(l session.Lobby) error {
-	n := 0
-	for _, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
-			n++
-		}
-	}
-	if n < 2 {
-		return ErrTooFewPlayers
-	}
 	_, _, err := Config(l)
 	return err
 }
@@ -157,7 +146,7 @@ func Config(l session.Lobby) (game.Config, []int, error) {
 	var players []int
 	used := [game.MaxPlayers + 1]bool{}
 	for i, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			players = append(players, i)
 			if s.Team > 0 && int(s.Team) <= game.MaxPlayers {
 				used[s.Team] = true

@@ -360,26 +360,22 @@ func (r *cmdRecorder) take() []session.Command {
 	return c
 }
 
-// A lobby starts with two players or more (bots count), never alone.
+// A lobby's players must fit the game; how few may start is the session's
+// rule (Node.Start), so a lone player passes here.
 func TestCheckStart(t *testing.T) {
-	slots := func(kinds ...session.SlotKind) session.Lobby {
+	lobby := func(humans int) session.Lobby {
 		l := session.Lobby{MapSeed: 1, MapSize: 64}
-		for _, k := range kinds {
-			l.Slots = append(l.Slots, session.Slot{Kind: k})
+		for range humans {
+			l.Slots = append(l.Slots, session.Slot{Kind: session.SlotHuman})
 		}
 		return l
 	}
 	for _, tc := range []struct {
-		name string
-		l    session.Lobby
-		want error
-	}{
-		{"alone", slots(session.SlotHuman, session.SlotOpen, session.SlotClosed), ErrTooFewPlayers},
-		{"against a bot", slots(session.SlotHuman, session.SlotBot), nil},
-		{"two players", slots(session.SlotHuman, session.SlotOpen, session.SlotHuman), nil},
-	} {
-		if err := CheckStart(tc.l); !errors.Is(err, tc.want) && err != tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		humans int
+		ok     bool
+	}{{1, true}, {2, true}, {game.MaxPlayers, true}, {game.MaxPlayers + 1, false}} {
+		if err := CheckStart(lobby(tc.humans)); (err == nil) != tc.ok {
+			t.Errorf("%d players: %v, want ok %v", tc.humans, err, tc.ok)
 		}
 	}
 }

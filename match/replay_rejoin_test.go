@@ -18,6 +18,14 @@ func botTurns(tb testing.TB, lobby session.Lobby, turns int) ([]session.Turn, *M
 	if err := m.Load(lobby); err != nil {
 		tb.Fatal(err)
 	}
+	return playBots(tb, m, turns), m
+}
+
+// playBots has a hard bot in slot 0 and an easy one in slot 1 play turns
+// turns on m, loaded at turn 0, as a host would sequence them: a hash
+// every 10 turns. It returns the turns.
+func playBots(tb testing.TB, m *Match, turns int) []session.Turn {
+	tb.Helper()
 	bots := []*ai.Bot{ai.New(0, ai.Hard, 1), ai.New(1, ai.Easy, 2)}
 	var seq [2]uint64
 	var out []session.Turn
@@ -38,7 +46,7 @@ func botTurns(tb testing.TB, lobby session.Lobby, turns int) ([]session.Turn, *M
 		}
 		out = append(out, t)
 	}
-	return out, m
+	return out
 }
 
 // verifyReplay reads and plays back one replay; it returns its first and

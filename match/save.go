@@ -43,7 +43,7 @@ func CheckSaved(sv session.Saved) (uint64, error) {
 		return 0, fmt.Errorf("saved game state: it is the state of turn %d, the save says turn %d", got, sv.State.Turn)
 	}
 	for _, slot := range m.players {
-		if slot >= len(l.Slots) || l.Slots[slot].Kind != session.SlotHuman && l.Slots[slot].Kind != session.SlotBot {
+		if slot >= len(l.Slots) || !l.Slots[slot].HoldsPlayer() {
 			return 0, fmt.Errorf("saved game state: its player of slot %d has no place in the saved lobby", slot)
 		}
 	}

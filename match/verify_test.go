@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"hostfall/game"
-	"hostfall/game/ai"
 	"hostfall/session"
 	"hostfall/session/replay"
 )
@@ -23,24 +22,7 @@ func recordBotGame(tb testing.TB, turns int) []byte {
 	if err := m.Load(lobby); err != nil {
 		tb.Fatal(err)
 	}
-	bots := []*ai.Bot{ai.New(0, ai.Hard, 1), ai.New(1, ai.Easy, 2)}
-	var seq [2]uint64
-	for n := uint64(1); n <= uint64(turns); n++ {
-		t := session.Turn{Number: n, WantHash: n%10 == 0}
-		for slot, b := range bots {
-			for _, c := range b.Think(m.world) {
-				data, err := c.AppendBinary(nil)
-				if err != nil {
-					tb.Fatal(err)
-				}
-				seq[slot]++
-				t.Commands = append(t.Commands, session.Command{Slot: slot, Seq: seq[slot], Data: data})
-			}
-		}
-		if err := m.applyTurn(t, nopNode{}); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	playBots(tb, m, turns)
 	if err := m.CloseReplay(); err != nil {
 		tb.Fatal(err)
 	}

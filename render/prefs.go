@@ -87,7 +87,7 @@ func (a *App) askColor() {
 		return
 	}
 	for i, s := range l.Slots {
-		if i != me && (s.Kind == session.SlotHuman || s.Kind == session.SlotBot) && int(s.Color%session.NumColors) == pref {
+		if i != me && s.HoldsPlayer() && int(s.Color%session.NumColors) == pref {
 			return
 		}
 	}

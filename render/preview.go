@@ -115,7 +115,7 @@ func (p *mapPreview) draw(l *layer, r ui.Rect, lobby *session.Lobby) {
 func startColors(l *session.Lobby) []uint8 {
 	var cs []uint8
 	for _, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			cs = append(cs, s.Color)
 		}
 	}

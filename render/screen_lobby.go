@@ -288,7 +288,7 @@ func (v *lobbyView) set(l session.Lobby, me int, host bool, code string, invite 
 		v.slots = append(v.slots, slotView{
 			slot:     sl,
 			mine:     mine,
-			occupied: sl.Kind == session.SlotHuman || sl.Kind == session.SlotBot,
+			occupied: sl.HoldsPlayer(),
 			edit:     mine && v.open,
 			kindBtn:  host && v.open && sl.Kind != session.SlotHuman,
 			botEdit:  v.setup && sl.Kind == session.SlotBot,
@@ -642,7 +642,7 @@ func nextColor(l *session.Lobby, c uint8) uint8 {
 		n := (c + step) % session.NumColors
 		used := false
 		for _, s := range l.Slots {
-			if (s.Kind == session.SlotHuman || s.Kind == session.SlotBot) && s.Color%session.NumColors == n {
+			if s.HoldsPlayer() && s.Color%session.NumColors == n {
 				used = true
 			}
 		}
@@ -682,7 +682,7 @@ func nextMapSize(n uint32) uint32 {
 func mapPlayers(l *session.Lobby) int {
 	n := 0
 	for _, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			n++
 		}
 	}

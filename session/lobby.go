@@ -263,13 +263,14 @@ func (n *Node) EditBot(slot int, e SlotEdit) error {
 // NumColors is how many player colours there are; colour numbers wrap.
 const NumColors = 8
 
-// occupied reports whether a human or a bot plays the slot.
-func (s *Slot) occupied() bool { return s.Kind == SlotHuman || s.Kind == SlotBot }
+// HoldsPlayer reports whether the slot holds a player, a person or a bot
+// (the glossary's "slot"): the one test of it every package asks.
+func (s *Slot) HoldsPlayer() bool { return s.Kind == SlotHuman || s.Kind == SlotBot }
 
 // colorTaken reports whether a slot other than slot plays colour c.
 func (l *Lobby) colorTaken(c uint8, slot int) bool {
 	for i := range l.Slots {
-		if i != slot && l.Slots[i].occupied() && l.Slots[i].Color%NumColors == c%NumColors {
+		if i != slot && l.Slots[i].HoldsPlayer() && l.Slots[i].Color%NumColors == c%NumColors {
 			return true
 		}
 	}
@@ -283,7 +284,7 @@ func (l *Lobby) colorTaken(c uint8, slot int) bool {
 func (l *Lobby) uniqueColors() {
 	for i := range l.Slots {
 		s := &l.Slots[i]
-		if !s.occupied() || !l.colorTakenBefore(s.Color, i) {
+		if !s.HoldsPlayer() || !l.colorTakenBefore(s.Color, i) {
 			continue
 		}
 		for c := range uint8(NumColors) {
@@ -298,7 +299,7 @@ func (l *Lobby) uniqueColors() {
 // colorTakenBefore reports whether a slot before slot plays colour c.
 func (l *Lobby) colorTakenBefore(c uint8, slot int) bool {
 	for i := range slot {
-		if l.Slots[i].occupied() && l.Slots[i].Color%NumColors == c%NumColors {
+		if l.Slots[i].HoldsPlayer() && l.Slots[i].Color%NumColors == c%NumColors {
 			return true
 		}
 	}
@@ -436,7 +437,7 @@ func (l *Lobby) startProblem(host int) (string, error) {
 	var teams [256]bool
 	var waiting []string
 	for i, s := range l.Slots {
-		if s.Kind != SlotHuman && s.Kind != SlotBot {
+		if !s.HoldsPlayer() {
 			continue
 		}
 		players++

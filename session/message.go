@@ -91,6 +91,22 @@ func (k MsgKind) IsLocal() bool { return k > msgLocal }
 // isTimeout reports whether k is a timeout the node steps to itself.
 func (k MsgKind) isTimeout() bool { return k >= MsgHostSilent }
 
+// What a kind may cost its receiver, for the transport to ask before a
+// message reaches the node (the way raft's util.go classifies its kinds),
+// so the rule of who may send what lives with the messages it names.
+
+// IsKnock reports whether a stranger, a peer not admitted to the session
+// (not in the lobby, not a host this peer asked), may send k: a join
+// (MsgHello) and its password proof (MsgProof). A transport reads a
+// stranger's message only as far as its kind (PeekKind) and drops it
+// unless it is a knock.
+func (k MsgKind) IsKnock() bool { return k == MsgHello || k == MsgProof }
+
+// IsGuess reports whether k guesses the session's password (MsgProof): a
+// transport takes each one out of a budget per address of its sender, so
+// fresh peer IDs on one machine guess no faster than one peer.
+func (k MsgKind) IsGuess() bool { return k == MsgProof }
+
 // Hello opens the join handshake.
 type Hello struct {
 	Protocol    uint32

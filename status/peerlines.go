@@ -150,8 +150,10 @@ func savedPlayers(l session.Lobby) string {
 }
 
 // Event prints ev's line, if it has one, and reports whether ev ended the
-// game. p is the peer that reported it.
-func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
+// game. st is the reporting peer's status when it reported ev (the start
+// line's slot and host, the end line's stall): a printer gets values, never
+// the peer.
+func (ps *PeerLines) Event(st network.Status, ev network.Event) bool {
 	if ps.Ended {
 		return false
 	}
@@ -162,7 +164,6 @@ func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
 	case network.EvCountdown:
 		s.Emit("countdown", fmt.Sprintf("starting in %d…", ev.Count), KV("count", ev.Count))
 	case network.EvGameStarted:
-		st := p.Status()
 		s.Emit("start", fmt.Sprintf("the game starts; this peer plays slot %d", st.Slot), KV("slot", st.Slot), KV("host", st.Host.String()))
 	case network.EvTurn:
 		s.Turn(ev.Turn, ev.Epoch, ev.Host.String(), ev.Hash)
@@ -202,7 +203,6 @@ func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
 		}
 		// stall_ms: the longest the peer's loop could not answer; slot:
 		// this peer's own (-1 a spectator); players: what each player kept.
-		st := p.Status()
 		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()), KV("slot", st.Slot),
 			KV("players", endPlayers(ev.Players)))
 		ps.Ended = true

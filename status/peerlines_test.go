@@ -7,6 +7,7 @@ import (
 
 	"hostfall/client"
 	"hostfall/client/network"
+	"hostfall/game"
 	"hostfall/session"
 )
 
@@ -47,8 +48,8 @@ func TestWaitingLines(t *testing.T) {
 				"Waiting for the other players… playing on without them in 3 s\n"},
 	} {
 		var js, human bytes.Buffer
-		(&PeerLines{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
-		(&PeerLines{Line: &Line{Human: &human}}).Event(nil, c.ev)
+		(&PeerLines{Line: &Line{JSON: true, Out: &js}}).Event(network.Status{}, c.ev)
+		(&PeerLines{Line: &Line{Human: &human}}).Event(network.Status{}, c.ev)
 		if got := js.String() + human.String(); got != c.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.ev.Name, got, c.want)
 		}
@@ -71,10 +72,38 @@ func TestPauseLines(t *testing.T) {
 			`{"ev":"resumed","by":"Ann","slot":0,"turn":459}` + "\n" + "the game goes on from turn 459\n"},
 	} {
 		var js, human bytes.Buffer
-		(&PeerLines{Line: &Line{JSON: true, Out: &js}}).Event(nil, c.ev)
-		(&PeerLines{Line: &Line{Human: &human}}).Event(nil, c.ev)
+		(&PeerLines{Line: &Line{JSON: true, Out: &js}}).Event(network.Status{}, c.ev)
+		(&PeerLines{Line: &Line{Human: &human}}).Event(network.Status{}, c.ev)
 		if got := js.String() + human.String(); got != c.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.ev.Kind, got, c.want)
 		}
+	}
+}
+
+// The start and end lines take what they say of this peer (its slot, its
+// host, its longest stall) from the status it reported the event with, and
+// after the end line nothing more is printed.
+func TestStartAndEndLines(t *testing.T) {
+	host := testPeerID(t)
+	st := network.Status{Slot: 1, Host: host, Stall: 42 * time.Millisecond}
+	var js, human bytes.Buffer
+	for _, ps := range []*PeerLines{{Line: &Line{JSON: true, Out: &js}}, {Line: &Line{Human: &human}}} {
+		ps.Event(st, network.Event{Kind: network.EvGameStarted})
+		end := network.Event{Kind: network.EvEnd, Turn: 600, Time: 3000, Hash: 0xabc, Winner: 1, Winners: []game.PlayerID{1},
+			Players: []network.EndPlayer{{Slot: 0, Out: true}, {Slot: 1, Units: 7, Buildings: 2}}}
+		if !ps.Event(st, end) {
+			t.Error("the end event did not end the game")
+		}
+		if ps.Event(st, network.Event{Kind: network.EvJoined, Slot: 3}) {
+			t.Error("an event after the end ended the game again")
+		}
+	}
+	want := `{"ev":"start","slot":1,"host":"` + host.String() + `"}` + "\n" +
+		`{"ev":"end","turn":600,"hash":"0000000000000abc","winner":{"team":1,"players":[1]},"reason":"victory","stall_ms":42,"slot":1,` +
+		`"players":[{"slot":0,"units":0,"buildings":0,"out":true},{"slot":1,"units":7,"buildings":2,"out":false}]}` + "\n" +
+		"the game starts; this peer plays slot 1\n" +
+		"game over at turn 600 (2:30 of game time): victory; state hash 0000000000000abc\n"
+	if got := js.String() + human.String(); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }

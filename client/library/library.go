@@ -75,7 +75,7 @@ func savePlayers(lb session.Lobby, gone uint32) ([]string, bool) {
 	var names []string
 	humans := 0
 	for i, s := range lb.Slots {
-		if s.Kind != session.SlotHuman && s.Kind != session.SlotBot {
+		if !s.HoldsPlayer() {
 			continue
 		}
 		names = append(names, s.Name)

@@ -33,7 +33,7 @@ func (p *Peer) announcement(l *session.Lobby, auto bool) discovery.Announcement 
 		Host: self, Addrs: p.h.LibP2P().Addrs(),
 	}
 	for _, s := range l.Slots {
-		if s.Kind == session.SlotHuman || s.Kind == session.SlotBot {
+		if s.HoldsPlayer() {
 			a.Players++
 		}
 		if s.Kind == session.SlotHuman && s.Peer == session.PeerID(self.String()) {

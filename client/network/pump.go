@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"hostfall/client"
-	"hostfall/match"
 	"hostfall/savegame"
 	"hostfall/session"
 )
@@ -101,7 +100,7 @@ func (c *Client) auto(s *netSession, ev Event) {
 		ev.Lobby.State == session.StateLobby && readyHumans(ev.Lobby) >= c.opt.StartWith && s.peer.Status().IsHost:
 		err := s.peer.withNode(start)
 		s.autoStarted = err == nil
-		if err != nil && !errors.Is(err, session.ErrNotReady) && !errors.Is(err, match.ErrTooFewPlayers) {
+		if err != nil && !errors.Is(err, session.ErrNotReady) && !errors.Is(err, session.ErrOneSide) {
 			c.log.Warn("cannot start", "err", err)
 		}
 	}

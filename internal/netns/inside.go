@@ -20,14 +20,7 @@ func Inside(t *testing.T, name string, prefixes ...string) bool {
 	if os.Getenv(insideEnv) == t.Name() {
 		return true
 	}
-	if why := Usable(); why != "" {
-		t.Skip(why)
-	}
-	lab, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(lab.Close)
+	lab := testLab(t)
 	ns, err := lab.Namespace(name)
 	if err != nil {
 		t.Fatal(err)
@@ -49,4 +42,19 @@ func Inside(t *testing.T, name string, prefixes ...string) bool {
 		t.Fatalf("the test failed inside the namespace: %v", err)
 	}
 	return false
+}
+
+// testLab starts a lab for test t, closed when t ends; it skips t where
+// namespaces cannot be made.
+func testLab(t testing.TB) *Lab {
+	t.Helper()
+	if why := Usable(); why != "" {
+		t.Skip(why)
+	}
+	lab, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(lab.Close)
+	return lab
 }

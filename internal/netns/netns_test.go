@@ -33,14 +33,7 @@ func TestParseNetem(t *testing.T) {
 // one side's egress by 50 ms ± 10 ms (tc netem, or the NFQUEUE stand-in on
 // kernels without it).
 func TestSwitchAndNetem(t *testing.T) {
-	if why := Usable(); why != "" {
-		t.Skip(why)
-	}
-	lab, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(lab.Close)
+	lab := testLab(t)
 	sw, err := lab.Switch("sw", "10.91.0")
 	if err != nil {
 		t.Fatal(err)

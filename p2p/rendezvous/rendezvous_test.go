@@ -16,6 +16,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/record"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"hostfall/internal/testwait"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -76,10 +78,7 @@ func TestRegisterDiscover(t *testing.T) {
 	if err := Unregister(ctx, a, rp, "games"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && len(srv.Peers("games")) != 1 {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.For(t, "a's registration gone from the point", 5*time.Second, func() bool { return len(srv.Peers("games")) == 1 })
 	if got, err := Discover(ctx, c, rp, "games", 0); err != nil || !slices.Equal(ids(got), []peer.ID{b.ID()}) {
 		t.Fatalf("after a unregistered: %v, %v", ids(got), err)
 	}

@@ -236,9 +236,9 @@ func TestStrangersOnlyKnock(t *testing.T) {
 }
 
 // A stranger's session messages are read only as far as their kind: a
-// Hello and a Proof reach the loop, turns, acks, claims and commands (here
-// 500 of them, within the stranger's frame size) never do, and neither
-// does its list of other peers' addresses.
+// Hello and a Proof reach the loop, turns, acks, claims, commands (here
+// 500 of them, within the stranger's frame size) and a host's challenge
+// never do, and neither does its list of other peers' addresses.
 func TestStrangerMessagesStopAtTheKind(t *testing.T) {
 	victim := newTestHost(t)
 	tr := NewTransport(victim, Limits{}, nil)
@@ -257,6 +257,8 @@ func TestStrangerMessagesStopAtTheKind(t *testing.T) {
 		{Kind: session.MsgClaim, Epoch: 1 << 20},
 		{Kind: session.MsgTurns, Turns: []session.Turn{{Number: 1}}},
 		{Kind: session.MsgHello, Hello: &session.Hello{Name: "knock"}},
+		{Kind: session.MsgChallenge, Nonce: []byte("n")},
+		{Kind: session.MsgProof, Proof: []byte("guess")},
 	} {
 		frames = append(frames, sessionFrame(t, m)...)
 	}
@@ -265,18 +267,20 @@ func TestStrangerMessagesStopAtTheKind(t *testing.T) {
 	if _, err := s.Write(frames); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case in := <-tr.Inbound():
-		if in.Msg.Kind != session.MsgHello {
-			t.Fatalf("a stranger's %v reached the loop", in.Msg.Kind)
+	for _, want := range []session.MsgKind{session.MsgHello, session.MsgProof} {
+		select {
+		case in := <-tr.Inbound():
+			if in.Msg.Kind != want {
+				t.Fatalf("a stranger's %v reached the loop, want its %v", in.Msg.Kind, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the stranger's %v did not arrive", want)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the stranger's Hello did not arrive")
 	}
-	testwait.For(t, "the other frames read", 5*time.Second, func() bool { return tr.t.ignored.Load() >= 5 })
+	testwait.For(t, "the other frames read", 5*time.Second, func() bool { return tr.t.ignored.Load() >= 6 })
 	select {
 	case in := <-tr.Inbound():
-		t.Errorf("a stranger's %v reached the loop after its Hello", in.Msg.Kind)
+		t.Errorf("a stranger's %v reached the loop after its knocks", in.Msg.Kind)
 	default:
 	}
 	if addrs := victim.LibP2P().Peerstore().Addrs(other.ID()); len(addrs) > 0 {

@@ -56,7 +56,8 @@ type Limits struct {
 	// turns and snapshots up to MaxFrameSize. StrangerRate bounds the bytes
 	// a second a stranger's stream is read at (on top of ByteRate). Of a
 	// stranger's session messages only the kind is read (session.PeekKind):
-	// a Hello or a Proof goes on to the loop, anything else is dropped.
+	// a knock (session.MsgKind.IsKnock) goes on to the loop, anything else
+	// is dropped.
 	StrangerFrame int
 	StrangerRate  float64
 	// Strangers and StrangersPerIP bound the inbound connections of peers
@@ -181,7 +182,7 @@ type transport struct {
 	simultaneous atomic.Int64                         // streams that met one opened the other way
 	openFailed   atomic.Int64                         // stream opens that failed (tests: the tie-break had one side only)
 	noRenew      atomic.Bool                          // LeaveLimitsToRelay
-	ignored      atomic.Int64                         // strangers' frames dropped unread (knocks)
+	ignored      atomic.Int64                         // strangers' frames dropped unread (not a knock, or peer lists)
 	renewing     renewNotes                           // planned silences the session is not told of yet (circuit.go)
 	relay        *playerRelay                         // this peer's relay for its game's members (playerrelay.go); nil if it did not start
 
@@ -994,11 +995,10 @@ func (t *transport) frameCap(p peer.ID) int {
 	return MaxFrameSize
 }
 
-// knocks are the session messages a stranger may send: a join and its
-// password proof. Anything else from a stranger is dropped by its kind.
-var knocks = map[session.MsgKind]bool{session.MsgHello: true, session.MsgProof: true}
-
-// frame handles one frame after the hello; ip is the sender's address.
+// frame handles one frame after the hello; ip is the sender's address. A
+// stranger's session message goes on only if its kind is a knock, and a
+// password guess only within its address's budget: the session says which
+// kinds those are (MsgKind.IsKnock, IsGuess).
 func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error {
 	member := t.member(l.p)
 	switch kind {
@@ -1008,7 +1008,7 @@ func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error
 			if err != nil {
 				return err
 			}
-			if !knocks[k] {
+			if !k.IsKnock() {
 				l.t.ignored.Add(1)
 				return nil // a stranger's turns, acks or claims: nothing of its business
 			}
@@ -1017,7 +1017,7 @@ func (t *transport) frame(l *link, ip string, kind frameKind, body []byte) error
 		if err != nil {
 			return err
 		}
-		if m.Kind == session.MsgProof && !t.proofAllowed(ip) {
+		if m.Kind.IsGuess() && !t.proofAllowed(ip) {
 			t.log.Debug("password proof dropped: its address is over its budget", "peer", l.p, "ip", ip)
 			return nil // the joiner's challenge expires and it says Hello again; a guesser waits
 		}
