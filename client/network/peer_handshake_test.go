@@ -32,12 +32,14 @@ func TestHandshakeOverLoopback(t *testing.T) {
 			opt := testPeerOptions(tc.name)
 			opt.Password, opt.GameVersion = tc.password, tc.version
 			p := startPeer(outer, tc.name, opt)
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			// 30 s: a bound for a hang, not a speed (under -race beside
+			// two CPU hogs an answer took over 10 s once).
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()
 			if err := p.Join(ctx, host.host.AddrInfo()); err != nil {
 				t.Fatal(err)
 			}
-			testwait.For(t, "an answer", 10*time.Second, func() bool {
+			testwait.For(t, "an answer", 30*time.Second, func() bool {
 				_, refused := p.find(EvRefused)
 				return refused || p.Status().Joined
 			})

@@ -87,7 +87,7 @@ func TestTwoHostsFail(t *testing.T) {
 	peers := newGame(t, gameOpts{players: 4, turnLimit: 300})
 	testwait.For(t, "turn 60", 30*time.Second, func() bool { return peers[0].Status().Turn >= 60 })
 	peers[0].host.Close()
-	testwait.For(t, "the second host", 10*time.Second, func() bool {
+	testwait.For(t, "the second host", 30*time.Second, func() bool { // a hang's bound: under -race beside two CPU hogs 10 s was missed once
 		return peers[2].Status().Host == peers[1].ID() && peers[2].Status().Turn >= 120
 	})
 	peers[1].host.Close()

@@ -207,7 +207,9 @@ func TestGameAcrossLimitedRelay(t *testing.T) {
 			relayHost, meter := startLimitedRelay(t, &tc.limit)
 			began := time.Now()
 			peers, turns, circs := relayGame(t, relayHost, 700, ai.Normal)
-			testwait.For(t, "the end", 55*time.Second, func() bool {
+			// 700 turns take 35 s unhindered; 120 s bounds a hang, not a
+			// speed (55 s was missed under -race beside two CPU hogs).
+			testwait.For(t, "the end", 120*time.Second, func() bool {
 				for _, p := range peers {
 					if _, ok := p.find(EvEnd); !ok {
 						return false
