@@ -200,10 +200,14 @@ func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
 			win = WinnerOf(game.Team(ev.Winner), ev.Winners)
 			reason = "victory"
 		}
-		// stall_ms: the longest the peer's loop could not answer; slot:
+		// stall_ms: the longest the peer's loop could not answer; busy_ms
+		// of it at most its own code (busy_in: what), late_ms the loop free
+		// but not run; gc_pause_ms: the process's longest GC pause; slot:
 		// this peer's own (-1 a spectator); players: what each player kept.
 		st := p.Status()
-		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()), KV("slot", st.Slot),
+		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()),
+			KV("busy_ms", st.Busy.Milliseconds()), KV("busy_in", st.BusyIn), KV("late_ms", st.Late.Milliseconds()),
+			KV("gc_pause_ms", int64(gcPause()*1000)), KV("slot", st.Slot),
 			KV("players", endPlayers(ev.Players)))
 		ps.Ended = true
 		return true

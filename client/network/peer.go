@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -105,6 +106,7 @@ type Peer struct {
 	screenLoaded bool      // the window said it shows the game (Loaded)
 	lastTick     time.Time // when the loop last ticked
 	stall        time.Duration
+	clock        loopClock                   // where the loop's time goes (Status's Busy and Late)
 	joinTarget   peer.ID                     // the peer the last Join asked
 	redirect     peer.ID                     // the host that peer named instead (a member answers so)
 	hostTurn     uint64                      // the newest turn heard of from the host
@@ -417,6 +419,10 @@ func (p *Peer) Run(ctx context.Context) error {
 	if !p.running.CompareAndSwap(false, true) {
 		return errors.New("network: Run called twice")
 	}
+	// One thread for the loop: a pass's CPU time is that thread's
+	// (Status.Busy). Waking it costs a thread switch, microseconds.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	defer close(p.done)
 	defer func() { p.gens.flush(time.Now()) }()
 	defer p.t.Close(byeLinger)
@@ -424,6 +430,7 @@ func (p *Peer) Run(ctx context.Context) error {
 	ticker := time.NewTicker(p.tick)
 	defer ticker.Stop()
 	for {
+		var what string
 		select {
 		case <-ctx.Done():
 			if !p.quiet.Load() {
@@ -432,8 +439,11 @@ func (p *Peer) Run(ctx context.Context) error {
 			}
 			return nil
 		case in := <-p.t.Inbound():
+			p.clock.begin(time.Now())
 			p.step(in)
+			what = in.Msg.Kind.String()
 		case <-p.t.Changed():
+			p.clock.begin(time.Now())
 			// What was read before a connection ended comes first: a
 			// leaving peer's Bye is read before its close, and the select
 			// would otherwise pick either.
@@ -441,18 +451,26 @@ func (p *Peer) Run(ctx context.Context) error {
 				p.step(<-p.t.Inbound())
 			}
 			p.connChanges()
-		case <-ticker.C:
-			p.noteTick(time.Now())
+			what = "connections"
+		case due := <-ticker.C:
+			now := time.Now()
+			p.clock.begin(now)
+			p.clock.tick(due, now)
+			p.noteTick(now)
 			p.node.Tick()
 			p.m.Publish() // a copy the window held back at the last turn
 			p.ticks++
 			if p.ticks%50 == 0 {
 				p.housekeeping()
 			}
+			what = "tick"
 		case fn := <-p.reqs:
+			p.clock.begin(time.Now())
 			fn()
+			what = "request"
 		}
 		p.ready()
+		p.clock.finish(what)
 		if p.st.Left {
 			return nil
 		}
@@ -828,6 +846,7 @@ func (p *Peer) publishStatus() {
 		State: p.st.State, Epoch: p.st.Epoch, Turn: p.st.Turn, Slot: p.st.Slot,
 		Delay: time.Duration(p.st.Delay) * time.Duration(max(p.lob.TurnTicks, 1)) * p.tick,
 		Over:  p.ended, Messages: p.msgs, Stall: p.stall,
+		Busy: p.clock.busy, BusyIn: p.clock.what, Late: p.clock.late,
 		Redirect: p.redirect, HostTurn: max(p.hostTurn, p.st.Turn),
 	}
 	st.Host, _ = p.peerID(p.st.Host)

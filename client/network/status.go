@@ -30,6 +30,15 @@ type Status struct {
 	// Stall is the longest the loop went without ticking, beyond one tick:
 	// how long this peer could not answer (nothing may hold the loop up).
 	Stall time.Duration
+	// A stall is the loop busy or the loop not run. Busy is the most CPU
+	// one pass of the loop took (one message, tick or request with what
+	// followed; its time by the clock when it changed threads), BusyIn
+	// what that pass handled; Late is the longest a due tick waited while
+	// the loop was free: the process not scheduled, or paused by the
+	// garbage collector.
+	Busy   time.Duration
+	BusyIn string
+	Late   time.Duration
 	// Redirect: while joining, the peer asked is a member, not the host,
 	// and named this one as its host.
 	Redirect peer.ID
