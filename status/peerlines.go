@@ -201,8 +201,8 @@ func (ps *PeerLines) Event(p *network.Peer, ev network.Event) bool {
 			reason = "victory"
 		}
 		// stall_ms: the longest the peer's loop could not answer; busy_ms
-		// of it at most its own code (busy_in: what), late_ms the loop free
-		// but not run; gc_pause_ms: the process's longest GC pause; slot:
+		// the most CPU one pass of its loop took (busy_in: what), late_ms
+		// the most of a stall the loop was not run; gc_pause_ms: the process's longest GC pause; slot:
 		// this peer's own (-1 a spectator); players: what each player kept.
 		st := p.Status()
 		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()),

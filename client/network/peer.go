@@ -102,10 +102,8 @@ type Peer struct {
 	rates        map[peer.ID][2]float64
 	msgs         uint64
 	ticks        int
-	saveDone     bool      // the SaveAt save was made (or refused)
-	screenLoaded bool      // the window said it shows the game (Loaded)
-	lastTick     time.Time // when the loop last ticked
-	stall        time.Duration
+	saveDone     bool                        // the SaveAt save was made (or refused)
+	screenLoaded bool                        // the window said it shows the game (Loaded)
 	clock        loopClock                   // where the loop's time goes (Status's Busy and Late)
 	joinTarget   peer.ID                     // the peer the last Join asked
 	redirect     peer.ID                     // the host that peer named instead (a member answers so)
@@ -138,7 +136,8 @@ func NewPeer(h *transport.Host, opt PeerOptions) (*Peer, error) {
 	}
 	p := &Peer{
 		h: h, opt: opt, log: log, tick: time.Duration(opt.TickMillis) * time.Millisecond,
-		node: node, cfg: cfg,
+		clock: loopClock{period: time.Duration(opt.TickMillis) * time.Millisecond},
+		node:  node, cfg: cfg,
 		reqs:   make(chan func(), 64),
 		events: make(chan Event, 1024),
 		done:   make(chan struct{}),
@@ -452,11 +451,10 @@ func (p *Peer) Run(ctx context.Context) error {
 			}
 			p.connChanges()
 			what = "connections"
-		case due := <-ticker.C:
+		case <-ticker.C:
 			now := time.Now()
 			p.clock.begin(now)
-			p.clock.tick(due, now)
-			p.noteTick(now)
+			p.clock.tick(now)
 			p.node.Tick()
 			p.m.Publish() // a copy the window held back at the last turn
 			p.ticks++
@@ -508,14 +506,6 @@ func (p *Peer) heard(from peer.ID, m *session.Message) {
 		}
 		p.hostTurn = max(p.hostTurn, t)
 	}
-}
-
-// noteTick keeps the longest gap between two ticks beyond the tick period.
-func (p *Peer) noteTick(now time.Time) {
-	if !p.lastTick.IsZero() {
-		p.stall = max(p.stall, now.Sub(p.lastTick)-p.tick)
-	}
-	p.lastTick = now
 }
 
 func (p *Peer) connChanges() {
@@ -845,7 +835,7 @@ func (p *Peer) publishStatus() {
 		Self: p.h.ID(), IsHost: p.st.IsHost, Joined: p.st.Joined, Left: p.st.Left,
 		State: p.st.State, Epoch: p.st.Epoch, Turn: p.st.Turn, Slot: p.st.Slot,
 		Delay: time.Duration(p.st.Delay) * time.Duration(max(p.lob.TurnTicks, 1)) * p.tick,
-		Over:  p.ended, Messages: p.msgs, Stall: p.stall,
+		Over:  p.ended, Messages: p.msgs, Stall: p.clock.stall,
 		Busy: p.clock.busy, BusyIn: p.clock.what, Late: p.clock.late,
 		Redirect: p.redirect, HostTurn: max(p.hostTurn, p.st.Turn),
 	}

@@ -107,7 +107,7 @@ func strangerFloodProcs(t *testing.T, ids int, lasting time.Duration, quiet bool
 	stall := ends[0].Int("stall_ms")
 	for i, p := range lab.procs() {
 		e := ends[i]
-		t.Logf("FIGURE %s's loop: stall %d ms = busy at most %d ms of its own (the most CPU one pass took: %s) or not run for up to %d ms while free (late_ms); GC pauses up to %d ms",
+		t.Logf("FIGURE %s's loop: stall %d ms = its busiest pass took %d ms of CPU (%s), and up to %d ms of a stall it was not run (late_ms); GC pauses up to %d ms",
 			p.Name, e.Int("stall_ms"), e.Int("busy_ms"), e.Str("busy_in"), e.Int("late_ms"), e.Int("gc_pause_ms"))
 	}
 	during := longestTurnGap(lab.host, start, until)

@@ -32,10 +32,9 @@ type Status struct {
 	Stall time.Duration
 	// A stall is the loop busy or the loop not run. Busy is the most CPU
 	// one pass of the loop took (one message, tick or request with what
-	// followed; its time by the clock when it changed threads), BusyIn
-	// what that pass handled; Late is the longest a due tick waited while
-	// the loop was free: the process not scheduled, or paused by the
-	// garbage collector.
+	// followed), BusyIn what that pass handled; Late is the most of one
+	// stall the loop's thread was not on a CPU: the process not scheduled,
+	// the goroutine waiting behind others, a garbage collector's pause.
 	Busy   time.Duration
 	BusyIn string
 	Late   time.Duration

@@ -8,9 +8,9 @@
 #  - BenchmarkProcStrangerFlood/ids=16 and ids=100: the host loop's longest
 #    stall while that many fresh identities flood it with the largest frames
 #    a stranger may send, split in what its own code took (busy-ms: the most
-#    CPU one pass of the loop took; it must stay under 50 ms) and how long
-#    it stood free but not run (late-ms: the machine's load, which its
-#    unflooded joiners see as well: joiner-stall-ms), with the load.
+#    CPU one pass of the loop took; it must stay under 50 ms) and how much
+#    of a stall the loop was not run (late-ms: the machine's load, which
+#    its unflooded joiners see as well: joiner-stall-ms), with the load.
 # The figures are printed even when a test's assertion failed (a follower
 # claimed, a player was waited for); then the log follows and it fails.
 set -euo pipefail
