@@ -201,9 +201,13 @@ func (ps *PeerLines) Event(st network.Status, ev network.Event) bool {
 			win = WinnerOf(game.Team(ev.Winner), ev.Winners)
 			reason = "victory"
 		}
-		// stall_ms: the longest the peer's loop could not answer; slot:
+		// stall_ms: the longest the peer's loop could not answer; busy_ms
+		// the most CPU one pass of its loop took (busy_in: what), late_ms
+		// the most of a stall the loop was not run; gc_pause_ms: the process's longest GC pause; slot:
 		// this peer's own (-1 a spectator); players: what each player kept.
-		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()), KV("slot", st.Slot),
+		s.End(ev.Turn, ev.Time, ev.Hash, win, reason, KV("stall_ms", st.Stall.Milliseconds()),
+			KV("busy_ms", st.Busy.Milliseconds()), KV("busy_in", st.BusyIn), KV("late_ms", st.Late.Milliseconds()),
+			KV("gc_pause_ms", int64(gcPause()*1000)), KV("slot", st.Slot),
 			KV("players", endPlayers(ev.Players)))
 		ps.Ended = true
 		return true

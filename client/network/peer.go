@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -102,10 +103,9 @@ type Peer struct {
 	rates        map[peer.ID][2]float64
 	msgs         uint64
 	ticks        int
-	saveDone     bool      // the SaveAt save was made (or refused)
-	screenLoaded bool      // the window said it shows the game (Loaded)
-	lastTick     time.Time // when the loop last ticked
-	stall        time.Duration
+	saveDone     bool                        // the SaveAt save was made (or refused)
+	screenLoaded bool                        // the window said it shows the game (Loaded)
+	clock        loopClock                   // where the loop's time goes (Status's Busy and Late)
 	joinTarget   peer.ID                     // the peer the last Join asked
 	redirect     peer.ID                     // the host that peer named instead (a member answers so)
 	hostTurn     uint64                      // the newest turn heard of from the host
@@ -137,7 +137,8 @@ func NewPeer(h *transport.Host, opt PeerOptions) (*Peer, error) {
 	}
 	p := &Peer{
 		h: h, opt: opt, log: log, tick: time.Duration(opt.TickMillis) * time.Millisecond,
-		node: node, cfg: cfg,
+		clock: loopClock{period: time.Duration(opt.TickMillis) * time.Millisecond},
+		node:  node, cfg: cfg,
 		reqs:   make(chan func(), 64),
 		events: make(chan Event, 1024),
 		done:   make(chan struct{}),
@@ -418,6 +419,10 @@ func (p *Peer) Run(ctx context.Context) error {
 	if !p.running.CompareAndSwap(false, true) {
 		return errors.New("network: Run called twice")
 	}
+	// One thread for the loop: a pass's CPU time is that thread's
+	// (Status.Busy). Waking it costs a thread switch, microseconds.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	defer close(p.done)
 	defer func() { p.gens.flush(time.Now()) }()
 	defer p.t.Close(byeLinger)
@@ -425,6 +430,7 @@ func (p *Peer) Run(ctx context.Context) error {
 	ticker := time.NewTicker(p.tick)
 	defer ticker.Stop()
 	for {
+		var what string
 		select {
 		case <-ctx.Done():
 			if !p.quiet.Load() {
@@ -433,8 +439,11 @@ func (p *Peer) Run(ctx context.Context) error {
 			}
 			return nil
 		case in := <-p.t.Inbound():
+			p.clock.begin(time.Now())
 			p.step(in)
+			what = in.Msg.Kind.String()
 		case <-p.t.Changed():
+			p.clock.begin(time.Now())
 			// What was read before a connection ended comes first: a
 			// leaving peer's Bye is read before its close, and the select
 			// would otherwise pick either.
@@ -442,18 +451,25 @@ func (p *Peer) Run(ctx context.Context) error {
 				p.step(<-p.t.Inbound())
 			}
 			p.connChanges()
+			what = "connections"
 		case <-ticker.C:
-			p.noteTick(time.Now())
+			now := time.Now()
+			p.clock.begin(now)
+			p.clock.tick(now)
 			p.node.Tick()
 			p.m.Publish() // a copy the window held back at the last turn
 			p.ticks++
 			if p.ticks%50 == 0 {
 				p.housekeeping()
 			}
+			what = "tick"
 		case fn := <-p.reqs:
+			p.clock.begin(time.Now())
 			fn()
+			what = "request"
 		}
 		p.ready()
+		p.clock.finish(what)
 		if p.st.Left {
 			return nil
 		}
@@ -491,14 +507,6 @@ func (p *Peer) heard(from peer.ID, m *session.Message) {
 		}
 		p.hostTurn = max(p.hostTurn, t)
 	}
-}
-
-// noteTick keeps the longest gap between two ticks beyond the tick period.
-func (p *Peer) noteTick(now time.Time) {
-	if !p.lastTick.IsZero() {
-		p.stall = max(p.stall, now.Sub(p.lastTick)-p.tick)
-	}
-	p.lastTick = now
 }
 
 func (p *Peer) connChanges() {
@@ -828,7 +836,8 @@ func (p *Peer) publishStatus() {
 		Self: p.h.ID(), IsHost: p.st.IsHost, Joined: p.st.Joined, Left: p.st.Left,
 		State: p.st.State, Epoch: p.st.Epoch, Turn: p.st.Turn, Slot: p.st.Slot,
 		Delay: time.Duration(p.st.Delay) * time.Duration(max(p.lob.TurnTicks, 1)) * p.tick,
-		Over:  p.ended, Messages: p.msgs, Stall: p.stall,
+		Over:  p.ended, Messages: p.msgs, Stall: p.clock.stall,
+		Busy: p.clock.busy, BusyIn: p.clock.what, Late: p.clock.late,
 		Redirect: p.redirect, HostTurn: max(p.hostTurn, p.st.Turn),
 	}
 	st.Host, _ = p.peerID(p.st.Host)

@@ -30,6 +30,14 @@ type Status struct {
 	// Stall is the longest the loop went without ticking, beyond one tick:
 	// how long this peer could not answer (nothing may hold the loop up).
 	Stall time.Duration
+	// A stall is the loop busy or the loop not run. Busy is the most CPU
+	// one pass of the loop took (one message, tick or request with what
+	// followed), BusyIn what that pass handled; Late is the most of one
+	// stall the loop's thread was not on a CPU: the process not scheduled,
+	// the goroutine waiting behind others, a garbage collector's pause.
+	Busy   time.Duration
+	BusyIn string
+	Late   time.Duration
 	// Redirect: while joining, the peer asked is a member, not the host,
 	// and named this one as its host.
 	Redirect peer.ID
