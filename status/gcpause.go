@@ -3,8 +3,12 @@ package status
 import "runtime/metrics"
 
 // gcPause is the longest the garbage collector stopped this process so
-// far, to the upper bound of its histogram bucket (0 when none).
-func gcPause() float64 {
+// far, in seconds (a variable: tests print a fixed one).
+var gcPause = longestGCPause
+
+// longestGCPause reads the process's GC pauses: the upper bound of the
+// histogram's highest bucket with a count (0 when none).
+func longestGCPause() float64 {
 	s := []metrics.Sample{{Name: "/sched/pauses/total/gc:seconds"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindFloat64Histogram {

@@ -85,7 +85,9 @@ func TestPauseLines(t *testing.T) {
 // after the end line nothing more is printed.
 func TestStartAndEndLines(t *testing.T) {
 	host := testPeerID(t)
-	st := network.Status{Slot: 1, Host: host, Stall: 42 * time.Millisecond}
+	st := network.Status{Slot: 1, Host: host, Stall: 42 * time.Millisecond, Busy: 3 * time.Millisecond, BusyIn: "tick", Late: 39 * time.Millisecond}
+	defer func(f func() float64) { gcPause = f }(gcPause)
+	gcPause = func() float64 { return 0.004 }
 	var js, human bytes.Buffer
 	for _, ps := range []*PeerLines{{Line: &Line{JSON: true, Out: &js}}, {Line: &Line{Human: &human}}} {
 		ps.Event(st, network.Event{Kind: network.EvGameStarted})
@@ -99,7 +101,8 @@ func TestStartAndEndLines(t *testing.T) {
 		}
 	}
 	want := `{"ev":"start","slot":1,"host":"` + host.String() + `"}` + "\n" +
-		`{"ev":"end","turn":600,"hash":"0000000000000abc","winner":{"team":1,"players":[1]},"reason":"victory","stall_ms":42,"slot":1,` +
+		`{"ev":"end","turn":600,"hash":"0000000000000abc","winner":{"team":1,"players":[1]},"reason":"victory","stall_ms":42,` +
+		`"busy_ms":3,"busy_in":"tick","late_ms":39,"gc_pause_ms":4,"slot":1,` +
 		`"players":[{"slot":0,"units":0,"buildings":0,"out":true},{"slot":1,"units":7,"buildings":2,"out":false}]}` + "\n" +
 		"the game starts; this peer plays slot 1\n" +
 		"game over at turn 600 (2:30 of game time): victory; state hash 0000000000000abc\n"
