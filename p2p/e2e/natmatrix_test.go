@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -164,7 +165,7 @@ func TestBenchNATMatrix(t *testing.T) {
 	if os.Getenv(benchEnv) == "" {
 		t.Skip("opt-in: network benchmark; scripts/bench.d/natmatrix.sh runs it with " + benchEnv + "=1")
 	}
-	results := runMatrix(t, "nmb-", fullMatrix(), 3)
+	results := runMatrix(t, "nmb-", matrixPairs(t, fullMatrix()), 3)
 	var ms []float64
 	direct, tcp, quic, v6 := 0, 0, 0, 0
 	fmt.Println("| host's home | joiner's home | direct | time to direct | transport | can go direct |")
@@ -202,6 +203,28 @@ func TestBenchNATMatrix(t *testing.T) {
 	}
 	fmt.Printf("BenchmarkNATMatrix 1 %d direct %d pairs %.0f ms-p50 %.0f ms-p90 %d tcp %d quic %d ipv6\n",
 		direct, len(results), peerproc.Percentile(ms, 50), peerproc.Percentile(ms, 90), tcp, quic, v6)
+}
+
+// matrixPairsEnv, when set, is a regular expression: TestBenchNATMatrix
+// then runs only the pairs whose name (as its table prints them, e.g.
+// "port-restricted ↔ port-restricted (quic only)") it matches.
+const matrixPairsEnv = "HFLAN_MATRIX_PAIRS"
+
+// matrixPairs is pairs, filtered by matrixPairsEnv.
+func matrixPairs(t *testing.T, pairs []matrixPair) []matrixPair {
+	expr := os.Getenv(matrixPairsEnv)
+	if expr == "" {
+		return pairs
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		t.Fatalf("%s: %v", matrixPairsEnv, err)
+	}
+	out := slices.DeleteFunc(pairs, func(p matrixPair) bool { return !re.MatchString(p.String()) })
+	if len(out) == 0 {
+		t.Fatalf("%s=%q matches no pair of the matrix", matrixPairsEnv, expr)
+	}
+	return out
 }
 
 // checkPair: a pair that can go direct did; one that cannot did not (a
@@ -262,6 +285,10 @@ func runMatrix(t *testing.T, prefix string, pairs []matrixPair, parallel int) []
 	return results
 }
 
+// confirmWait bounds how long a host with a way in (a full cone, a port
+// mapping) takes to publish a record naming its direct address.
+const confirmWait = 45 * time.Second
+
 // runPair builds the pair's two homes (routers at 11.0.0.n and n+1), runs
 // its host and joiner, and takes them down.
 func runPair(ctx context.Context, w *world, iw *internetWorld, setup *sync.Mutex, n int, p matrixPair) pairResult {
@@ -291,10 +318,21 @@ func runPair(ctx context.Context, w *world, iw *internetWorld, setup *sync.Mutex
 		res.err = "the host published nothing: " + err.Error()
 		return res
 	}
-	if hostUPnP != nil { // a record that names the mapping, as a joiner a little later finds
-		mapped := awaitMappings(ctx, w, hostUPnP)
-		if _, err := host.Wait(ctx, func(l peerproc.Line) bool { return l.Ev() == "published" && l.Int("unix_ms") > mapped.UnixMilli() }); err != nil {
-			res.err = "no record after the mapping: " + err.Error()
+	if hostUPnP != nil || p.host.nat == fullCone {
+		// A record that names the host's direct address, as a joiner a
+		// little later finds: the host publishes a public IPv4 address
+		// once AutoNAT v2 found it reachable (after the mapping, with UPnP).
+		after := int64(0)
+		if hostUPnP != nil {
+			after = awaitMappings(ctx, w, hostUPnP).UnixMilli()
+		}
+		dctx, cancel := context.WithTimeout(ctx, confirmWait)
+		_, err := host.Wait(dctx, func(l peerproc.Line) bool {
+			return l.Ev() == "published" && l.Int("unix_ms") > after && l.Int("direct") > 0
+		})
+		cancel()
+		if err != nil {
+			res.err = "no record naming a direct address: " + err.Error()
 			return res
 		}
 	}
