@@ -90,6 +90,8 @@ type Internet struct {
 	log *slog.Logger
 	h   *transport.Host
 	kad atomic.Pointer[dht.IpfsDHT]
+	// lh is the libp2p host once started, for advertise.
+	lh atomic.Pointer[host.Host]
 	// publishing counts the publish loops, which say their last word
 	// when their game ends (Wait).
 	publishing sync.WaitGroup
@@ -111,7 +113,7 @@ func NewInternet(cfg InternetConfig) *Internet {
 // servers to dial each public address back): a public IPv6 address stays
 // in the host's DHT record until a server finds it unreachable, while a
 // public IPv4 one (a port mapping, a forwarded port) joins the record
-// once a server found it reachable (publishAddrs says why); one confirmed
+// once a server found it reachable (advertise says why); one confirmed
 // reachable takes the relays out of the record. The host's overall
 // reachability still starts private, without AutoNAT v1's wait (about
 // 17 s), because that is what starts AutoRelay: a host wants its code out
@@ -125,7 +127,7 @@ func (in *Internet) HostOptions() transport.Options {
 		ar = append(ar, autorelay.WithNumRelays(wantRelays), autorelay.WithMinCandidates(1), autorelay.WithBootDelay(time.Second))
 		relays = libp2p.EnableAutoRelayWithPeerSource(in.relayCandidates, ar...)
 	}
-	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate(), libp2p.EnableAutoNATv2()}
+	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate(), libp2p.EnableAutoNATv2(), libp2p.AddrsFactory(in.advertise)}
 	if onPublicNetwork(in.cfg.Bootstrap) {
 		opts = append(opts, libp2p.NATPortMap())
 	}
@@ -179,6 +181,8 @@ func On(h *transport.Host) *Internet {
 // least one answered (bootstrapTimeout at most).
 func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	in.h = h
+	lh := h.LibP2P()
+	in.lh.Store(&lh)
 	h.Attach(internetKey{}, in)
 	h.LibP2P().Network().Notify(&network.NotifyBundle{
 		ConnectedF: func(_ network.Network, c network.Conn) { in.Connected(c, "") },
@@ -201,6 +205,9 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 		wg.Go(func() {
 			if err := h.LibP2P().Connect(bctx, ai); err == nil {
 				reached.Add(1)
+				for _, c := range h.LibP2P().Network().ConnsToPeer(ai.ID) {
+					in.log.Debug("bootstrap peer reached", "peer", ai.ID, "over", c.RemoteMultiaddr(), "sees us at", c.LocalMultiaddr())
+				}
 			} else {
 				in.log.Debug("bootstrap peer did not answer", "peer", ai.ID, "err", err)
 			}
@@ -264,35 +271,52 @@ func quicAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
 }
 
 // publishAddrs are the addresses a host publishes: its circuits through
-// relays and its public addresses; on a network with no public address
-// (a LAN, tests on loopback) all of them.
-//
-// A public IPv4 address that AutoNAT v2 has not yet found reachable is
-// left out while a relay offers a way in, because a joiner dials a
-// record's direct addresses first, from its listening port. Behind a
-// port-restricted NAT that dial's SYN leaves an entry in the joiner's own
-// router (Linux conntrack) that tracks its sequence number; the host's
-// dial back then meets the joiner's listening socket, whose SYN-ACK has
-// another sequence number, is judged out of window and leaves the
-// router untranslated; and the half-open connection keeps the joiner's
-// hole punch off its listening port. Measured (tcpdump in the routers):
-// two port-restricted NATs then never punched. IPv6 is not translated,
-// so the same leftover entry does no harm there.
+// relays and its public addresses (those advertise keeps); with no relay
+// reservation, its public direct addresses whatever AutoNAT v2 found; on a
+// network with no public address (a LAN, tests on loopback) all of them.
 func (in *Internet) publishAddrs() []ma.Multiaddr {
-	all := in.h.LibP2P().Addrs()
+	lh := in.h.LibP2P()
+	all := lh.Addrs()
 	out := slices.DeleteFunc(slices.Clone(all), func(a ma.Multiaddr) bool {
 		return !transport.IsCircuit(a) && !manet.IsPublicAddr(a)
 	})
+	if d, ok := lh.(interface{ AllAddrs() []ma.Multiaddr }); ok && countCircuits(out) == 0 {
+		out = ma.Unique(append(out, slices.DeleteFunc(d.AllAddrs(), func(a ma.Multiaddr) bool { return !manet.IsPublicAddr(a) })...))
+	}
 	if len(out) == 0 {
 		return all
 	}
-	if countCircuits(out) == 0 {
-		return out
+	return out
+}
+
+// advertise is the host's AddrsFactory: its addresses, less the public
+// IPv4 ones AutoNAT v2 has not found reachable (yet), so that neither its
+// code's record nor what identify tells other peers names them. Hole
+// punching still offers them (go-libp2p adds its observed addresses to
+// DCUtR's message after this factory).
+//
+// Why: a peer dials another's advertised direct addresses first, from its
+// listening port (the joiner a record's; go-libp2p's hole puncher the
+// other side's before it punches, and that dial runs for 5 s). Behind a
+// port-restricted NAT the unanswered SYN leaves an entry in the dialler's
+// own router (Linux conntrack) that remembers its sequence number. When
+// the punch from the other side then arrives first, it meets the
+// dialler's listening socket, whose SYN-ACK has another sequence number:
+// conntrack judges it out of window and it leaves the router
+// untranslated, from the private address; and the half-open connection
+// keeps the dialler's own punch off its listening port (it dials from
+// another, which the other NAT never saw). Measured with tcpdump in the
+// routers: two port-restricted NATs then missed most punches. IPv6 is
+// not translated, so there the same leftover entry does no harm.
+func (in *Internet) advertise(addrs []ma.Multiaddr) []ma.Multiaddr {
+	lh := in.lh.Load()
+	if lh == nil {
+		return addrs
 	}
-	reachable := confirmedReachable(in.h.LibP2P())
-	return slices.DeleteFunc(out, func(a ma.Multiaddr) bool {
+	reachable := confirmedReachable(*lh)
+	return slices.DeleteFunc(slices.Clone(addrs), func(a ma.Multiaddr) bool {
 		_, v4 := a.ValueForProtocol(ma.P_IP4)
-		return !transport.IsCircuit(a) && v4 == nil && !reachable(a)
+		return v4 == nil && !transport.IsCircuit(a) && manet.IsPublicAddr(a) && !reachable(a)
 	})
 }
 
