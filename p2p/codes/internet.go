@@ -16,6 +16,7 @@ import (
 
 	"github.com/libp2p/go-libp2p"
 	dht "github.com/libp2p/go-libp2p-kad-dht"
+	"github.com/libp2p/go-libp2p/core/event"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -92,6 +93,8 @@ type Internet struct {
 	kad atomic.Pointer[dht.IpfsDHT]
 	// lh is the libp2p host once started, for advertise.
 	lh atomic.Pointer[host.Host]
+	// seen are public addresses of ours that peers observed (identify).
+	seen observedAddrs
 	// publishing counts the publish loops, which say their last word
 	// when their game ends (Wait).
 	publishing sync.WaitGroup
@@ -187,6 +190,10 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	h.LibP2P().Network().Notify(&network.NotifyBundle{
 		ConnectedF: func(_ network.Network, c network.Conn) { in.Connected(c, "") },
 	})
+	if err := in.seen.watch(ctx, h.LibP2P()); err != nil {
+		return fmt.Errorf("codes: watch identify: %w", err)
+	}
+	in.connectOverQUIC(ctx)
 	kad, err := dht.New(h.LibP2P(), dht.Mode(dht.ModeClient), dht.BootstrapPeers(in.cfg.Bootstrap...))
 	if err != nil {
 		return fmt.Errorf("codes: start the DHT: %w", err)
@@ -197,11 +204,7 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	var reached atomic.Int32
-	quicFirst := slices.IndexFunc(in.cfg.Bootstrap, func(ai peer.AddrInfo) bool { return len(quicAddrs(ai.Addrs)) > 0 })
-	for i, ai := range in.cfg.Bootstrap {
-		if i == quicFirst {
-			ai = overQUIC(h.LibP2P(), ai)
-		}
+	for _, ai := range in.cfg.Bootstrap {
 		wg.Go(func() {
 			if err := h.LibP2P().Connect(bctx, ai); err == nil {
 				reached.Add(1)
@@ -250,16 +253,28 @@ func (in *Internet) relayIDs() []string {
 	return ids
 }
 
-// overQUIC is ai with its QUIC addresses alone, and the peerstore's other
-// addresses of it forgotten, so that the dial goes over QUIC: every other
-// dial is TCP first (transport.TCPFirst), and a peer learns its public
-// QUIC address (identify's observed address, which QUIC hole punching
-// offers the other side) only from a peer it reached over QUIC. Measured:
-// with TCP to every bootstrap peer no peer behind NAT ever knew its QUIC
-// address, and no punch went over QUIC.
-func overQUIC(h host.Host, ai peer.AddrInfo) peer.AddrInfo {
-	h.Peerstore().ClearAddrs(ai.ID)
-	return peer.AddrInfo{ID: ai.ID, Addrs: quicAddrs(ai.Addrs)}
+// quicWait bounds connectOverQUIC.
+const quicWait = 3 * time.Second
+
+// connectOverQUIC reaches the first bootstrap peer that has a QUIC
+// address over QUIC alone (quicWait at most), before the DHT knows its
+// other addresses: every other dial is TCP first (transport.TCPFirst), and
+// a peer learns its public QUIC address (identify's observed address,
+// which QUIC hole punching offers the other side) only from a peer it
+// reached over QUIC. Measured: with TCP to every bootstrap peer no peer
+// behind NAT ever knew its QUIC address, and no punch went over QUIC.
+func (in *Internet) connectOverQUIC(ctx context.Context) {
+	i := slices.IndexFunc(in.cfg.Bootstrap, func(ai peer.AddrInfo) bool { return len(quicAddrs(ai.Addrs)) > 0 })
+	if i < 0 {
+		return
+	}
+	ai := in.cfg.Bootstrap[i]
+	qctx, cancel := context.WithTimeout(ctx, quicWait)
+	defer cancel()
+	lh := in.h.LibP2P()
+	lh.Peerstore().ClearAddrs(ai.ID)
+	err := lh.Connect(qctx, peer.AddrInfo{ID: ai.ID, Addrs: quicAddrs(ai.Addrs)})
+	in.log.Debug("bootstrap peer dialled over QUIC", "peer", ai.ID, "err", err)
 }
 
 // quicAddrs are addrs' QUIC ones.
@@ -290,10 +305,13 @@ func (in *Internet) publishAddrs() []ma.Multiaddr {
 }
 
 // advertise is the host's AddrsFactory: its addresses, less the public
-// IPv4 ones AutoNAT v2 has not found reachable (yet), so that neither its
-// code's record nor what identify tells other peers names them. Hole
-// punching still offers them (go-libp2p adds its observed addresses to
-// DCUtR's message after this factory).
+// IPv4 ones that peers observed and AutoNAT v2 has not found reachable
+// (yet), so that neither its code's record nor what identify tells other
+// peers names them. Hole punching still offers them (go-libp2p adds its
+// observed addresses to DCUtR's message after this factory). A port
+// mapping nobody observed (behind a symmetric NAT, which shows each peer
+// another port) stays: nobody punches to it, so a dial to it meets no
+// punch later.
 //
 // Why: a peer dials another's advertised direct addresses first, from its
 // listening port (the joiner a record's; go-libp2p's hole puncher the
@@ -316,8 +334,62 @@ func (in *Internet) advertise(addrs []ma.Multiaddr) []ma.Multiaddr {
 	reachable := confirmedReachable(*lh)
 	return slices.DeleteFunc(slices.Clone(addrs), func(a ma.Multiaddr) bool {
 		_, v4 := a.ValueForProtocol(ma.P_IP4)
-		return v4 == nil && !transport.IsCircuit(a) && manet.IsPublicAddr(a) && !reachable(a)
+		return v4 == nil && !transport.IsCircuit(a) && in.seen.has(a) && !reachable(a)
 	})
+}
+
+// maxObserved bounds observedAddrs (a symmetric NAT shows a new port to
+// each peer).
+const maxObserved = 64
+
+// observedAddrs are the public addresses of ours that peers told us they
+// see (identify), up to maxObserved.
+type observedAddrs struct {
+	mu   sync.Mutex
+	addr map[string]bool
+}
+
+// watch records what identify reports until ctx ends.
+func (o *observedAddrs) watch(ctx context.Context, h host.Host) error {
+	sub, err := h.EventBus().Subscribe(new(event.EvtPeerIdentificationCompleted))
+	if err != nil {
+		return err
+	}
+	go func() {
+		defer sub.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-sub.Out():
+				if !ok {
+					return
+				}
+				if a := e.(event.EvtPeerIdentificationCompleted).ObservedAddr; a != nil && manet.IsPublicAddr(a) {
+					o.add(a)
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+func (o *observedAddrs) add(a ma.Multiaddr) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.addr == nil {
+		o.addr = map[string]bool{}
+	}
+	if len(o.addr) < maxObserved {
+		o.addr[a.String()] = true
+	}
+}
+
+// has reports whether a peer observed a.
+func (o *observedAddrs) has(a ma.Multiaddr) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.addr[a.String()]
 }
 
 // confirmedReachable reports whether AutoNAT v2 found an address of h
