@@ -315,7 +315,7 @@ func (in *Internet) publishAddrs() []ma.Multiaddr {
 //
 // Why: a peer dials another's advertised direct addresses first, from its
 // listening port (the joiner a record's; go-libp2p's hole puncher the
-// other side's before it punches, and that dial runs for 5 s). Behind a
+// other side's before it punches, and that dial ran 5 s here). Behind a
 // port-restricted NAT the unanswered SYN leaves an entry in the dialler's
 // own router (Linux conntrack) that remembers its sequence number. When
 // the punch from the other side then arrives first, it meets the
