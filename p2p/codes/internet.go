@@ -16,6 +16,8 @@ import (
 
 	"github.com/libp2p/go-libp2p"
 	dht "github.com/libp2p/go-libp2p-kad-dht"
+	"github.com/libp2p/go-libp2p/core/event"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
@@ -89,6 +91,10 @@ type Internet struct {
 	log *slog.Logger
 	h   *transport.Host
 	kad atomic.Pointer[dht.IpfsDHT]
+	// lh is the libp2p host once started, for advertise.
+	lh atomic.Pointer[host.Host]
+	// seen are public addresses of ours that peers observed (identify).
+	seen observedAddrs
 	// publishing counts the publish loops, which say their last word
 	// when their game ends (Wait).
 	publishing sync.WaitGroup
@@ -107,9 +113,10 @@ func NewInternet(cfg InternetConfig) *Internet {
 // when the router gives one, AutoRelay at once, and AutoNAT v2.
 //
 // Reachability is found out address by address (AutoNAT v2 asks DHT
-// servers to dial each public address back): a port mapping, a forwarded
-// port or a public IPv6 address stays in the host's addresses, and so in
-// its DHT record, until a server finds it unreachable; one confirmed
+// servers to dial each public address back): a public IPv6 address stays
+// in the host's DHT record until a server finds it unreachable, while a
+// public IPv4 one (a port mapping, a forwarded port) joins the record
+// once a server found it reachable (advertise says why); one confirmed
 // reachable takes the relays out of the record. The host's overall
 // reachability still starts private, without AutoNAT v1's wait (about
 // 17 s), because that is what starts AutoRelay: a host wants its code out
@@ -123,7 +130,7 @@ func (in *Internet) HostOptions() transport.Options {
 		ar = append(ar, autorelay.WithNumRelays(wantRelays), autorelay.WithMinCandidates(1), autorelay.WithBootDelay(time.Second))
 		relays = libp2p.EnableAutoRelayWithPeerSource(in.relayCandidates, ar...)
 	}
-	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate(), libp2p.EnableAutoNATv2()}
+	opts := []libp2p.Option{relays, libp2p.ForceReachabilityPrivate(), libp2p.EnableAutoNATv2(), libp2p.AddrsFactory(in.advertise)}
 	if onPublicNetwork(in.cfg.Bootstrap) {
 		opts = append(opts, libp2p.NATPortMap())
 	}
@@ -177,10 +184,16 @@ func On(h *transport.Host) *Internet {
 // least one answered (bootstrapTimeout at most).
 func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 	in.h = h
+	lh := h.LibP2P()
+	in.lh.Store(&lh)
 	h.Attach(internetKey{}, in)
 	h.LibP2P().Network().Notify(&network.NotifyBundle{
 		ConnectedF: func(_ network.Network, c network.Conn) { in.Connected(c, "") },
 	})
+	if err := in.seen.watch(ctx, h.LibP2P()); err != nil {
+		return fmt.Errorf("codes: watch identify: %w", err)
+	}
+	in.connectOverQUIC(ctx)
 	kad, err := dht.New(h.LibP2P(), dht.Mode(dht.ModeClient), dht.BootstrapPeers(in.cfg.Bootstrap...))
 	if err != nil {
 		return fmt.Errorf("codes: start the DHT: %w", err)
@@ -195,6 +208,9 @@ func (in *Internet) Start(ctx context.Context, h *transport.Host) error {
 		wg.Go(func() {
 			if err := h.LibP2P().Connect(bctx, ai); err == nil {
 				reached.Add(1)
+				for _, c := range h.LibP2P().Network().ConnsToPeer(ai.ID) {
+					in.log.Debug("bootstrap peer reached", "peer", ai.ID, "over", c.RemoteMultiaddr(), "sees us at", c.LocalMultiaddr())
+				}
 			} else {
 				in.log.Debug("bootstrap peer did not answer", "peer", ai.ID, "err", err)
 			}
@@ -237,18 +253,156 @@ func (in *Internet) relayIDs() []string {
 	return ids
 }
 
+// quicWait bounds connectOverQUIC.
+const quicWait = 3 * time.Second
+
+// connectOverQUIC reaches the first bootstrap peer that has a QUIC
+// address over QUIC alone (quicWait at most), before the DHT knows its
+// other addresses: every other dial is TCP first (transport.TCPFirst), and
+// a peer learns its public QUIC address (identify's observed address,
+// which QUIC hole punching offers the other side) only from a peer it
+// reached over QUIC. Measured: with TCP to every bootstrap peer no peer
+// behind NAT ever knew its QUIC address, and no punch went over QUIC.
+func (in *Internet) connectOverQUIC(ctx context.Context) {
+	i := slices.IndexFunc(in.cfg.Bootstrap, func(ai peer.AddrInfo) bool { return len(quicAddrs(ai.Addrs)) > 0 })
+	if i < 0 {
+		return
+	}
+	ai := in.cfg.Bootstrap[i]
+	qctx, cancel := context.WithTimeout(ctx, quicWait)
+	defer cancel()
+	lh := in.h.LibP2P()
+	lh.Peerstore().ClearAddrs(ai.ID)
+	err := lh.Connect(qctx, peer.AddrInfo{ID: ai.ID, Addrs: quicAddrs(ai.Addrs)})
+	in.log.Debug("bootstrap peer dialled over QUIC", "peer", ai.ID, "err", err)
+}
+
+// quicAddrs are addrs' QUIC ones.
+func quicAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
+	return slices.DeleteFunc(slices.Clone(addrs), func(a ma.Multiaddr) bool {
+		_, err := a.ValueForProtocol(ma.P_QUIC_V1)
+		return err != nil
+	})
+}
+
 // publishAddrs are the addresses a host publishes: its circuits through
-// relays and its public addresses; on a network with no public address
-// (a LAN, tests on loopback) all of them.
+// relays and its public addresses (those advertise keeps); with no relay
+// reservation, its public direct addresses whatever AutoNAT v2 found; on a
+// network with no public address (a LAN, tests on loopback) all of them.
 func (in *Internet) publishAddrs() []ma.Multiaddr {
-	all := in.h.LibP2P().Addrs()
+	lh := in.h.LibP2P()
+	all := lh.Addrs()
 	out := slices.DeleteFunc(slices.Clone(all), func(a ma.Multiaddr) bool {
 		return !transport.IsCircuit(a) && !manet.IsPublicAddr(a)
 	})
+	if d, ok := lh.(interface{ AllAddrs() []ma.Multiaddr }); ok && countCircuits(out) == 0 {
+		out = ma.Unique(append(out, slices.DeleteFunc(d.AllAddrs(), func(a ma.Multiaddr) bool { return !manet.IsPublicAddr(a) })...))
+	}
 	if len(out) == 0 {
 		return all
 	}
 	return out
+}
+
+// advertise is the host's AddrsFactory: its addresses, less the public
+// IPv4 ones that peers observed and AutoNAT v2 has not found reachable
+// (yet), so that neither its code's record nor what identify tells other
+// peers names them. Hole punching still offers them (go-libp2p adds its
+// observed addresses to DCUtR's message after this factory). A port
+// mapping nobody observed (behind a symmetric NAT, which shows each peer
+// another port) stays: nobody punches to it, so a dial to it meets no
+// punch later.
+//
+// Why: a peer dials another's advertised direct addresses first, from its
+// listening port (the joiner a record's; go-libp2p's hole puncher the
+// other side's before it punches, and that dial ran 5 s here). Behind a
+// port-restricted NAT the unanswered SYN leaves an entry in the dialler's
+// own router (Linux conntrack) that remembers its sequence number. When
+// the punch from the other side then arrives first, it meets the
+// dialler's listening socket, whose SYN-ACK has another sequence number:
+// conntrack judges it out of window and it leaves the router
+// untranslated, from the private address; and the half-open connection
+// keeps the dialler's own punch off its listening port (it dials from
+// another, which the other NAT never saw). Measured with tcpdump in the
+// routers: two port-restricted NATs then missed most punches. IPv6 is
+// not translated, so there the same leftover entry does no harm.
+func (in *Internet) advertise(addrs []ma.Multiaddr) []ma.Multiaddr {
+	lh := in.lh.Load()
+	if lh == nil {
+		return addrs
+	}
+	reachable := confirmedReachable(*lh)
+	return slices.DeleteFunc(slices.Clone(addrs), func(a ma.Multiaddr) bool {
+		_, v4 := a.ValueForProtocol(ma.P_IP4)
+		return v4 == nil && !transport.IsCircuit(a) && in.seen.has(a) && !reachable(a)
+	})
+}
+
+// maxObserved bounds observedAddrs (a symmetric NAT shows a new port to
+// each peer).
+const maxObserved = 64
+
+// observedAddrs are the public addresses of ours that peers told us they
+// see (identify), up to maxObserved.
+type observedAddrs struct {
+	mu   sync.Mutex
+	addr map[string]bool
+}
+
+// watch records what identify reports until ctx ends.
+func (o *observedAddrs) watch(ctx context.Context, h host.Host) error {
+	sub, err := h.EventBus().Subscribe(new(event.EvtPeerIdentificationCompleted))
+	if err != nil {
+		return err
+	}
+	go func() {
+		defer sub.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-sub.Out():
+				if !ok {
+					return
+				}
+				if a := e.(event.EvtPeerIdentificationCompleted).ObservedAddr; a != nil && manet.IsPublicAddr(a) {
+					o.add(a)
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+func (o *observedAddrs) add(a ma.Multiaddr) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.addr == nil {
+		o.addr = map[string]bool{}
+	}
+	if len(o.addr) < maxObserved {
+		o.addr[a.String()] = true
+	}
+}
+
+// has reports whether a peer observed a.
+func (o *observedAddrs) has(a ma.Multiaddr) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.addr[a.String()]
+}
+
+// confirmedReachable reports whether AutoNAT v2 found an address of h
+// reachable (every address, on a host that does not say).
+func confirmedReachable(h host.Host) func(ma.Multiaddr) bool {
+	c, ok := h.(interface {
+		ConfirmedAddrs() (reachable, unreachable, unknown []ma.Multiaddr)
+	})
+	if !ok {
+		return func(ma.Multiaddr) bool { return true }
+	}
+	reachable, _, _ := c.ConfirmedAddrs()
+	return func(a ma.Multiaddr) bool { return slices.ContainsFunc(reachable, a.Equal) }
 }
 
 // Publish picks this host's code and keeps it published until ctx ends;
