@@ -83,6 +83,7 @@ func startPlayerRelay(t *transport) *playerRelay {
 	pr.r = r
 	member := t.isMember
 	t.h.gate.viaMember.Store(&member)
+	t.h.relays.member.Store(&member)
 	t.wg.Add(1)
 	go pr.reserveLoop()
 	return pr
@@ -143,7 +144,8 @@ func (pr *playerRelay) reserveLoop() {
 		select {
 		case <-pr.t.ctx.Done():
 			return
-		case <-tick.C:
+		case now := <-tick.C:
+			pr.sweepStrangers(now)
 		case <-pr.kick:
 		}
 		pr.reserveAll()

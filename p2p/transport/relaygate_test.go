@@ -1,0 +1,89 @@
+package transport
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"hostfall/internal/testwait"
+)
+
+// Strangers with fresh identities open circuits through member r's relay
+// to member a: strangerCircuits of them get one, the rest are refused,
+// member b's circuit to a still opens past them, and a stranger that hangs
+// up frees its place for the next. When their time is up the strangers'
+// circuits are closed, and the member's stays.
+func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
+	r, tr := newTestTransport(t, Limits{})
+	a, ta := newTestTransport(t, Limits{})
+	b, tb := newTestTransport(t, Limits{})
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	oneGame(ctx, t, r, tr, a, ta, b, tb)
+	via := peer.AddrInfo{ID: a.ID(), Addrs: []ma.Multiaddr{r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + r.ID().String() + "/p2p-circuit"))}}
+
+	var in []*Host
+	refused := 0
+	for i := range strangerCircuits + 3 {
+		s := newTestHost(t)
+		err := s.LibP2P().Connect(ctx, via)
+		if err != nil {
+			refused++
+			t.Logf("stranger %d refused: %v", i, err)
+			continue
+		}
+		in = append(in, s)
+	}
+	if len(in) != strangerCircuits || refused != 3 {
+		t.Fatalf("%d strangers' circuits opened and %d refused, want %d and 3", len(in), refused, strangerCircuits)
+	}
+	if got := r.relays.held(); got != strangerCircuits {
+		t.Fatalf("r counts %d strangers' circuits, want %d", got, strangerCircuits)
+	}
+
+	tb.ensureConnected(a.ID())
+	testwait.For(t, "b connected to a through r past the strangers", 10*time.Second, func() bool { return tb.isConnected(a.ID()) })
+
+	if err := in[0].LibP2P().Network().ClosePeer(a.ID()); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "the stranger's place freed", 10*time.Second, func() bool { return r.relays.held() == strangerCircuits-1 })
+	if err := newTestHost(t).LibP2P().Connect(ctx, via); err != nil {
+		t.Fatalf("a stranger was refused after another hung up: %v", err)
+	}
+	t.Logf("FIGURE strangers refused by r's relay: %d", r.relays.refused.Load())
+
+	tr.relay.sweepStrangers(time.Now().Add(strangerCircuitLife + time.Second))
+	testwait.For(t, "the strangers' circuits ended when their time was up", 10*time.Second, func() bool { return r.relays.held() == 0 })
+	if !tb.isConnected(a.ID()) {
+		t.Fatal("the sweep of strangers' circuits closed member b's")
+	}
+}
+
+// The bound is per stranger and for all strangers; members are never
+// counted (they never reach take).
+func TestRelayGateBounds(t *testing.T) {
+	g := newRelayGate()
+	ids := make([]peer.ID, strangerCircuits+1)
+	for i := range ids {
+		ids[i] = testID(t)
+	}
+	for i, tc := range []struct {
+		p    peer.ID
+		want bool
+	}{{ids[0], true}, {ids[0], strangerCircuitsEach > 1}, {ids[1], true}, {ids[2], true}, {ids[3], true}, {ids[4], false}} {
+		if got := g.take(tc.p); got != tc.want {
+			t.Fatalf("take %d: %v, want %v", i, got, tc.want)
+		}
+	}
+	g.release(ids[1])
+	if !g.take(ids[4]) {
+		t.Fatal("a place freed by release was not given to the next stranger")
+	}
+	if len(g.each) != strangerCircuits || g.held() != strangerCircuits {
+		t.Fatalf("the gate counts %d strangers and %d circuits, want %d", len(g.each), g.held(), strangerCircuits)
+	}
+}
