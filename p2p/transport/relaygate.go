@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,42 +52,60 @@ type relayGate struct {
 	member  atomic.Pointer[func(peer.ID) bool]
 	refused atomic.Int64
 
-	mu    sync.Mutex
-	total int
-	each  map[peer.ID]int
+	mu       sync.Mutex
+	circuits map[*gatedStream]peer.ID // strangers' hop streams counted
 }
 
-func newRelayGate() *relayGate { return &relayGate{each: map[peer.ID]int{}} }
+func newRelayGate() *relayGate { return &relayGate{circuits: map[*gatedStream]peer.ID{}} }
 
-// take counts one circuit of stranger p, false when p or all strangers
-// hold their bound.
-func (g *relayGate) take(p peer.ID) bool {
+// take counts s, a hop stream of stranger p, false when p or all strangers
+// hold their bound. A stranger admitted since its circuit opened counts no
+// more: a joiner that came through this relay keeps no stranger's place.
+func (g *relayGate) take(s *gatedStream, p peer.ID) bool {
+	g.forgetMembers()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.total >= strangerCircuits || g.each[p] >= strangerCircuitsEach {
+	each := 0
+	for _, q := range g.circuits {
+		if q == p {
+			each++
+		}
+	}
+	if s.done || len(g.circuits) >= strangerCircuits || each >= strangerCircuitsEach {
 		g.refused.Add(1)
 		return false
 	}
-	g.total++
-	g.each[p]++
+	g.circuits[s] = p
 	return true
 }
 
-// release forgets one circuit of p that take counted.
-func (g *relayGate) release(p peer.ID) {
+// forgetMembers stops counting the circuits of strangers who became
+// members. Membership is asked without g.mu held: it takes the transport's
+// lock, under which streams may end (release).
+func (g *relayGate) forgetMembers() {
+	g.mu.Lock()
+	held := maps.Clone(g.circuits)
+	g.mu.Unlock()
+	for s, p := range held {
+		if !g.stranger(p) {
+			g.release(s)
+		}
+	}
+}
+
+// release forgets s.
+func (g *relayGate) release(s *gatedStream) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.total--
-	if g.each[p]--; g.each[p] <= 0 {
-		delete(g.each, p)
-	}
+	delete(g.circuits, s)
 }
 
 // held is how many strangers' circuits are counted (tests).
 func (g *relayGate) held() int {
+	g.forgetMembers()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.total
+	return len(g.circuits)
 }
 
 // stranger reports whether p's relay requests are bounded.
@@ -99,37 +118,23 @@ func (g *relayGate) stranger(p peer.ID) bool {
 // out to be a stranger's request to the relay.
 type gatedStream struct {
 	network.StreamManagementScope
-	g *relayGate
-	p peer.ID
-
-	mu      sync.Mutex
-	counted bool
-	done    bool
+	g    *relayGate
+	p    peer.ID
+	done bool // under g.mu
 }
 
 func (s *gatedStream) SetService(name string) error {
-	if name == relay.ServiceName && s.g.stranger(s.p) {
-		s.mu.Lock()
-		if !s.done && !s.counted {
-			if !s.g.take(s.p) {
-				s.mu.Unlock()
-				return errRelayBusy
-			}
-			s.counted = true
-		}
-		s.mu.Unlock()
+	if name == relay.ServiceName && s.g.stranger(s.p) && !s.g.take(s, s.p) {
+		return errRelayBusy
 	}
 	return s.StreamManagementScope.SetService(name)
 }
 
 func (s *gatedStream) Done() {
-	s.mu.Lock()
-	if s.counted {
-		s.g.release(s.p)
-		s.counted = false
-	}
-	s.done = true
-	s.mu.Unlock()
+	s.g.mu.Lock() // a leaf lock: ended under any other
+	delete(s.g.circuits, s)
+	s.done = true // a request read after its stream ended takes no place
+	s.g.mu.Unlock()
 	s.StreamManagementScope.Done()
 }
 

@@ -63,27 +63,43 @@ func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 	}
 }
 
-// The bound is per stranger and for all strangers; members are never
-// counted (they never reach take).
+// The bound is per stranger and for all strangers; a stream that ended
+// frees its place, and one that ended before its request takes none.
 func TestRelayGateBounds(t *testing.T) {
 	g := newRelayGate()
+	none := func(peer.ID) bool { return false }
+	g.member.Store(&none)
 	ids := make([]peer.ID, strangerCircuits+1)
 	for i := range ids {
 		ids[i] = testID(t)
+	}
+	streams := make([]*gatedStream, 6)
+	for i := range streams {
+		streams[i] = &gatedStream{g: g}
 	}
 	for i, tc := range []struct {
 		p    peer.ID
 		want bool
 	}{{ids[0], true}, {ids[0], strangerCircuitsEach > 1}, {ids[1], true}, {ids[2], true}, {ids[3], true}, {ids[4], false}} {
-		if got := g.take(tc.p); got != tc.want {
+		if got := g.take(streams[i], tc.p); got != tc.want {
 			t.Fatalf("take %d: %v, want %v", i, got, tc.want)
 		}
 	}
-	g.release(ids[1])
-	if !g.take(ids[4]) {
+	g.release(streams[2])
+	if !g.take(streams[5], ids[4]) {
 		t.Fatal("a place freed by release was not given to the next stranger")
 	}
-	if len(g.each) != strangerCircuits || g.held() != strangerCircuits {
-		t.Fatalf("the gate counts %d strangers and %d circuits, want %d", len(g.each), g.held(), strangerCircuits)
+	g.release(streams[3])
+	ended := &gatedStream{g: g, done: true}
+	if g.take(ended, testID(t)) {
+		t.Fatal("a stream that had ended took a place")
+	}
+	if got := g.held(); got != strangerCircuits-1 {
+		t.Fatalf("the gate counts %d circuits, want %d", got, strangerCircuits-1)
+	}
+	all := func(peer.ID) bool { return true }
+	g.member.Store(&all)
+	if got := g.held(); got != 0 {
+		t.Fatalf("the gate counts %d circuits of peers now members, want 0", got)
 	}
 }
