@@ -70,7 +70,7 @@ func startPlayerRelay(t *transport) *playerRelay {
 	res.MaxCircuits = 32          // every pair of a 16-player game through one member
 	res.BufferSize = 16 << 10     // whole snapshot frames in one go
 	pr := &playerRelay{t: t, kick: make(chan struct{}, 1), held: map[peer.ID]time.Time{}, tried: map[peer.ID]time.Time{}}
-	r, err := relay.New(t.h.h,
+	r, err := relay.New(relayHost{t.h.h, t.h.relays},
 		relay.WithResources(res),
 		relay.WithInfiniteLimits(), // after WithResources, which sets the default limits
 		relay.WithACL(memberACL{t}),

@@ -3,12 +3,15 @@ package transport
 import (
 	"errors"
 	"maps"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/proto"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 )
@@ -40,6 +43,10 @@ const (
 	// enough for a joiner's Hello to be answered and it to be admitted
 	// (then it is a member, and its next circuit is not bounded).
 	strangerCircuitLife = 2 * time.Minute
+	// strangerCircuitBytes is what a stranger's circuit may carry each way:
+	// a joiner's Hello and the lobby, a welcome's snapshot or a catch-up
+	// (the answer budget's 4 MiB, session/budget.go) before its admission.
+	strangerCircuitBytes = 4 << 20
 )
 
 // errRelayBusy refuses a stranger's circuit over the bound.
@@ -153,4 +160,72 @@ func (pr *playerRelay) sweepStrangers(now time.Time) {
 			}
 		}
 	}
+}
+
+// relayHost is the host the relay service runs on: its hop requests from
+// strangers reach the relay through a stream that carries at most
+// strangerCircuitBytes each way (go-libp2p's RelayLimit would bound the
+// members' circuits too).
+type relayHost struct {
+	host.Host
+	g *relayGate
+}
+
+func (h relayHost) SetStreamHandler(pid protocol.ID, handler network.StreamHandler) {
+	if pid != proto.ProtoIDv2Hop {
+		h.Host.SetStreamHandler(pid, handler)
+		return
+	}
+	h.Host.SetStreamHandler(pid, func(s network.Stream) {
+		if p := s.Conn().RemotePeer(); h.g.stranger(p) {
+			s = &strangerStream{Stream: s, g: h.g, p: p}
+		}
+		handler(s)
+	})
+}
+
+// strangerStream is a stranger's hop stream: once it carried
+// strangerCircuitBytes one way, that way ends, unless the stranger has
+// become a member (a joiner admitted meanwhile).
+type strangerStream struct {
+	network.Stream
+	g             *relayGate
+	p             peer.ID
+	read, written atomic.Int64
+}
+
+// errCircuitSpent ends a stranger's circuit that carried its bytes.
+var errCircuitSpent = errors.New("transport: a non-member's circuit through this relay carried all it may")
+
+// room is how many of want bytes may pass one way that has carried n.
+func (s *strangerStream) room(n *atomic.Int64, want int) int {
+	left := strangerCircuitBytes - n.Load()
+	if int64(want) <= left {
+		return want
+	}
+	if !s.g.stranger(s.p) {
+		n.Store(math.MinInt64 / 2) // a member now: no more limit
+		return want
+	}
+	return int(max(left, 0))
+}
+
+func (s *strangerStream) Read(b []byte) (int, error) {
+	k := s.room(&s.read, len(b))
+	if k == 0 && len(b) > 0 {
+		return 0, errCircuitSpent
+	}
+	n, err := s.Stream.Read(b[:k])
+	s.read.Add(int64(n))
+	return n, err
+}
+
+func (s *strangerStream) Write(b []byte) (int, error) {
+	k := s.room(&s.written, len(b))
+	n, err := s.Stream.Write(b[:k])
+	s.written.Add(int64(n))
+	if err == nil && k < len(b) {
+		err = errCircuitSpent
+	}
+	return n, err
 }

@@ -2,9 +2,11 @@ package transport
 
 import (
 	"context"
+	"io"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -51,8 +53,26 @@ func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.For(t, "the stranger's place freed", 10*time.Second, func() bool { return r.relays.held() == strangerCircuits-1 })
-	if err := newTestHost(t).LibP2P().Connect(ctx, via); err != nil {
+	late := newTestHost(t)
+	if err := late.LibP2P().Connect(ctx, via); err != nil {
 		t.Fatalf("a stranger was refused after another hung up: %v", err)
+	}
+	got := sink(t, a)
+	sent, err := pour(ctx, late, a.ID(), strangerCircuitBytes+1<<20)
+	if err == nil {
+		t.Fatalf("a stranger sent %d bytes through r's relay, over its %d", sent, strangerCircuitBytes)
+	}
+	n := <-got
+	if n > strangerCircuitBytes {
+		t.Fatalf("a received %d bytes from a stranger through r's relay, over its %d", n, strangerCircuitBytes)
+	}
+	t.Logf("FIGURE a stranger's circuit ended after it wrote %d bytes, %d received: %v", sent, n, err)
+	got = sink(t, a)
+	if sent, err := pour(ctx, b, a.ID(), strangerCircuitBytes+1<<20); err != nil {
+		t.Fatalf("member b's circuit stopped after %d bytes: %v", sent, err)
+	}
+	if n := <-got; n != strangerCircuitBytes+1<<20 {
+		t.Fatalf("a received %d bytes of member b's, want all %d", n, strangerCircuitBytes+1<<20)
 	}
 	t.Logf("FIGURE strangers refused by r's relay: %d", r.relays.refused.Load())
 
@@ -61,6 +81,42 @@ func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 	if !tb.isConnected(a.ID()) {
 		t.Fatal("the sweep of strangers' circuits closed member b's")
 	}
+}
+
+const sinkProto = "/hostfall-test/sink"
+
+// sink counts the bytes of the next stream to h's sink protocol.
+func sink(t *testing.T, h *Host) <-chan int64 {
+	got := make(chan int64, 1)
+	h.LibP2P().SetStreamHandler(sinkProto, func(s network.Stream) {
+		n, _ := io.Copy(io.Discard, s)
+		_ = s.Close()
+		got <- n
+	})
+	t.Cleanup(func() { h.LibP2P().RemoveStreamHandler(sinkProto) })
+	return got
+}
+
+// pour writes n bytes to p's sink from h, and how many went before an error.
+func pour(ctx context.Context, h *Host, p peer.ID, n int) (int, error) {
+	s, err := h.LibP2P().NewStream(ctx, p, sinkProto)
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 64<<10)
+	sent := 0
+	for sent < n {
+		k, err := s.Write(buf[:min(len(buf), n-sent)])
+		sent += k
+		if err != nil {
+			return sent, err
+		}
+	}
+	if err := s.CloseWrite(); err != nil {
+		return sent, err
+	}
+	_, err = io.Copy(io.Discard, s) // the sink's close: all arrived
+	return sent, err
 }
 
 // The bound is per stranger and for all strangers; a stream that ended
