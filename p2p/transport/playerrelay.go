@@ -27,6 +27,11 @@ import (
 //     be anyone, as a joiner that reaches the host only through a member is
 //     no member yet; the member reached treats it as any stranger
 //     (strangers.go), and the relay can carry nobody to anyone else.
+//     Strangers' circuits are bounded apart and never count against the
+//     members' (relaygate.go): all strangers together cost this peer at
+//     most 4 circuits at once (1 each), each for at most 2 minutes and
+//     4 MiB each way, all at most 512 KiB/s each way together: 4 × 32 KiB
+//     of relay buffers, and what it receives for them it sends once more.
 //   - Dialling: a member with no connection to another adds, to the
 //     other's addresses, a circuit through each member it reaches directly
 //     (viaMembers); libp2p dials relay addresses 500 ms after direct ones,

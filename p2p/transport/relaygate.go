@@ -1,9 +1,9 @@
 package transport
 
 import (
+	"context"
 	"errors"
 	"maps"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/proto"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
+	"golang.org/x/time/rate"
 )
 
 // Strangers on a player's relay. The relay's ACL lets anyone open a
@@ -26,16 +27,20 @@ import (
 //
 //   - at most strangerCircuits at once through one relay, and
 //     strangerCircuitsEach per stranger; members' circuits never count;
-//   - each for at most strangerCircuitLife, then reset (sweepStrangers).
+//   - each for at most strangerCircuitLife (then reset: sweepStrangers)
+//     and strangerCircuitBytes each way (strangerStream);
+//   - all of them together at strangerRelayRate each way.
 //
-// The count is kept on the hop stream's resource scope, which the relay
-// attaches to its service (SetService) before it reads the request, and
-// which the swarm ends (Done) exactly once, when the stream is gone: so a
-// circuit counts from its request to its last byte, whichever side ends
-// it. A stream refused there is reset before the relay reads a byte.
-// go-libp2p's limits on duration and bytes (RelayLimit) are one for all
-// circuits of a relay, so members' circuits could not stay without
-// limits; the life above is the strangers' instead.
+// A stranger admitted meanwhile (a joiner that came through this relay)
+// counts no more, and its circuit goes on without limits. The count is
+// kept on the hop stream's resource scope, which the relay attaches to its
+// service (SetService) before it reads the request, and which the swarm
+// ends (Done) once, when the stream is gone: so a circuit counts from its
+// request to its last byte, whichever side ends it, and a request over the
+// bound is reset before the relay reads it. go-libp2p's RelayLimit (time
+// and bytes) is one for all of a relay's circuits, so it would bound the
+// members' too: the bytes are counted on the hop stream the relay is
+// handed instead (relayHost).
 const (
 	strangerCircuits     = 4
 	strangerCircuitsEach = 1
@@ -47,6 +52,11 @@ const (
 	// a joiner's Hello and the lobby, a welcome's snapshot or a catch-up
 	// (the answer budget's 4 MiB, session/budget.go) before its admission.
 	strangerCircuitBytes = 4 << 20
+	// strangerRelayRate is what all strangers' circuits together may carry
+	// a second each way (and strangerRelayBurst at once): a 4 MiB
+	// snapshot in 8 s, a small share of a LAN's or a home line's.
+	strangerRelayRate  = 512 << 10
+	strangerRelayBurst = 64 << 10
 )
 
 // errRelayBusy refuses a stranger's circuit over the bound.
@@ -58,12 +68,21 @@ type relayGate struct {
 	// until the relay runs (then no hop stream is served anyway).
 	member  atomic.Pointer[func(peer.ID) bool]
 	refused atomic.Int64
+	// in and out hold all strangers' circuits to strangerRelayRate, from
+	// them and to them.
+	in, out *rate.Limiter
 
 	mu       sync.Mutex
 	circuits map[*gatedStream]peer.ID // strangers' hop streams counted
 }
 
-func newRelayGate() *relayGate { return &relayGate{circuits: map[*gatedStream]peer.ID{}} }
+func newRelayGate() *relayGate {
+	return &relayGate{
+		circuits: map[*gatedStream]peer.ID{},
+		in:       rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
+		out:      rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
+	}
+}
 
 // take counts s, a hop stream of stranger p, false when p or all strangers
 // hold their bound. A stranger admitted since its circuit opened counts no
@@ -184,14 +203,16 @@ func (h relayHost) SetStreamHandler(pid protocol.ID, handler network.StreamHandl
 	})
 }
 
-// strangerStream is a stranger's hop stream: once it carried
-// strangerCircuitBytes one way, that way ends, unless the stranger has
-// become a member (a joiner admitted meanwhile).
+// strangerStream is a stranger's hop stream: it carries at most
+// strangerCircuitBytes each way, and all strangers' streams together
+// strangerRelayRate each way, unless the stranger has become a member (a
+// joiner admitted meanwhile).
 type strangerStream struct {
 	network.Stream
 	g             *relayGate
 	p             peer.ID
 	read, written atomic.Int64
+	free          atomic.Bool // its source is a member now
 }
 
 // errCircuitSpent ends a stranger's circuit that carried its bytes.
@@ -199,15 +220,22 @@ var errCircuitSpent = errors.New("transport: a non-member's circuit through this
 
 // room is how many of want bytes may pass one way that has carried n.
 func (s *strangerStream) room(n *atomic.Int64, want int) int {
-	left := strangerCircuitBytes - n.Load()
-	if int64(want) <= left {
+	if s.free.Load() {
 		return want
 	}
 	if !s.g.stranger(s.p) {
-		n.Store(math.MinInt64 / 2) // a member now: no more limit
+		s.free.Store(true)
 		return want
 	}
-	return int(max(left, 0))
+	return int(min(int64(want), strangerRelayBurst, max(strangerCircuitBytes-n.Load(), 0)))
+}
+
+// wait holds a stranger's k bytes to the strangers' rate. Each wait is
+// short (a burst at the rate, for each stranger's circuit at most).
+func (s *strangerStream) wait(l *rate.Limiter, k int) {
+	if k > 0 && !s.free.Load() {
+		_ = l.WaitN(context.Background(), k)
+	}
 }
 
 func (s *strangerStream) Read(b []byte) (int, error) {
@@ -217,15 +245,24 @@ func (s *strangerStream) Read(b []byte) (int, error) {
 	}
 	n, err := s.Stream.Read(b[:k])
 	s.read.Add(int64(n))
+	s.wait(s.g.in, n)
 	return n, err
 }
 
 func (s *strangerStream) Write(b []byte) (int, error) {
-	k := s.room(&s.written, len(b))
-	n, err := s.Stream.Write(b[:k])
-	s.written.Add(int64(n))
-	if err == nil && k < len(b) {
-		err = errCircuitSpent
+	sent := 0
+	for sent < len(b) {
+		k := s.room(&s.written, len(b)-sent)
+		if k == 0 {
+			return sent, errCircuitSpent
+		}
+		s.wait(s.g.out, k)
+		n, err := s.Stream.Write(b[sent : sent+k])
+		sent += n
+		s.written.Add(int64(n))
+		if err != nil {
+			return sent, err
+		}
 	}
-	return n, err
+	return sent, nil
 }

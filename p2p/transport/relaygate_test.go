@@ -16,7 +16,8 @@ import (
 // Strangers with fresh identities open circuits through member r's relay
 // to member a: strangerCircuits of them get one, the rest are refused,
 // member b's circuit to a still opens past them, and a stranger that hangs
-// up frees its place for the next. When their time is up the strangers'
+// up frees its place for the next. A stranger's circuit stops at its bytes
+// (at the strangers' rate), a member's carries more. When their time is up the strangers'
 // circuits are closed, and the member's stays.
 func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 	r, tr := newTestTransport(t, Limits{})
@@ -58,7 +59,9 @@ func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 		t.Fatalf("a stranger was refused after another hung up: %v", err)
 	}
 	got := sink(t, a)
+	start := time.Now()
 	sent, err := pour(ctx, late, a.ID(), strangerCircuitBytes+1<<20)
+	took := time.Since(start)
 	if err == nil {
 		t.Fatalf("a stranger sent %d bytes through r's relay, over its %d", sent, strangerCircuitBytes)
 	}
@@ -66,14 +69,16 @@ func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 	if n > strangerCircuitBytes {
 		t.Fatalf("a received %d bytes from a stranger through r's relay, over its %d", n, strangerCircuitBytes)
 	}
-	t.Logf("FIGURE a stranger's circuit ended after it wrote %d bytes, %d received: %v", sent, n, err)
+	t.Logf("FIGURE a stranger's circuit ended after it wrote %d bytes in %v (%.0f KiB/s), %d received: %v", sent, took, float64(n)/1024/took.Seconds(), n, err)
 	got = sink(t, a)
+	start = time.Now()
 	if sent, err := pour(ctx, b, a.ID(), strangerCircuitBytes+1<<20); err != nil {
 		t.Fatalf("member b's circuit stopped after %d bytes: %v", sent, err)
 	}
 	if n := <-got; n != strangerCircuitBytes+1<<20 {
 		t.Fatalf("a received %d bytes of member b's, want all %d", n, strangerCircuitBytes+1<<20)
 	}
+	t.Logf("FIGURE member b's 5 MiB through r took %v", time.Since(start))
 	t.Logf("FIGURE strangers refused by r's relay: %d", r.relays.refused.Load())
 
 	tr.relay.sweepStrangers(time.Now().Add(strangerCircuitLife + time.Second))
