@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -232,10 +233,12 @@ func (b *acceptBudget) sizes() (sources, members int) {
 }
 
 // budgetedRM is a resource manager that refuses inbound connections over
-// the accept budget before their handshake.
+// the accept budget before their handshake, and strangers' circuits through
+// this peer's relay over their bound (relaygate.go).
 type budgetedRM struct {
 	network.ResourceManager
-	b *acceptBudget
+	b      *acceptBudget
+	relays *relayGate
 }
 
 func (r budgetedRM) OpenConnection(dir network.Direction, usefd bool, a ma.Multiaddr) (network.ConnManagementScope, error) {
@@ -243,4 +246,12 @@ func (r budgetedRM) OpenConnection(dir network.Direction, usefd bool, a ma.Multi
 		return nil, errOverBudget
 	}
 	return r.ResourceManager.OpenConnection(dir, usefd, a)
+}
+
+func (r budgetedRM) OpenStream(p peer.ID, dir network.Direction) (network.StreamManagementScope, error) {
+	s, err := r.ResourceManager.OpenStream(p, dir)
+	if err != nil || dir != network.DirInbound || r.relays == nil {
+		return s, err
+	}
+	return &gatedStream{StreamManagementScope: s, g: r.relays, p: p}, nil
 }

@@ -87,6 +87,9 @@ type Host struct {
 	punch *punchWindows
 	// accept is the handshake budget of inbound connections (accept.go).
 	accept *acceptBudget
+	// relays bounds strangers' circuits through this peer's relay
+	// (relaygate.go).
+	relays *relayGate
 }
 
 // Attach keeps v with this host under key, as a context keeps values: the
@@ -137,8 +140,9 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		return nil, err
 	}
 	accept := newAcceptBudget(time.Now, opt.Unlimited)
+	relays := newRelayGate()
 	lopts := []libp2p.Option{
-		libp2p.ResourceManager(budgetedRM{rm, accept}),
+		libp2p.ResourceManager(budgetedRM{rm, accept, relays}),
 		libp2p.Identity(key),
 		libp2p.ListenAddrStrings(listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
@@ -167,7 +171,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: start libp2p host: %w", err)
 	}
-	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch, accept: accept}
+	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch, accept: accept, relays: relays}
 	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
 		if c.Stat().Limited {
 			punch.limited(c.RemotePeer())

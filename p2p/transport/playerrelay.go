@@ -27,6 +27,11 @@ import (
 //     be anyone, as a joiner that reaches the host only through a member is
 //     no member yet; the member reached treats it as any stranger
 //     (strangers.go), and the relay can carry nobody to anyone else.
+//     Strangers' circuits are bounded apart and never count against the
+//     members' (relaygate.go): all strangers together cost this peer at
+//     most 4 circuits at once (1 each), each for at most 2 minutes and
+//     4 MiB each way, all at most 512 KiB/s each way together: 4 × 32 KiB
+//     of relay buffers, and what it receives for them it sends once more.
 //   - Dialling: a member with no connection to another adds, to the
 //     other's addresses, a circuit through each member it reaches directly
 //     (viaMembers); libp2p dials relay addresses 500 ms after direct ones,
@@ -70,7 +75,7 @@ func startPlayerRelay(t *transport) *playerRelay {
 	res.MaxCircuits = 32          // every pair of a 16-player game through one member
 	res.BufferSize = 16 << 10     // whole snapshot frames in one go
 	pr := &playerRelay{t: t, kick: make(chan struct{}, 1), held: map[peer.ID]time.Time{}, tried: map[peer.ID]time.Time{}}
-	r, err := relay.New(t.h.h,
+	r, err := relay.New(relayHost{t.h.h, t.h.relays},
 		relay.WithResources(res),
 		relay.WithInfiniteLimits(), // after WithResources, which sets the default limits
 		relay.WithACL(memberACL{t}),
@@ -83,6 +88,7 @@ func startPlayerRelay(t *transport) *playerRelay {
 	pr.r = r
 	member := t.isMember
 	t.h.gate.viaMember.Store(&member)
+	t.h.relays.member.Store(&member)
 	t.wg.Add(1)
 	go pr.reserveLoop()
 	return pr
@@ -143,7 +149,8 @@ func (pr *playerRelay) reserveLoop() {
 		select {
 		case <-pr.t.ctx.Done():
 			return
-		case <-tick.C:
+		case now := <-tick.C:
+			pr.sweepStrangers(now)
 		case <-pr.kick:
 		}
 		pr.reserveAll()
