@@ -25,8 +25,9 @@ var benchProcs = os.Getenv("HOSTFALL_PROC_BENCH") != ""
 // send, as fast as the host reads them, for 6 s, to the host of a running
 // 3-player game whose host and joiners are hostfall processes. Each
 // stranger connects again as soon as the host closes or refuses it. Nobody
-// is waited for, away or gone, the host stays, and the game ends at its
-// limit with one hash. The host's longest loop stall (its end line's
+// is gone, nobody is waited for and the host stays unless the machine
+// starved a host that did little (checkFloodMovedNobody), and the game
+// ends at its limit with one hash. The host's longest loop stall (its end line's
 // stall_ms) is a figure; the bound of 50 ms is make bench's
 // (TestBenchStrangerFlood). Before the handshake budget (p2p/transport
 // accept.go) the ~110 connections a second starved the host at load 20 and
@@ -103,7 +104,7 @@ func strangerFloodProcs(t *testing.T, ids int, lasting time.Duration, quiet bool
 	load1 := loadAvg()
 	t.Logf("FIGURE the flood ran from unix_ms %d to %d (the game from turn %d to %d)", start.UnixMilli(), until.UnixMilli(), from, turns)
 	ends := lab.ends(t, turns, time.Minute)
-	lab.checkNobodyMoved(t, true)
+	lab.checkFloodMovedNobody(t, ends[0].Int("busy_ms"), float64(hostCPU1-hostCPU0)/float64(lasting))
 	stall := ends[0].Int("stall_ms")
 	for i, p := range lab.procs() {
 		e := ends[i]
@@ -125,6 +126,36 @@ func strangerFloodProcs(t *testing.T, ids int, lasting time.Duration, quiet bool
 		// what the issue bounds (a benchmark's property, never make test's).
 		if busy := ends[0].Int("busy_ms"); busy >= 50 {
 			t.Errorf("the host's loop was busy %d ms in one pass (%s) in a stranger flood: over 50 ms", busy, ends[0].Str("busy_in"))
+		}
+	}
+}
+
+// checkFloodMovedNobody fails for a player who left or was dropped, and
+// for a wait or a hand-over when the host did the strangers' work: its
+// loop's busiest pass took busy ms of CPU, 50 or more, or its process used
+// share (of one core, over the flood) of half a core or more (handshakes:
+// before the handshake budget they took most of a core and the followers
+// claimed). A host that did neither but was not run (the machine starved:
+// other tests, CPU hogs, the attackers' own dials on the same cores) may
+// be waited for or replaced, as the protocol allows of any live host that
+// falls silent; those lines are figures. (Beside two CPU hogs and the
+// plain tests, at load 18, the followers claimed once while the host's
+// busiest pass was a few ms.)
+func (lab *procLab) checkFloodMovedNobody(t *testing.T, busy int64, share float64) {
+	t.Helper()
+	worked := busy >= 50 || share >= 0.5
+	for _, p := range lab.procs() {
+		for _, l := range p.Lines() {
+			switch l.Ev() {
+			case "player_left", "left":
+				t.Errorf("%s: %v", p.Name, l)
+			case "host_changed", "waiting", "player_away":
+				if worked {
+					t.Errorf("%s: %v (the host's loop was busy %d ms in one pass; its process used %.0f%% of a core in the flood)", p.Name, l, busy, 100*share)
+				} else {
+					t.Logf("FIGURE %s, the host starved, not busy (busiest pass %d ms, %.0f%% of a core in the flood): %v", p.Name, busy, 100*share, l)
+				}
+			}
 		}
 	}
 }
