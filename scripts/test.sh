@@ -147,8 +147,7 @@ done
 # build cache; the runs below report any build error.)
 prebuilt=$(mktemp -d)
 warmup=""
-held=()    # files holding the output of runs beside (see beside below)
-besides=() # pid:name:file of each run beside
+besides=() # pid:name:file of each run beside not yet shown (see beside below)
 # On exit: stop the warm-up if it still runs and remove the temporary files,
 # keeping the script's exit status (a cleanup step that fails must not turn
 # a green run red).
@@ -156,8 +155,11 @@ cleanup() {
   local rc=$?
   if [ -n "$warmup" ]; then pkill -P "$warmup" 2>/dev/null || true; fi
   local b
-  for b in "${besides[@]}"; do pkill -P "${b%%:*}" 2>/dev/null || true; done
-  rm -f "$outcomes" "$cpu_file" "${held[@]}"
+  for b in "${besides[@]}"; do
+    pkill -P "${b%%:*}" 2>/dev/null || true
+    rm -f "${b##*:}"
+  done
+  rm -f "$outcomes" "$cpu_file"
   rm -rf "$prebuilt"
   exit "$rc"
 }
@@ -181,8 +183,7 @@ run386() {
   fi
   # -short: the 32-bit run checks that the cores compute the same on another
   # int size; the 64-bit run does the full counts (1,000 schedules).
-  GOARCH=386 CGO_ENABLED=0 gotest 386 -count=1 -short "${exec386[@]}" "${pure[@]}"
-  return "$failed"
+  GOARCH=386 CGO_ENABLED=0 in_subshell_gotest 386 -count=1 -short "${exec386[@]}" "${pure[@]}"
 }
 
 stage "go vet, staticcheck"
@@ -192,13 +193,12 @@ go vet ./...
 scripts/staticcheck.sh ./...
 
 # beside NAME CMD…: runs CMD in the background with its output held in a
-# file, shown by shown_beside once it is done (two streams' failures must
-# not interleave); besides lists them.
+# file, shown (and removed) by shown_beside once it is done: two streams'
+# failures must not interleave.
 beside() {
   local name=$1 out
   shift
   out=$(mktemp)
-  held+=("$out")
   ("$@" >"$out" 2>&1) &
   besides+=("$!:$name:$out")
 }
@@ -209,6 +209,7 @@ shown_beside() {
     wait "$pid" || failed=1
     echo "-- $name:"
     cat "$out"
+    rm -f "$out"
   done
   besides=()
 }

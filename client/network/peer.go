@@ -135,10 +135,10 @@ func NewPeer(h *transport.Host, opt PeerOptions) (*Peer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("network: %w", err)
 	}
+	tick := time.Duration(opt.TickMillis) * time.Millisecond
 	p := &Peer{
-		h: h, opt: opt, log: log, tick: time.Duration(opt.TickMillis) * time.Millisecond,
-		clock: loopClock{period: time.Duration(opt.TickMillis) * time.Millisecond},
-		node:  node, cfg: cfg,
+		h: h, opt: opt, log: log, tick: tick, clock: loopClock{period: tick},
+		node: node, cfg: cfg,
 		reqs:   make(chan func(), 64),
 		events: make(chan Event, 1024),
 		done:   make(chan struct{}),
