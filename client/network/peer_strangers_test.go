@@ -86,12 +86,22 @@ func TestStrangersCannotTrimMembers(t *testing.T) {
 		return []libp2p.Option{libp2p.ConnectionManager(cm)}
 	}})
 	host := peers[0]
-	var cut sync.Map // members whose connection to the host closed
-	host.host.LibP2P().Network().Notify(&network.NotifyBundle{DisconnectedF: func(_ network.Network, c network.Conn) {
+	var cut sync.Map // members left with no connection to the host
+	var replaced atomic.Int32
+	host.host.LibP2P().Network().Notify(&network.NotifyBundle{DisconnectedF: func(n network.Network, c network.Conn) {
 		for _, p := range peers[1:] {
-			if c.RemotePeer() == p.ID() {
-				cut.Store(p.name, true)
+			if c.RemotePeer() != p.ID() {
+				continue
 			}
+			// A member's second connection may replace its first: the
+			// transport closes the connection of a stream that fell silent
+			// when the member opens one on another (seen at load 16 and
+			// more, a starved member redialling). The member was not cut.
+			if n.Connectedness(p.ID()) == network.Connected {
+				replaced.Add(1) // not logged here: this may run after the test
+				continue
+			}
+			cut.Store(p.name, true)
 		}
 	}})
 	start := time.Now()
@@ -112,8 +122,11 @@ func TestStrangersCannotTrimMembers(t *testing.T) {
 		t.Errorf("the host holds %d stranger connections from one address, more than the %d allowed", n, transport.DefaultLimits.StrangersPerIP)
 	}
 	survivorsAgree(t, peers, limit, 0)
+	if n := replaced.Load(); n > 0 {
+		t.Logf("FIGURE %d of the members' connections to the host closed while another stayed", n)
+	}
 	cut.Range(func(name, _ any) bool {
-		t.Errorf("the host's connection to %s closed while strangers held theirs", name)
+		t.Errorf("the host was left with no connection to %s while strangers held theirs", name)
 		return true
 	})
 	// A wait is a figure, not a failure: on a machine whose cores the
@@ -151,8 +164,10 @@ func knockFrame(tb testing.TB) []byte {
 // TestStrangerFloodLeavesTheLoopAlone: 16 fresh identities send valid
 // session frames of the largest size a stranger may send (commands, which
 // only members may send) as fast as the host reads them, for 5 s, to the
-// host of a running 3-player game on loopback. No follower claims, the
-// host stays, nobody is waited for. The loop's longest stall is a figure.
+// host of a running 3-player game on loopback. The host's loop never does
+// their work: a follower's claim or a wait fails when one pass of its loop
+// took 50 ms of CPU (movedOnlyIfStarved). The loop's longest stall is a
+// figure.
 func TestStrangerFloodLeavesTheLoopAlone(t *testing.T) {
 	const (
 		limit     = 400
@@ -194,13 +209,11 @@ func TestStrangerFloodLeavesTheLoopAlone(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	survivorsAgree(t, peers, limit, 0)
+	survivorsAgree(t, peers, limit, anyHostChanges)
 	for i, p := range peers {
-		t.Logf("%s: longest loop stall %v (%v before the flood)", p.name, p.Status().Stall, before[i])
-		for _, e := range p.all(EvWaiting) {
-			t.Errorf("%s waited for slot %d (%s) during the flood", p.name, e.Slot, e.Name)
-		}
+		t.Logf("%s: longest loop stall %v (%v before the flood), busiest pass %v", p.name, p.Status().Stall, before[i], p.Status().Busy)
 	}
+	movedOnlyIfStarved(t, peers)
 	t.Logf("%d strangers wrote %.1f MiB of %d-byte frames in %v", attackers, float64(sent.Load())/(1<<20), len(frame), lasting)
 }
 
