@@ -172,6 +172,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		return nil, fmt.Errorf("transport: start libp2p host: %w", err)
 	}
 	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch, accept: accept, relays: relays}
+	relays.sourceFrom(h.Network())
 	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
 		if c.Stat().Limited {
 			punch.limited(c.RemotePeer())
