@@ -112,8 +112,8 @@ func newRelayGate() *relayGate {
 		circuits:  map[*gatedStream]placeOf{},
 		spent:     map[peer.ID]*spentBytes{},
 		bytesEach: strangerCircuitBytes,
-		in:       rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
-		out:      rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
+		in:        rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
+		out:       rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
 	}
 }
 
