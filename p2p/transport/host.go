@@ -60,6 +60,11 @@ type Options struct {
 	// public network of the tests, whose nodes share one namespace and so
 	// dial from one source address.
 	Unlimited []netip.Prefix
+	// ConnsPerAddr, if above 0, bounds the open connections from and to
+	// one address (an IPv4 address, an IPv6 /56), this peer's dials
+	// included: for a relay server, which has no game members to spare.
+	// A game peer leaves it 0 (see resourceManager).
+	ConnsPerAddr int
 	// PunchWindow is how long limited (public relay) circuits to a peer
 	// may be used after the first; 0 means PunchWindow (circuit.go).
 	// Tests that measure renewal itself lengthen it.
@@ -135,7 +140,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	}
 	punch := &punchWindows{d: cmp.Or(opt.PunchWindow, PunchWindow)}
 	g := &gater{blocked: map[peer.ID]time.Time{}, punch: punch}
-	rm, err := resourceManager()
+	rm, err := resourceManager(opt.ConnsPerAddr)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +339,12 @@ func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler
 // connections after their handshake too (Limits.StrangersPerIP, the oldest
 // closed), and members' connections and this peer's dials are not counted.
 // Loopback is no exception, so tests on loopback see the limits a LAN does.
-func resourceManager() (network.ResourceManager, error) {
+// A relay server has no members to spare and sets a cap (perAddr,
+// Options.ConnsPerAddr); 0 is none.
+func resourceManager(perAddr int) (network.ResourceManager, error) {
+	if perAddr <= 0 {
+		perAddr = math.MaxInt
+	}
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	perPeer := rcmgr.ResourceLimits{ConnsInbound: 32, ConnsOutbound: 32, Conns: 32, FD: 16}
@@ -342,8 +352,8 @@ func resourceManager() (network.ResourceManager, error) {
 	opts := []rcmgr.Option{
 		rcmgr.WithConnRateLimiters(&rate.Limiter{}),
 		rcmgr.WithLimitPerSubnet(
-			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: math.MaxInt}},
-			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 56, ConnCount: math.MaxInt}}),
+			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: perAddr}},
+			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 56, ConnCount: perAddr}}),
 		rcmgr.WithNetworkPrefixLimit([]rcmgr.NetworkPrefixLimit{}, []rcmgr.NetworkPrefixLimit{}),
 	}
 	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())), opts...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,6 +92,9 @@ type relayGate struct {
 	// bytesEach is what one stranger's circuits may carry each way
 	// (strangerCircuitBytes; tests make it smaller).
 	bytesEach int64
+	// total, each and perSource are the places for all strangers, one,
+	// and one source address (strangerCircuits…; ServeRelayClients).
+	total, each, perSource int
 
 	mu       sync.Mutex
 	circuits map[*gatedStream]placeOf // strangers' hop streams counted
@@ -112,6 +116,9 @@ func newRelayGate() *relayGate {
 		circuits:  map[*gatedStream]placeOf{},
 		spent:     map[peer.ID]*spentBytes{},
 		bytesEach: strangerCircuitBytes,
+		total:     strangerCircuits,
+		each:      strangerCircuitsEach,
+		perSource: strangerCircuitsPerSource,
 		in:        rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
 		out:       rate.NewLimiter(strangerRelayRate, strangerRelayBurst),
 	}
@@ -137,7 +144,7 @@ func (g *relayGate) take(s *gatedStream, p peer.ID) bool {
 			here++
 		}
 	}
-	if s.done || len(g.circuits) >= strangerCircuits || each >= strangerCircuitsEach || here >= strangerCircuitsPerSource {
+	if s.done || len(g.circuits) >= g.total || each >= g.each || here >= g.perSource {
 		g.refused.Add(1)
 		return false
 	}
@@ -364,4 +371,19 @@ func (g *relayGate) sourceFrom(nw network.Network) {
 		return acceptKey{}, false
 	}
 	g.source.Store(&f)
+}
+
+// ServeRelayClients bounds the circuits through a relay service run on h
+// (`hostfall relay`, which has no game members) for everyone alike:
+// perSource at once per source address (accept.go's sources), so a flood
+// of identities from one address takes at most that many of a
+// destination's circuits. The other bounds of a player's relay (places
+// in all, time, bytes) are not applied: a relay server carries games.
+func (h *Host) ServeRelayClients(perSource int) {
+	g := h.relays
+	g.mu.Lock()
+	g.total, g.each, g.perSource = math.MaxInt, math.MaxInt, perSource
+	g.mu.Unlock()
+	none := func(peer.ID) bool { return false }
+	g.member.Store(&none)
 }
