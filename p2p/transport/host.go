@@ -338,9 +338,10 @@ func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler
 // handshakes under way are bounded (acceptBudget.open), strangers'
 // connections after their handshake too (Limits.StrangersPerIP, the oldest
 // closed), and members' connections and this peer's dials are not counted.
-// Loopback is no exception, so tests on loopback see the limits a LAN does.
-// A relay server has no members to spare and sets a cap (perAddr,
-// Options.ConnsPerAddr); 0 is none.
+// These are ours and apply on loopback too, so tests on loopback see the
+// limits a LAN does. A relay server has no members to spare and sets a cap
+// (perAddr, Options.ConnsPerAddr; 0 is none), go-libp2p's, which spares
+// loopback.
 func resourceManager(perAddr int) (network.ResourceManager, error) {
 	if perAddr <= 0 {
 		perAddr = math.MaxInt
@@ -354,7 +355,6 @@ func resourceManager(perAddr int) (network.ResourceManager, error) {
 		rcmgr.WithLimitPerSubnet(
 			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: perAddr}},
 			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 56, ConnCount: perAddr}}),
-		rcmgr.WithNetworkPrefixLimit([]rcmgr.NetworkPrefixLimit{}, []rcmgr.NetworkPrefixLimit{}),
 	}
 	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())), opts...)
 	if err != nil {

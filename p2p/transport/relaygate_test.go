@@ -22,13 +22,8 @@ import (
 // (at the strangers' rate), a member's carries more. When their time is up the strangers'
 // circuits are closed, and the member's stays.
 func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
-	r, tr := newTestTransport(t, Limits{})
-	a, ta := newTestTransport(t, Limits{})
-	b, tb := newTestTransport(t, Limits{})
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	oneGame(ctx, t, r, tr, a, ta, b, tb)
-	via := peer.AddrInfo{ID: a.ID(), Addrs: []ma.Multiaddr{r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + r.ID().String() + "/p2p-circuit"))}}
+	l := newRelayLab(t, 30*time.Second, nil)
+	r, tr, a, b, tb, ctx, via := l.r, l.tr, l.a, l.b, l.tb, l.ctx, l.via
 
 	var in []*Host
 	refused := 0
@@ -172,13 +167,8 @@ func TestRelayGateBounds(t *testing.T) {
 // holds one stranger's place, not all of them. Before, a dozen fresh IDs
 // took every place and the joiner was refused.
 func TestJoinerGetsPastAFloodFromOneAddress(t *testing.T) {
-	r, tr := newTestTransport(t, Limits{})
-	a, ta := newTestTransport(t, Limits{})
-	b, tb := newTestTransport(t, Limits{})
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	oneGame(ctx, t, r, tr, a, ta, b, tb)
-	via := peer.AddrInfo{ID: a.ID(), Addrs: []ma.Multiaddr{r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + r.ID().String() + "/p2p-circuit"))}}
+	l := newRelayLab(t, 30*time.Second, nil)
+	r, ctx, via := l.r, l.ctx, l.via
 	in := 0
 	for range 3 * strangerCircuits {
 		s := newTestHostAt(t, "127.0.0.40")
@@ -204,12 +194,8 @@ func TestJoinerGetsPastAFloodFromOneAddress(t *testing.T) {
 // A stranger that opens a hop stream and asks nothing loses its place
 // within strangerRequestTime, not go-libp2p's minute.
 func TestStrangerMustAskAtOnce(t *testing.T) {
-	r, tr := newTestTransport(t, Limits{})
-	a, ta := newTestTransport(t, Limits{})
-	b, tb := newTestTransport(t, Limits{})
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	oneGame(ctx, t, r, tr, a, ta, b, tb)
+	l := newRelayLab(t, 60*time.Second, nil)
+	r, ctx := l.r, l.ctx
 	s := newTestHostAt(t, "127.0.0.50")
 	if err := s.LibP2P().Connect(ctx, r.AddrInfo()); err != nil {
 		t.Fatal(err)
@@ -234,15 +220,9 @@ func TestStrangerMustAskAtOnce(t *testing.T) {
 // circuit carried its share, a second on the same connection carries
 // nothing. Before, each circuit had its own 4 MiB.
 func TestStrangersBytesSpanItsCircuits(t *testing.T) {
-	r, tr := newTestTransport(t, Limits{})
-	a, ta := newTestTransport(t, Limits{})
-	b, tb := newTestTransport(t, Limits{})
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
 	const share = 256 << 10
-	r.relays.bytesEach = share // before any stranger's stream reads it
-	oneGame(ctx, t, r, tr, a, ta, b, tb)
-	via := peer.AddrInfo{ID: a.ID(), Addrs: []ma.Multiaddr{r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + r.ID().String() + "/p2p-circuit"))}}
+	l := newRelayLab(t, 30*time.Second, func(r *Host) { r.relays.bytesEach = share })
+	r, a, ctx, via := l.r, l.a, l.ctx, l.via
 	s := newTestHostAt(t, "127.0.0.60")
 	var total int64
 	for i := range 2 {
@@ -271,4 +251,32 @@ func TestStrangersBytesSpanItsCircuits(t *testing.T) {
 		t.Fatalf("a received %d bytes from one stranger over two circuits, over its %d", total, share)
 	}
 	t.Logf("FIGURE one stranger's two circuits carried %d bytes to a (share %d)", total, share)
+}
+
+// relayLab is member r relaying for members a and b (oneGame), and via,
+// the circuit address of a through r.
+type relayLab struct {
+	r, a, b    *Host
+	tr, ta, tb *transport
+	via        peer.AddrInfo
+	ctx        context.Context // done after the lab's time
+}
+
+// newRelayLab starts a relayLab for at most d; setup, if not nil, runs on
+// r before the game starts.
+func newRelayLab(t *testing.T, d time.Duration, setup func(r *Host)) relayLab {
+	t.Helper()
+	var l relayLab
+	l.r, l.tr = newTestTransport(t, Limits{})
+	l.a, l.ta = newTestTransport(t, Limits{})
+	l.b, l.tb = newTestTransport(t, Limits{})
+	if setup != nil {
+		setup(l.r)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	l.ctx = ctx
+	oneGame(ctx, t, l.r, l.tr, l.a, l.ta, l.b, l.tb)
+	l.via = peer.AddrInfo{ID: l.a.ID(), Addrs: []ma.Multiaddr{l.r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + l.r.ID().String() + "/p2p-circuit"))}}
+	return l
 }
