@@ -74,14 +74,13 @@ func TestStrangersShareAMembersAddress(t *testing.T) {
 	}
 
 	dropping.Store(true)
-	lost := time.Now()
 	_ = member.h.Network().ClosePeer(host.ID())
 	testwait.For(t, "the host to see the member gone", 5*time.Second, func() bool { return !tr.IsConnected(member.ID()) })
 	dropping.Store(false)
 	// The game dials its missing members every second (Mesh): that long
 	// for the flood to take the place the member's connection left.
 	time.Sleep(time.Second)
-	lost = time.Now()
+	dial := time.Now()
 	testwait.For(t, "the host's dial to bring the member back", 20*time.Second, func() bool {
 		tr.Mesh([]peer.ID{member.ID()})
 		return tr.IsConnected(member.ID())
@@ -90,7 +89,7 @@ func TestStrangersShareAMembersAddress(t *testing.T) {
 		t.Fatalf("%d handshakes at once from one address, want at most %d", n, memberAcceptBurst)
 	}
 	t.Logf("FIGURE %d handshakes held at once from the member's address (cap %d), %d strangers connected, %d connections refused; the host's dial brought the member back in %v",
-		peak, memberAcceptBurst, tr.t.strangerCount(), host.accept.refused.Load(), time.Since(lost).Round(time.Millisecond))
+		peak, memberAcceptBurst, tr.t.strangerCount(), host.accept.refused.Load(), time.Since(dial).Round(time.Millisecond))
 }
 
 // holdBareConns opens TCP connections to hostport every 20 ms, at most
