@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -101,6 +102,7 @@ type Peer struct {
 	lastRates    time.Time
 	lastBytes    map[peer.ID][2]uint64
 	rates        map[peer.ID][2]float64
+	others       otherRows // the rows of links outside the slots, made once a second
 	msgs         uint64
 	ticks        int
 	saveDone     bool                        // the SaveAt save was made (or refused)
@@ -847,46 +849,90 @@ func (p *Peer) publishStatus() {
 	p.status.Store(st)
 }
 
+// otherRows are the status rows of the links to peers in no slot
+// (spectators, and strangers: up to Limits.Strangers of them), with their
+// sums, kept from one full listing to the next; slots are the peers in
+// slots then (others when they change, so no peer has two rows).
+type otherRows struct {
+	slots   []peer.ID
+	rows    []PeerStatus
+	in, out float64
+	dropped uint64
+}
+
+// peerStatuses lists the slots' peers on every pass, and every link (up to
+// 64 strangers' among them) at most once a second, with the byte rates:
+// the loop publishes a status on each pass with Readys, and listing the
+// strangers each time was the largest part of its own CPU in a flood.
 func (p *Peer) peerStatuses(st *Status) {
 	now := time.Now()
-	links := p.t.Links()
-	if dt := now.Sub(p.lastRates).Seconds(); dt >= 1 {
-		// Made anew from the links there are: a retired link's peer goes.
-		rates, bytes := make(map[peer.ID][2]float64, len(links)), make(map[peer.ID][2]uint64, len(links))
-		for _, l := range links {
-			last := p.lastBytes[l.Peer]
-			rates[l.Peer] = [2]float64{float64(l.Recv-last[0]) / dt, float64(l.Sent-last[1]) / dt}
-			bytes[l.Peer] = [2]uint64{l.Recv, l.Sent}
-		}
-		p.rates, p.lastBytes, p.lastRates = rates, bytes, now
-	}
-	byID := map[peer.ID]transport.LinkStats{}
-	for _, l := range links {
-		byID[l.Peer] = l
-		st.Dropped += l.Dropped
-	}
-	seen := map[peer.ID]bool{p.h.ID(): true}
-	add := func(id peer.ID, name string, slot int) {
-		if seen[id] {
-			return
-		}
-		seen[id] = true
-		l := byID[id]
-		r := p.rates[id]
-		st.InRate += r[0]
-		st.OutRate += r[1]
-		st.Peers = append(st.Peers, PeerStatus{ID: id, Name: name, Slot: slot,
-			Connected: p.t.IsConnected(id), Stream: l.Stream, RTT: l.RTT, InRate: r[0], OutRate: r[1],
-			Limited: l.Limited, Circuits: l.Circuits})
-	}
+	var slots []peer.ID
+	var names []string
+	var at []int
 	for i, s := range p.lob.Slots {
 		if s.Kind == session.SlotHuman {
-			if id, err := p.peerID(s.Peer); err == nil {
-				add(id, s.Name, i)
+			if id, err := p.peerID(s.Peer); err == nil && id != p.h.ID() && !slices.Contains(slots, id) {
+				slots, names, at = append(slots, id), append(names, s.Name), append(at, i)
 			}
 		}
 	}
-	for _, l := range links { // ordered by peer
-		add(l.Peer, "", -1)
+	second := now.Sub(p.lastRates) >= time.Second
+	full := second || !slices.Equal(slots, p.others.slots)
+	var links []transport.LinkStats
+	if full {
+		links = p.t.Links()
+		if second {
+			p.noteRates(links, now)
+		}
+	} else {
+		links = p.t.LinksOf(slots)
 	}
+	byID := make(map[peer.ID]transport.LinkStats, len(links))
+	for _, l := range links {
+		byID[l.Peer] = l
+	}
+	for k, id := range slots {
+		l := byID[id]
+		st.Dropped += l.Dropped
+		st.Peers = append(st.Peers, p.row(id, names[k], at[k], l))
+		st.InRate += p.rates[id][0]
+		st.OutRate += p.rates[id][1]
+	}
+	if full {
+		p.others = otherRows{slots: slots}
+		for _, l := range links { // ordered by peer
+			if l.Peer == p.h.ID() || slices.Contains(slots, l.Peer) {
+				continue
+			}
+			p.others.rows = append(p.others.rows, p.row(l.Peer, "", -1, l))
+			p.others.in += p.rates[l.Peer][0]
+			p.others.out += p.rates[l.Peer][1]
+			p.others.dropped += l.Dropped
+		}
+	}
+	st.Peers = append(st.Peers, p.others.rows...)
+	st.InRate += p.others.in
+	st.OutRate += p.others.out
+	st.Dropped += p.others.dropped
+}
+
+// noteRates makes the byte rates anew from the links there are (a retired
+// link's peer goes).
+func (p *Peer) noteRates(links []transport.LinkStats, now time.Time) {
+	dt := now.Sub(p.lastRates).Seconds()
+	rates, bytes := make(map[peer.ID][2]float64, len(links)), make(map[peer.ID][2]uint64, len(links))
+	for _, l := range links {
+		last := p.lastBytes[l.Peer]
+		rates[l.Peer] = [2]float64{float64(l.Recv-last[0]) / dt, float64(l.Sent-last[1]) / dt}
+		bytes[l.Peer] = [2]uint64{l.Recv, l.Sent}
+	}
+	p.rates, p.lastBytes, p.lastRates = rates, bytes, now
+}
+
+// row is id's status row from its link l.
+func (p *Peer) row(id peer.ID, name string, slot int, l transport.LinkStats) PeerStatus {
+	r := p.rates[id]
+	return PeerStatus{ID: id, Name: name, Slot: slot,
+		Connected: p.t.IsConnected(id), Stream: l.Stream, RTT: l.RTT, InRate: r[0], OutRate: r[1],
+		Limited: l.Limited, Circuits: l.Circuits}
 }

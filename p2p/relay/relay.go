@@ -36,6 +36,31 @@ func HostOptions() []libp2p.Option {
 	return []libp2p.Option{libp2p.ForceReachabilityPublic(), libp2p.DisableRelay()}
 }
 
+// What one source address (an IPv4 address, an IPv6 /56 for connections
+// and /64 for circuits) may cost a relay server. A relay has no game, so
+// everyone is a stranger to it: anyone may reserve and connect through
+// (unless Options.Allow), and identities are free, so the bounds are per
+// address, beside go-libp2p's per peer (32 circuits as source and as
+// destination, relay.Resources) and the handshake budget every host has
+// (4 new connections a second per address, 16 in their handshake:
+// transport's accept.go).
+const (
+	// ConnsPerAddr bounds the open connections from one address (given
+	// to transport.Options by Run): 8 players behind one NAT with a few
+	// each. Without it identities from one address would fill the
+	// connection manager (192), which trims the others' too.
+	ConnsPerAddr = 64
+	// reservationsPerAddr bounds the reservations from one address, of
+	// maxReservations in all: a flood from one address leaves the others
+	// room.
+	reservationsPerAddr = 16
+	maxReservations     = 1024
+	// circuitsPerAddr bounds the circuits open at once from one address,
+	// whatever identities it uses: half of a destination's 32, so a flood
+	// from one address cannot take a host's every circuit.
+	circuitsPerAddr = 16
+)
+
 // Service is a circuit relay v2 fit for whole games, with the session
 // directory, a rendezvous point, beside it.
 type Service struct {
@@ -49,7 +74,8 @@ type Service struct {
 func Start(h *transport.Host, opt Options) (*Service, error) {
 	acl := allowList(opt.Allow)
 	res := relay.DefaultResources()
-	res.MaxReservationsPerIP = 32  // a LAN party behind one NAT
+	res.MaxReservationsPerIP = reservationsPerAddr
+	res.MaxReservations = maxReservations
 	res.MaxCircuits = 32           // a full 16-player mesh through one relay
 	res.BufferSize = 16 << 10      // whole snapshot frames in one go
 	res.ReservationTTL = time.Hour // clients refresh at half of it
@@ -63,6 +89,7 @@ func Start(h *transport.Host, opt Options) (*Service, error) {
 	if acl != nil {
 		opts = append(opts, relay.WithACL(acl))
 	}
+	h.ServeRelayClients(circuitsPerAddr)
 	r, err := relay.New(h.LibP2P(), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("relay: start the relay service: %w", err)

@@ -46,7 +46,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 	log := cmp.Or(cfg.Logger, slog.Default())
-	h, err := transport.NewHost(ctx, transport.Options{IdentityPath: keyPath, Listen: cfg.Listen, Logger: log, Libp2p: HostOptions()})
+	h, err := transport.NewHost(ctx, transport.Options{IdentityPath: keyPath, Listen: cfg.Listen, Logger: log, Libp2p: HostOptions(), ConnsPerAddr: ConnsPerAddr})
 	if err != nil {
 		return err
 	}

@@ -112,6 +112,9 @@ type acceptBudget struct {
 	sources  map[acceptKey]*bucket
 	members  map[acceptKey]*memberSource
 	prunedAt int64
+	// pending counts, per source, the inbound connections whose handshake
+	// is under way (opened, no peer known yet): see open.
+	pending map[acceptKey]int
 }
 
 // memberSource is a source a member was seen connected from (unix nanos),
@@ -122,7 +125,62 @@ type memberSource struct {
 }
 
 func newAcceptBudget(now func() time.Time, unlimited []netip.Prefix) *acceptBudget {
-	return &acceptBudget{now: now, unlimited: unlimited, sources: map[acceptKey]*bucket{}, members: map[acceptKey]*memberSource{}}
+	return &acceptBudget{now: now, unlimited: unlimited, sources: map[acceptKey]*bucket{}, members: map[acceptKey]*memberSource{}, pending: map[acceptKey]int{}}
+}
+
+// open admits an inbound connection from a to its handshake, or refuses
+// it: when its source is over its budget (allow), or when as many
+// connections from its source as the budget's burst (16, 64 at a member's
+// source) are still in their handshake. Before its handshake nobody can
+// tell a member's connection from a stranger's, and go-libp2p holds one
+// that sends nothing for 15 s (its accept timeout), so without this a
+// stranger at 4 a second could keep 76 such places open at its address.
+// done ends the count when the handshake ends (the peer is known) or the
+// connection does, whichever is first; it is nil for a spared source.
+func (b *acceptBudget) open(a ma.Multiaddr) (done func(), ok bool) {
+	k, ok := sourceOf(a)
+	if !ok || b.spared(k) {
+		return nil, b.allow(a)
+	}
+	b.mu.Lock()
+	most := strangerAcceptBurst
+	if m := b.members[k]; m != nil && b.now().UnixNano()-m.seen < int64(memberSourceKeep) {
+		most = memberAcceptBurst
+	}
+	if b.pending[k] >= most {
+		b.mu.Unlock()
+		b.refused.Add(1)
+		return nil, false
+	}
+	b.pending[k]++ // before allow, which takes b.mu itself
+	b.mu.Unlock()
+	var once sync.Once
+	done = func() {
+		once.Do(func() {
+			b.mu.Lock()
+			if b.pending[k]--; b.pending[k] <= 0 {
+				delete(b.pending, k)
+			}
+			b.mu.Unlock()
+		})
+	}
+	if !b.allow(a) {
+		done()
+		return nil, false
+	}
+	return done, true
+}
+
+// handshaking is how many inbound connections are in their handshake
+// from the busiest source (tests).
+func (b *acceptBudget) handshaking() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	most := 0
+	for _, n := range b.pending {
+		most = max(most, n)
+	}
+	return most
 }
 
 // allow takes one connection from a (a remote multiaddr) out of the budget,
@@ -242,10 +300,39 @@ type budgetedRM struct {
 }
 
 func (r budgetedRM) OpenConnection(dir network.Direction, usefd bool, a ma.Multiaddr) (network.ConnManagementScope, error) {
-	if dir == network.DirInbound && !r.b.allow(a) {
+	if dir != network.DirInbound {
+		return r.ResourceManager.OpenConnection(dir, usefd, a)
+	}
+	done, ok := r.b.open(a)
+	if !ok {
 		return nil, errOverBudget
 	}
-	return r.ResourceManager.OpenConnection(dir, usefd, a)
+	s, err := r.ResourceManager.OpenConnection(dir, usefd, a)
+	if done == nil {
+		return s, err
+	}
+	if err != nil {
+		done()
+		return nil, err
+	}
+	return handshakeScope{s, done}, nil
+}
+
+// handshakeScope ends an inbound connection's place among its source's
+// handshakes when the handshake names its peer or the connection ends.
+type handshakeScope struct {
+	network.ConnManagementScope
+	done func()
+}
+
+func (s handshakeScope) SetPeer(p peer.ID) error {
+	s.done()
+	return s.ConnManagementScope.SetPeer(p)
+}
+
+func (s handshakeScope) Done() {
+	s.done()
+	s.ConnManagementScope.Done()
 }
 
 func (r budgetedRM) OpenStream(p peer.ID, dir network.Direction) (network.StreamManagementScope, error) {

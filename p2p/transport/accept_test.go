@@ -213,3 +213,42 @@ func FuzzSourceOf(f *testing.F) {
 		b.member(a)
 	})
 }
+
+// Handshakes under way are bounded per source, at a member's source more,
+// and a place comes back when the handshake or the connection ends, once.
+func TestHandshakesBoundedPerSource(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		member bool
+		most   int
+	}{{"a stranger's source", false, strangerAcceptBurst}, {"a member's source", true, memberAcceptBurst}} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, c := newBudget()
+			a := addr("/ip4/10.0.0.1/tcp/4001")
+			if tc.member {
+				b.member(a)
+			}
+			var open []func()
+			for range 3 * tc.most {
+				c.step(time.Second) // tokens to spare: only the places bound
+				if done, ok := b.open(a); ok {
+					open = append(open, done)
+				}
+			}
+			if len(open) != tc.most || b.handshaking() != tc.most {
+				t.Fatalf("%d handshakes at once (%d counted), want %d", len(open), b.handshaking(), tc.most)
+			}
+			open[0]()
+			open[0]() // a connection whose handshake ended, then the connection
+			if b.handshaking() != tc.most-1 {
+				t.Fatalf("%d handshakes counted after one ended, want %d", b.handshaking(), tc.most-1)
+			}
+			if _, ok := b.open(a); !ok {
+				t.Fatal("the freed place was refused")
+			}
+			if _, ok := b.open(addr("/ip4/10.0.0.2/tcp/4001")); !ok {
+				t.Fatal("another source was refused")
+			}
+		})
+	}
+}

@@ -29,11 +29,19 @@ func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o600
 // newTestHost starts a host on loopback TCP with a fresh identity.
 func newTestHost(t testing.TB) *Host {
 	t.Helper()
+	return newTestHostAt(t, "127.0.0.1")
+}
+
+// newTestHostAt starts a host on loopback address ip (127.0.0.0/8), which
+// is also the source of its connections (go-libp2p dials from the port it
+// listens on), so tests can have peers at several addresses.
+func newTestHostAt(t testing.TB, ip string) *Host {
+	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHost(t.Context(), Options{Identity: k, Listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"}})
+	h, err := NewHost(t.Context(), Options{Identity: k, Listen: []string{"/ip4/" + ip + "/tcp/0", "/ip4/" + ip + "/udp/0/quic-v1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,11 +55,16 @@ type Options struct {
 	Libp2p []libp2p.Option
 	// Logger receives the host's logs; nil means slog.Default().
 	Logger *slog.Logger
-	// Unlimited are networks whose addresses are spared go-libp2p's limits
-	// per IP address (8 connections, 0.2 new ones a second): the simulated
+	// Unlimited are networks whose addresses are spared the handshake
+	// budget per address (accept.go): the simulated
 	// public network of the tests, whose nodes share one namespace and so
 	// dial from one source address.
 	Unlimited []netip.Prefix
+	// ConnsPerAddr, if above 0, bounds the open connections from and to
+	// one address (an IPv4 address, an IPv6 /56), this peer's dials
+	// included: for a relay server, which has no game members to spare.
+	// A game peer leaves it 0 (see resourceManager).
+	ConnsPerAddr int
 	// PunchWindow is how long limited (public relay) circuits to a peer
 	// may be used after the first; 0 means PunchWindow (circuit.go).
 	// Tests that measure renewal itself lengthen it.
@@ -135,7 +140,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 	}
 	punch := &punchWindows{d: cmp.Or(opt.PunchWindow, PunchWindow)}
 	g := &gater{blocked: map[peer.ID]time.Time{}, punch: punch}
-	rm, err := resourceManager(opt.Unlimited)
+	rm, err := resourceManager(opt.ConnsPerAddr)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +177,7 @@ func NewHost(ctx context.Context, opt Options) (*Host, error) {
 		return nil, fmt.Errorf("transport: start libp2p host: %w", err)
 	}
 	hh := &Host{h: h, gate: g, log: log, file: file, relayFirst: relayFirst, punch: punch, accept: accept, relays: relays}
+	relays.sourceFrom(h.Network())
 	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
 		if c.Stat().Limited {
 			punch.limited(c.RemotePeer())
@@ -323,11 +329,23 @@ func RouteLibp2pLogs(handler slog.Handler) { gologshim.SetDefaultHandler(handler
 // minute the default refused it ("connection reset") for seconds.
 //
 // Per address, the accept budget (accept.go) replaces go-libp2p's rate of
-// new connections (0.2 a second after a burst of 16, members too), and the
-// cap on open connections is 64 rather than 8: a LAN party behind one NAT
-// joins a game on the internet from one address, and strangers are bounded
-// per address after their handshake (Limits.StrangersPerIP).
-func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) {
+// new connections (0.2 a second after a burst of 16, members too) and its
+// cap on open connections (8, lifted for loopback). That cap counted every
+// connection from and to an address alike, this peer's own dials included,
+// so strangers holding handshakes open at a member's address (a LAN party
+// behind one NAT, a member whose public address is flooded) kept the
+// member out, even when this peer dialled it. Instead, per address:
+// handshakes under way are bounded (acceptBudget.open), strangers'
+// connections after their handshake too (Limits.StrangersPerIP, the oldest
+// closed), and members' connections and this peer's dials are not counted.
+// These are ours and apply on loopback too, so tests on loopback see the
+// limits a LAN does. A relay server has no members to spare and sets a cap
+// (perAddr, Options.ConnsPerAddr; 0 is none), go-libp2p's, which spares
+// loopback.
+func resourceManager(perAddr int) (network.ResourceManager, error) {
+	if perAddr <= 0 {
+		perAddr = math.MaxInt
+	}
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	perPeer := rcmgr.ResourceLimits{ConnsInbound: 32, ConnsOutbound: 32, Conns: 32, FD: 16}
@@ -335,15 +353,8 @@ func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) 
 	opts := []rcmgr.Option{
 		rcmgr.WithConnRateLimiters(&rate.Limiter{}),
 		rcmgr.WithLimitPerSubnet(
-			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: connsPerAddr}},
-			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 56, ConnCount: connsPerAddr}, {PrefixLength: 48, ConnCount: 4 * connsPerAddr}}),
-	}
-	if len(unlimited) > 0 {
-		var conns []rcmgr.NetworkPrefixLimit
-		for _, p := range unlimited {
-			conns = append(conns, rcmgr.NetworkPrefixLimit{Network: p, ConnCount: math.MaxInt})
-		}
-		opts = append(opts, rcmgr.WithNetworkPrefixLimit(conns, nil))
+			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 32, ConnCount: perAddr}},
+			[]rcmgr.ConnLimitPerSubnet{{PrefixLength: 56, ConnCount: perAddr}}),
 	}
 	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(cfg.Build(limits.AutoScale())), opts...)
 	if err != nil {
@@ -351,8 +362,3 @@ func resourceManager(unlimited []netip.Prefix) (network.ResourceManager, error) 
 	}
 	return rm, nil
 }
-
-// connsPerAddr bounds the open connections from one address (an IPv4
-// address, an IPv6 /56): 8 players behind one NAT with two each, and room
-// for the strangers of that address.
-const connsPerAddr = 64

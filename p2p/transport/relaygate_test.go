@@ -2,12 +2,14 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/proto"
 	ma "github.com/multiformats/go-multiaddr"
 
 	"hostfall/internal/testwait"
@@ -20,18 +22,13 @@ import (
 // (at the strangers' rate), a member's carries more. When their time is up the strangers'
 // circuits are closed, and the member's stays.
 func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
-	r, tr := newTestTransport(t, Limits{})
-	a, ta := newTestTransport(t, Limits{})
-	b, tb := newTestTransport(t, Limits{})
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	oneGame(ctx, t, r, tr, a, ta, b, tb)
-	via := peer.AddrInfo{ID: a.ID(), Addrs: []ma.Multiaddr{r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + r.ID().String() + "/p2p-circuit"))}}
+	l := newRelayLab(t, 30*time.Second, nil)
+	r, tr, a, b, tb, ctx, via := l.r, l.tr, l.a, l.b, l.tb, l.ctx, l.via
 
 	var in []*Host
 	refused := 0
 	for i := range strangerCircuits + 3 {
-		s := newTestHost(t)
+		s := newTestHostAt(t, fmt.Sprintf("127.0.0.%d", 20+i)) // one each: a place per address
 		err := s.LibP2P().Connect(ctx, via)
 		if err != nil {
 			refused++
@@ -54,7 +51,7 @@ func TestStrangersCannotCrowdAPlayerRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	testwait.For(t, "the stranger's place freed", 10*time.Second, func() bool { return r.relays.held() == strangerCircuits-1 })
-	late := newTestHost(t)
+	late := newTestHostAt(t, "127.0.0.30")
 	if err := late.LibP2P().Connect(ctx, via); err != nil {
 		t.Fatalf("a stranger was refused after another hung up: %v", err)
 	}
@@ -163,4 +160,123 @@ func TestRelayGateBounds(t *testing.T) {
 	if got := g.held(); got != 0 {
 		t.Fatalf("the gate counts %d circuits of peers now members, want 0", got)
 	}
+}
+
+// A joiner that reaches a member only through another member's relay gets
+// a circuit past a thousand-identity flood from one address: the flood
+// holds one stranger's place, not all of them. Before, a dozen fresh IDs
+// took every place and the joiner was refused.
+func TestJoinerGetsPastAFloodFromOneAddress(t *testing.T) {
+	l := newRelayLab(t, 30*time.Second, nil)
+	r, ctx, via := l.r, l.ctx, l.via
+	in := 0
+	for range 3 * strangerCircuits {
+		s := newTestHostAt(t, "127.0.0.40")
+		if s.LibP2P().Connect(ctx, via) == nil {
+			in++
+		}
+	}
+	if in > strangerCircuitsPerSource {
+		t.Fatalf("%d circuits through r for strangers from one address, want at most %d", in, strangerCircuitsPerSource)
+	}
+	j := newTestHostAt(t, "127.0.0.41")
+	if err := j.LibP2P().Connect(ctx, via); err != nil {
+		t.Fatalf("a joiner from another address was refused a circuit to a: %v", err)
+	}
+	for _, c := range r.LibP2P().Network().ConnsToPeer(j.ID()) {
+		if got := remoteIP(c.RemoteMultiaddr()); got != "127.0.0.41" {
+			t.Fatalf("the joiner's connection comes from %s, not the address it listens on", got)
+		}
+	}
+	t.Logf("FIGURE %d of %d strangers from one address got a circuit; the joiner got one; %d refused", in, 3*strangerCircuits, r.relays.refused.Load())
+}
+
+// A stranger that opens a hop stream and asks nothing loses its place
+// within strangerRequestTime, not go-libp2p's minute.
+func TestStrangerMustAskAtOnce(t *testing.T) {
+	l := newRelayLab(t, 60*time.Second, nil)
+	r, ctx := l.r, l.ctx
+	s := newTestHostAt(t, "127.0.0.50")
+	if err := s.LibP2P().Connect(ctx, r.AddrInfo()); err != nil {
+		t.Fatal(err)
+	}
+	hop, err := s.LibP2P().NewStream(ctx, r.ID(), proto.ProtoIDv2Hop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hop.Reset()
+	// Half a request's length: the relay starts on the stream (its
+	// protocol goes with the first bytes) and waits for the rest.
+	if _, err := hop.Write([]byte{0x40}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	testwait.For(t, "the silent stranger to take a place", 10*time.Second, func() bool { return r.relays.held() == 1 })
+	testwait.For(t, "the silent stranger's place freed", 30*time.Second, func() bool { return r.relays.held() == 0 })
+	t.Logf("FIGURE a stranger that asked nothing held its place %v (bound %v)", time.Since(start).Round(time.Millisecond), strangerRequestTime)
+}
+
+// A stranger's bytes are counted over all its circuits: after its first
+// circuit carried its share, a second on the same connection carries
+// nothing. Before, each circuit had its own 4 MiB.
+func TestStrangersBytesSpanItsCircuits(t *testing.T) {
+	const share = 256 << 10
+	l := newRelayLab(t, 30*time.Second, func(r *Host) { r.relays.bytesEach = share })
+	r, a, ctx, via := l.r, l.a, l.ctx, l.via
+	s := newTestHostAt(t, "127.0.0.60")
+	var total int64
+	for i := range 2 {
+		s.LibP2P().Peerstore().ClearAddrs(a.ID()) // through r, not a's own addresses (identify gave them)
+		if err := s.LibP2P().Connect(ctx, via); err != nil {
+			t.Logf("circuit %d refused: %v", i+1, err)
+			break
+		}
+		got := sink(t, a)
+		sent, err := pour(ctx, s, a.ID(), 2*share)
+		if err == nil {
+			t.Fatalf("circuit %d carried all %d bytes, over the stranger's %d", i+1, sent, share)
+		}
+		select {
+		case n := <-got:
+			total += n
+		case <-time.After(10 * time.Second):
+			t.Fatal("a's sink did not end after the circuit was cut")
+		}
+		testwait.For(t, "the cut circuit gone", 10*time.Second, func() bool { return r.relays.held() == 0 })
+		if r.LibP2P().Network().Connectedness(s.ID()) != network.Connected {
+			t.Fatal("the stranger's connection to r closed; the test needs it open")
+		}
+	}
+	if total > share {
+		t.Fatalf("a received %d bytes from one stranger over two circuits, over its %d", total, share)
+	}
+	t.Logf("FIGURE one stranger's two circuits carried %d bytes to a (share %d)", total, share)
+}
+
+// relayLab is member r relaying for members a and b (oneGame), and via,
+// the circuit address of a through r.
+type relayLab struct {
+	r, a, b    *Host
+	tr, ta, tb *transport
+	via        peer.AddrInfo
+	ctx        context.Context // done after the lab's time
+}
+
+// newRelayLab starts a relayLab for at most d; setup, if not nil, runs on
+// r before the game starts.
+func newRelayLab(t *testing.T, d time.Duration, setup func(r *Host)) relayLab {
+	t.Helper()
+	var l relayLab
+	l.r, l.tr = newTestTransport(t, Limits{})
+	l.a, l.ta = newTestTransport(t, Limits{})
+	l.b, l.tb = newTestTransport(t, Limits{})
+	if setup != nil {
+		setup(l.r)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	l.ctx = ctx
+	oneGame(ctx, t, l.r, l.tr, l.a, l.ta, l.b, l.tb)
+	l.via = peer.AddrInfo{ID: l.a.ID(), Addrs: []ma.Multiaddr{l.r.Addrs()[0].Encapsulate(ma.StringCast("/p2p/" + l.r.ID().String() + "/p2p-circuit"))}}
+	return l
 }

@@ -148,6 +148,11 @@ func (t *Transport) Links() []LinkStats {
 	return out
 }
 
+// LinksOf is what Links says of the peers in ids that have a link, in the
+// order of ids: the loop lists its members' on each pass and everyone's
+// once a second.
+func (t *Transport) LinksOf(ids []peer.ID) []LinkStats { return t.t.statsOf(ids) }
+
 // Close stops every link after giving the queues up to linger to drain.
 func (t *Transport) Close(linger time.Duration) { t.t.close(linger) }
 

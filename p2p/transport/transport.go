@@ -1081,9 +1081,27 @@ func (t *transport) stats() []LinkStats {
 	defer t.mu.Unlock()
 	out := make([]LinkStats, 0, len(t.links))
 	for p, l := range t.links {
-		out = append(out, LinkStats{Peer: p, Stream: l.up.Load(), RTT: time.Duration(l.rtt.Load()),
-			Sent: l.sent.Load(), Recv: l.recv.Load(), Dropped: l.dropped.Load(), Connected: t.conns[p] > 0,
-			Limited: l.limited.Load(), Renewals: l.renewals.Load(), Circuits: l.circuits.Load()})
+		out = append(out, t.linkStats(p, l))
+	}
+	return out
+}
+
+// linkStats is p's link l's figures. Called with t.mu held.
+func (t *transport) linkStats(p peer.ID, l *link) LinkStats {
+	return LinkStats{Peer: p, Stream: l.up.Load(), RTT: time.Duration(l.rtt.Load()),
+		Sent: l.sent.Load(), Recv: l.recv.Load(), Dropped: l.dropped.Load(), Connected: t.conns[p] > 0,
+		Limited: l.limited.Load(), Renewals: l.renewals.Load(), Circuits: l.circuits.Load()}
+}
+
+// statsOf is stats for the peers in ids only.
+func (t *transport) statsOf(ids []peer.ID) []LinkStats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]LinkStats, 0, len(ids))
+	for _, p := range ids {
+		if l := t.links[p]; l != nil {
+			out = append(out, t.linkStats(p, l))
+		}
 	}
 	return out
 }
