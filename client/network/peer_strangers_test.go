@@ -68,9 +68,9 @@ func holdStrangers(tb testing.TB, h *transport.Host, n int) []host.Host {
 // 3-player game over real TCP connections on loopback. The host's
 // connection manager is go-libp2p's, made to trim early (16 connections,
 // 1 s of grace) so the test does not wait a minute: it trims strangers
-// only: the host never closes a member's connection, and it stays the
-// host. Waits are printed (a loop starved of CPU lags with its connection
-// intact). The strangers' connections are bounded by
+// only: the host never closes a member's connection, and nobody waits for
+// the host or replaces it unless its loop was starved rather than busy
+// (movedOnlyIfStarved). The strangers' connections are bounded by
 // transport.Limits.StrangersPerIP (they all come from 127.0.0.1). -strangers=1000
 // runs a thousand.
 func TestStrangersCannotTrimMembers(t *testing.T) {
@@ -121,7 +121,7 @@ func TestStrangersCannotTrimMembers(t *testing.T) {
 	if n := host.t.Strangers(); n > transport.DefaultLimits.StrangersPerIP {
 		t.Errorf("the host holds %d stranger connections from one address, more than the %d allowed", n, transport.DefaultLimits.StrangersPerIP)
 	}
-	survivorsAgree(t, peers, limit, 0)
+	survivorsAgree(t, peers, limit, anyHostChanges)
 	if n := replaced.Load(); n > 0 {
 		t.Logf("FIGURE %d of the members' connections to the host closed while another stayed", n)
 	}
@@ -129,14 +129,11 @@ func TestStrangersCannotTrimMembers(t *testing.T) {
 		t.Errorf("the host was left with no connection to %s while strangers held theirs", name)
 		return true
 	})
-	// A wait is a figure, not a failure: on a machine whose cores the
-	// strangers' handshakes saturate (under -race, 200 took a minute), a
-	// member's loop may lag without any connection being touched.
-	for _, p := range peers {
-		if w := p.all(EvWaiting); len(w) > 0 {
-			t.Logf("%s showed %d waits (a loop starved of CPU; its connections stayed)", p.name, len(w))
-		}
-	}
+	// A wait or a hand-over fails when the host's loop did the strangers'
+	// work; on a machine whose cores the strangers' handshakes saturate
+	// (under -race, 200 took a minute) a loop may lag without any
+	// connection being touched: a figure.
+	movedOnlyIfStarved(t, peers)
 }
 
 // knockFrame is a valid session frame of the largest size a stranger may
