@@ -20,12 +20,16 @@ import (
 // own windows, nobody giving orders): Ann hosts session name, Bo joins it
 // by its name; both print status lines. It waits until both have played
 // turn 100 and returns Ann's and Bo's processes, and each one's slot.
+// The windows draw at 20 fps, not the default 60: these tests look at a
+// frame a few hundred ms after a change (at 20 fps still several frames),
+// and at 60 the two windows' software drawing took most of their CPU.
+// TestTwoWindowsStart keeps the default rate: its bug needed it.
 func (l *windowLab) oneVsOne(t *testing.T, ctx context.Context, name string) (procs [2]*peerproc.Proc, slots [2]int64) {
 	t.Helper()
 	procs = [2]*peerproc.Proc{
 		l.window("ann", name, "host", "--name", name, "--player", "Ann", "--players", "2", "--bots", "0",
-			"--turns", "4000", "--mute", "--status-json"),
-		l.window("bo", name, "join", "--session", name, "--player", "Bo", "--mute", "--status-json"),
+			"--turns", "4000", "--mute", "--fps", "20", "--status-json"),
+		l.window("bo", name, "join", "--session", name, "--player", "Bo", "--mute", "--fps", "20", "--status-json"),
 	}
 	for i, p := range procs {
 		start, err := p.WaitEv(ctx, "start")

@@ -174,10 +174,7 @@ func FuzzDecodeWAV(f *testing.F) {
 // The embedded set: every name in doc.go exists and nothing else does; every
 // unit has its groups; the files are in the stored format and small.
 func TestEmbeddedSounds(t *testing.T) {
-	bank, names, err := Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bank, names := embedded(t)
 	doc := documentedNames(t)
 	if got := names.Sorted(); !slices.Equal(got, doc) {
 		t.Fatalf("embedded names and doc.go differ:\nembedded %v\ndoc.go   %v", got, doc)

@@ -22,10 +22,7 @@ func TestCategoryOf(t *testing.T) {
 
 // The embedded sounds carry their categories.
 func TestEmbeddedCategories(t *testing.T) {
-	bank, names, err := Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bank, names := embedded(t)
 	for name, id := range names {
 		if got, want := bank.entry(id).category, CategoryOf(name); got != want {
 			t.Errorf("%s is in %v, want %v", name, got, want)

@@ -40,6 +40,12 @@ func Demo(ctx context.Context, opt DemoOptions) error {
 	if err != nil {
 		return err
 	}
+	return demo(ctx, opt, bank, names)
+}
+
+// demo is Demo on a bank of the embedded sounds and its names (the tests
+// decode them once: under -race that takes seconds of CPU each time).
+func demo(ctx context.Context, opt DemoOptions, bank *Bank, names Names) error {
 	if len(opt.Names) == 0 {
 		fmt.Fprintln(opt.Out, strings.Join(names.Sorted(), "\n"))
 		return nil

@@ -23,9 +23,10 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("names %q", out.String())
 	}
 
+	bank, ids := embedded(t)
 	path := filepath.Join(t.TempDir(), "demo.wav")
 	var unknown *UnknownSoundError
-	err := Demo(t.Context(), DemoOptions{Names: []string{"ui.click", "ui.nope"}, WAV: path})
+	err := demo(t.Context(), DemoOptions{Names: []string{"ui.click", "ui.nope"}, WAV: path}, bank, ids)
 	if !errors.As(err, &unknown) || unknown.Name != "ui.nope" || err.Error() != `there is no sound named "ui.nope"` {
 		t.Fatalf("unknown sound: %v", err)
 	}
@@ -35,7 +36,7 @@ func TestDemo(t *testing.T) {
 
 	render := func(times int) int {
 		t.Helper()
-		if err := Demo(t.Context(), DemoOptions{Names: []string{"ui.click"}, Times: times, Seed: 1, WAV: path}); err != nil {
+		if err := demo(t.Context(), DemoOptions{Names: []string{"ui.click"}, Times: times, Seed: 1, WAV: path}, bank, ids); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(path)

@@ -35,6 +35,30 @@ func sine(name string, amp, hz float64, frames int) *Sample {
 	return NewSample(name, pcm)
 }
 
+// embeddedOnce decodes the embedded sounds and composes the music once
+// for every test that reads them (a frozen bank is only read): under -race
+// each decoding costs ~9 CPU-s, and the package runs only raced.
+var embeddedOnce = sync.OnceValue(func() embeddedSet {
+	b, n, err := Embedded()
+	return embeddedSet{b, n, err}
+})
+
+type embeddedSet struct {
+	bank  *Bank
+	names Names
+	err   error
+}
+
+// embedded is Embedded, decoded once per test binary.
+func embedded(t *testing.T) (*Bank, Names) {
+	t.Helper()
+	e := embeddedOnce()
+	if e.err != nil {
+		t.Fatal(e.err)
+	}
+	return e.bank, e.names
+}
+
 // must is for set-up that cannot fail unless the test itself is wrong.
 func must[T any](v T, err error) T {
 	if err != nil {

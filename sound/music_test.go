@@ -104,10 +104,7 @@ func TestMusicVolume(t *testing.T) {
 // music volume, silent when the music slider is at 0 while an effect still
 // plays, and loops past its end without a click.
 func TestEmbeddedMusic(t *testing.T) {
-	b, names, err := Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, names := embedded(t)
 	for _, n := range []string{"music.menu", "music.game", "ambience.wind"} {
 		if names.ForName(n) == 0 || b.entry(names.ForName(n)).category != Music {
 			t.Fatalf("%s is not a music sound", n)
