@@ -59,15 +59,11 @@ func encodedSize(t *testing.T, m session.Message) int {
 
 // A member whose acks ask for the turns after turn 1, then after turn 2,
 // and so on alternately (each a new gap to a host that answers one
-// catch-up per gap) late in a game gets answers of at most one catch-up's
-// room plus answerRatio (4) times the bytes it sent: not one catch-up per
-// ack. The others play on.
+// catch-up per gap) late in a game, for a minute and a half, gets answers
+// of at most one catch-up's room plus answerRatio (4) times the bytes it
+// sent: not one catch-up per ack. The others play on.
 func TestAcksCannotAmplifyCatchUps(t *testing.T) {
-	const (
-		ratio = 4
-		room  = 4 << 20
-		acks  = 1500
-	)
+	const acks = 9000
 	n := gameOf(t, 9, 3, simConfig())
 	for i := range 2000 {
 		if i%5 == 0 {
@@ -77,31 +73,28 @@ func TestAcksCannotAmplifyCatchUps(t *testing.T) {
 	}
 	host, bad := n.Peers[0], inSlot(t, n, 2)
 	start := host.Last()
-	sent, recv := 0, 0
+	c := newAnswerCount(n)
 	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
 		for _, m := range rd.Messages {
 			switch {
 			case p == host && m.To == bad.ID && m.Kind == session.MsgTurns && len(m.Turns) > 0 && m.Turns[0].Number < start:
-				sent += encodedSize(t, m)
+				c.answered(wireSize(t, m))
 			case p == bad && m.To == host.ID:
-				recv += encodedSize(t, m)
+				c.heard(wireSize(t, m))
 			}
 		}
 	}
 	for i := range acks {
 		m := session.Message{Kind: session.MsgAck, Epoch: host.Status.Epoch, Have: uint64(1 + i%2), Need: true}
-		recv += encodedSize(t, m)
+		c.heard(wireSize(t, m))
 		n.Inject(bad.ID, host.ID, m)
 		if i%5 == 0 {
 			proposeAll(n)
 		}
 		n.Tick()
 	}
-	t.Logf("turn %d → %d: the member sent %d bytes (%d forged acks), the host answered %d bytes of catch-ups (%.1f×)",
-		start, host.Last(), recv, acks, sent, float64(sent)/float64(recv))
-	if sent > room+ratio*recv {
-		t.Errorf("the host answered %d bytes to a member that sent %d: more than %d + %d×", sent, recv, room, ratio)
-	}
+	t.Logf("turn %d → %d with %d forged acks", start, host.Last(), acks)
+	c.check(t, "forged acks")
 }
 
 // lagAndCatchUp plays a 3-player game of seed for ticks ticks; with lag >
@@ -300,37 +293,98 @@ func wireSize(t *testing.T, m session.Message) int {
 }
 
 // answerCount holds the bytes of the answers a host sent a member and of
-// everything the member sent it, as frames on the wire.
-type answerCount struct{ sent, recv int }
+// everything the member sent it, as frames on the wire, by tick of the
+// simnet's clock.
+type answerCount struct {
+	n          *simnet.Net
+	sent, recv map[int]int
+	first      int // the tick of the first answer (0: none yet)
+}
+
+func newAnswerCount(n *simnet.Net) *answerCount {
+	return &answerCount{n: n, sent: map[int]int{}, recv: map[int]int{}}
+}
+
+// answered counts an answer of b bytes sent now.
+func (c *answerCount) answered(b int) {
+	if c.first == 0 {
+		c.first = c.n.Now
+	}
+	c.sent[c.n.Now] += b
+}
+
+// heard counts b bytes the member sent now.
+func (c *answerCount) heard(b int) { c.recv[c.n.Now] += b }
 
 // countAnswers counts, in n's traffic from now on, the answers of kinds
 // the host sends the member and what the member sends the host (forged
 // messages are added by the caller).
-
 func countAnswers(t *testing.T, n *simnet.Net, host, bad *simnet.Peer, kinds ...session.MsgKind) *answerCount {
-	c := &answerCount{}
+	c := newAnswerCount(n)
 	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
 		for _, m := range rd.Messages {
 			switch {
 			case p == host && m.To == bad.ID && slices.Contains(kinds, m.Kind):
-				c.sent += wireSize(t, m)
+				c.answered(wireSize(t, m))
 			case p == bad && m.To == host.ID:
-				c.recv += wireSize(t, m)
+				c.heard(wireSize(t, m))
 			}
 		}
 	}
 	return c
 }
 
-// checkAnswered fails unless the host answered at most one catch-up's room
-// plus 4× what the member sent.
+// answerWindow is a minute of the simnet's clock (10 ms ticks).
+const answerWindow = 6000
+
+// check fails unless the host answered at most one catch-up's room plus
+// 4× what the member sent over the whole run. It logs the worst minute
+// (window of answerWindow ticks) after the first answer: the budget's room
+// and the credit a member saved may go in one minute, so a minute's ratio
+// is not bounded by 4 (see the budget model in docs/ARCHITECTURE.md).
 func (c *answerCount) check(t *testing.T, what string) {
 	t.Helper()
 	const room, ratio = 4 << 20, 4
-	t.Logf("%s: the member sent %d bytes, the host answered %d (%.1f×)", what, c.recv, c.sent, float64(c.sent)/float64(max(c.recv, 1)))
-	if c.sent > room+ratio*c.recv {
-		t.Errorf("%s: the host answered %d bytes to a member that sent %d: more than %d + %d×", what, c.sent, c.recv, room, ratio)
+	if c.first == 0 {
+		t.Fatalf("%s: the host answered nothing", what)
 	}
+	sent, recv := 0, 0
+	for _, b := range c.sent {
+		sent += b
+	}
+	for _, b := range c.recv {
+		recv += b
+	}
+	ws, wr, at := c.worstMinute()
+	t.Logf("%s: the member sent %d bytes, the host answered %d (%.1f×); worst minute after the first answer (tick %d) starts at tick %d: %d bytes answered for %d sent (%.2f×)",
+		what, recv, sent, float64(sent)/float64(max(recv, 1)), c.first, at, ws, wr, float64(ws)/float64(max(wr, 1)))
+	if sent > room+ratio*recv {
+		t.Errorf("%s: the host answered %d bytes to a member that sent %d: more than %d + %d×", what, sent, recv, room, ratio)
+	}
+}
+
+// worstMinute finds the window of answerWindow ticks after the first
+// answer (the whole stretch after it if shorter) with the highest ratio of
+// bytes answered to bytes sent, and returns both and its first tick.
+func (c *answerCount) worstMinute() (sent, recv, at int) {
+	from, end := c.first+1, c.n.Now
+	span := max(end-from+1, 1)
+	prefix := func(m map[int]int) []int {
+		sum := make([]int, span+1)
+		for i := range span {
+			sum[i+1] = sum[i] + m[from+i]
+		}
+		return sum
+	}
+	ps, pr := prefix(c.sent), prefix(c.recv)
+	w, worst := min(answerWindow, span), -1.0
+	for a := 0; a+w <= span; a++ {
+		s, r := ps[a+w]-ps[a], pr[a+w]-pr[a]
+		if q := float64(s) / float64(max(r, 1)); q > worst {
+			worst, sent, recv, at = q, s, r, from+a
+		}
+	}
+	return sent, recv, at
 }
 
 // A member that says Hello again and again during play is welcomed back
@@ -342,10 +396,10 @@ func TestRejoinsCannotAmplifySnapshots(t *testing.T) {
 	n.Run(100)
 	host, bad := n.Peers[0], inSlot(t, n, 2)
 	c := countAnswers(t, n, host, bad, session.MsgSnapshot, session.MsgWelcome)
-	for i := range 1500 {
+	for i := range 9000 {
 		if i%10 == 0 {
 			m := session.Message{Kind: session.MsgHello, Hello: &session.Hello{Protocol: session.ProtocolVersion, GameVersion: "0.1.0", Name: "p2"}}
-			c.recv += wireSize(t, m)
+			c.heard(wireSize(t, m))
 			n.Inject(bad.ID, host.ID, m)
 		}
 		if i%5 == 0 {
@@ -353,7 +407,7 @@ func TestRejoinsCannotAmplifySnapshots(t *testing.T) {
 		}
 		n.Tick()
 	}
-	c.check(t, "150 Hellos in play")
+	c.check(t, "900 Hellos in play")
 }
 
 // After a migration, a member that follows the new host's claim saying it
@@ -362,6 +416,7 @@ func TestRejoinsCannotAmplifySnapshots(t *testing.T) {
 // after turn 1, then 2, …) the new host answers it at most one catch-up's
 // room plus 4× what it sent.
 func TestMigrationCatchUpIsCharged(t *testing.T) {
+	const acks = 9000
 	n := gameOf(t, 37, 4, simConfig())
 	host, bad := n.Peers[0], inSlot(t, n, 3)
 	bulk := make([]byte, 64<<10)
@@ -381,14 +436,14 @@ func TestMigrationCatchUpIsCharged(t *testing.T) {
 		}
 		return false
 	}
-	c := &answerCount{}
+	c := newAnswerCount(n)
 	n.OnReady = func(p *simnet.Peer, rd session.Ready) {
 		for _, m := range rd.Messages {
 			switch {
 			case p != bad && p.Status.IsHost && m.To == bad.ID && m.Kind == session.MsgTurns && len(m.Turns) > 0 && m.Turns[0].Number < start:
-				c.sent += wireSize(t, m)
+				c.answered(wireSize(t, m))
 			case p == bad && p.Status.Host == m.To:
-				c.recv += wireSize(t, m)
+				c.heard(wireSize(t, m))
 			}
 		}
 	}
@@ -398,12 +453,12 @@ func TestMigrationCatchUpIsCharged(t *testing.T) {
 	}
 	n.Lose = nil
 	h2 := hostOf(n)
-	t.Logf("after the migration: %d bytes answered", c.sent)
-	for i := range 1500 {
+	t.Logf("after the migration: %d bytes answered", c.sent[c.first])
+	for i := range acks {
 		m := session.Message{Kind: session.MsgAck, Epoch: h2.Status.Epoch, Have: uint64(1 + i%2), Need: true}
-		c.recv += wireSize(t, m)
+		c.heard(wireSize(t, m))
 		n.Inject(bad.ID, h2.ID, m)
 		n.Tick()
 	}
-	c.check(t, "a Follow of turn 0, then 1,500 forged acks")
+	c.check(t, "a Follow of turn 0, then 9,000 forged acks")
 }
