@@ -220,7 +220,7 @@ func (e noRecord) Unwrap() error { return ErrNoGame }
 
 // lookupCode finds code's record in the DHT and opens it.
 func lookupCode(ctx context.Context, kad *dht.IpfsDHT, code Code) (found, error) {
-	b, err := kad.GetValue(ctx, codeRoutingKey(code))
+	b, err := searchRecord(ctx, kad, codeRoutingKey(code))
 	switch {
 	case errors.Is(err, routing.ErrNotFound) || (err != nil && ctx.Err() != nil):
 		return found{}, noRecord{code}
@@ -235,6 +235,57 @@ func lookupCode(ctx context.Context, kad *dht.IpfsDHT, code Code) (found, error)
 		return ai, fmt.Errorf("the record of %s is not the host's (%v); ask the host for a new code", code, err)
 	}
 	return ai, nil
+}
+
+// lookupSettle is how long a lookup that found a record waits for a
+// better one (a newer sequence number) before it answers.
+const lookupSettle = time.Second
+
+// searchRecord is the best record under key that the servers near it
+// return within lookupSettle of the first, or by the time ctx ends. It
+// does not wait for every server near the key, as kad-dht's GetValue does:
+// one that does not answer (a starved one) holds GetValue up to its 10 s
+// read timeout, and GetValue then answers ctx's end with an error even when
+// it found the record, which the joiner read as "no game with that code"
+// (seen once at load 41 in the NAT matrix, where the simulated network's
+// servers share one process). A host that republished a moment ago may
+// still be outbid by its older record at some servers; the settle gives the
+// newer one time to arrive, and a joiner may use an older one anyway: it
+// names the same host, with the addresses of a few seconds before.
+func searchRecord(ctx context.Context, kad *dht.IpfsDHT, key string) ([]byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	better, err := kad.SearchValue(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	var best []byte
+	var settle <-chan time.Time
+	for {
+		select {
+		case b, ok := <-better:
+			switch {
+			case ok:
+				best = b // SearchValue sends a record only when it beats the last
+				if settle == nil {
+					settle = time.After(lookupSettle)
+				}
+			case best != nil:
+				return best, nil
+			case ctx.Err() != nil:
+				return nil, ctx.Err()
+			default:
+				return nil, routing.ErrNotFound
+			}
+		case <-settle:
+			return best, nil
+		case <-ctx.Done():
+			if best != nil {
+				return best, nil
+			}
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // publishLoop signs and stores code's record every republishEvery until
