@@ -10,6 +10,7 @@ import (
 
 	"github.com/ipfs/boxo/ipns"
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -45,13 +46,20 @@ func testDHT(t *testing.T, n int) []peer.AddrInfo {
 // testInternet starts a peer on the test DHT.
 func testInternet(t *testing.T, boot []peer.AddrInfo, progress func(Progress)) (*Internet, *transport.Host) {
 	t.Helper()
+	return testInternetRanked(t, boot, progress, nil)
+}
+
+// testInternetRanked is testInternet whose host dials in ranker's order
+// (nil: the default).
+func testInternetRanked(t *testing.T, boot []peer.AddrInfo, progress func(Progress), ranker func([]ma.Multiaddr) []network.AddrDelay) (*Internet, *transport.Host) {
+	t.Helper()
 	in := NewInternet(InternetConfig{Bootstrap: boot, RelayWait: 100 * time.Millisecond, Progress: progress, Logger: p2ptest.Log()})
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt := in.HostOptions()
-	opt.Identity, opt.Listen = k, []string{"/ip4/127.0.0.1/tcp/0"}
+	opt.Identity, opt.Listen, opt.DialRanker = k, []string{"/ip4/127.0.0.1/tcp/0"}, ranker
 	h, err := transport.NewHost(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)

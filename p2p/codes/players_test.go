@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -62,13 +61,12 @@ func TestCodeLeadsThroughAPlayer(t *testing.T) {
 	t.Logf("FIGURE the record named a way through the player %v after it joined", time.Since(began).Round(time.Millisecond))
 
 	hostPorts := listenPorts(hh)
-	joiner, jh := testInternetRanked(t, boot[2:3], func(addrs []ma.Multiaddr) []network.AddrDelay {
+	_, jh := testInternetRanked(t, boot[2:3], nil, func(addrs []ma.Multiaddr) []network.AddrDelay {
 		return transport.TCPFirst(slices.DeleteFunc(slices.Clone(addrs), func(a ma.Multiaddr) bool {
 			p, err := a.ValueForProtocol(ma.P_TCP)
 			return err == nil && !transport.IsCircuit(a) && slices.Contains(hostPorts, p)
 		}))
 	})
-	_ = joiner
 	began = time.Now()
 	if _, err := CodeResolver(code).Resolve(ctx, jh); err != nil {
 		t.Fatal(err)
@@ -123,25 +121,4 @@ func relaysOf(a ma.Multiaddr) []peer.ID {
 		return nil
 	}
 	return []peer.ID{id}
-}
-
-// testInternetRanked is testInternet whose host dials in ranker's order.
-func testInternetRanked(t *testing.T, boot []peer.AddrInfo, ranker func([]ma.Multiaddr) []network.AddrDelay) (*Internet, *transport.Host) {
-	t.Helper()
-	in := NewInternet(InternetConfig{Bootstrap: boot, RelayWait: 100 * time.Millisecond, Logger: p2ptest.Log()})
-	k, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := in.HostOptions()
-	opt.Identity, opt.Listen, opt.DialRanker = k, []string{"/ip4/127.0.0.1/tcp/0"}, ranker
-	h, err := transport.NewHost(t.Context(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	if err := in.Start(t.Context(), h); err != nil {
-		t.Fatal(err)
-	}
-	return in, h
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 
 	"hostfall/internal/testwait"
-	"hostfall/session"
 )
 
 // Public relays connect; they do not carry games. Two peers that reach
@@ -108,15 +107,7 @@ func TestGoingDirectIsNoFreshCircuit(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
 	defer cancel()
-	if err := hb.LibP2P().Connect(ctx, rca.AddrInfo(ha)); err != nil {
-		t.Fatal(err)
-	}
-	ping := session.Message{Kind: session.MsgPing, Turn: 1}
-	tb.send(ha.ID(), &ping)
-	<-ta.in
-	if !linkOf(tb, ha.ID()).Limited {
-		t.Fatal("the first stream is not on the limited circuit")
-	}
+	ping := limitedStream(ctx, t, ha, rca, hb, ta, tb)
 	if err := ha.LibP2P().Connect(network.WithForceDirectDial(ctx, "as hole punching dials"), hb.AddrInfo()); err != nil {
 		t.Fatal(err)
 	}
