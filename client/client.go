@@ -244,6 +244,9 @@ type PeerStatus struct {
 	// circuit (a public relay); Renewed counts the fresh circuits since.
 	Limited bool
 	Renewed int
+	// Via: the player of this game whose relay carries the connection to
+	// this peer (no direct path was found); "" when none does.
+	Via string
 }
 
 // Path is how a peer is reached in an internet game.

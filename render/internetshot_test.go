@@ -149,6 +149,11 @@ func TestShotInternetLobby(t *testing.T) {
 				Text: "Connected through a relay — trying to go direct"}, Peers: []client.PeerStatus{
 				{Name: "Ann", Slot: 0, Host: true, PingMillis: 180.4, Path: client.PathRelayed, Limited: true, Renewed: 3},
 				{Name: "Bo", Slot: 1, Self: true}}}},
+			// No direct path to the host, but a player of the game relays.
+			{"player-relay", 1, client.NetStatus{Online: true, Host: "Ann", Internet: client.InternetStatus{Available: true, On: true,
+				Text: "Connected through a relay that carries games (another player's of this game, or your own) — trying to go direct"}, Peers: []client.PeerStatus{
+				{Name: "Ann", Slot: 0, Host: true, PingMillis: 80.2, Path: client.PathRelayed, Via: "Cyrillus"},
+				{Name: "Bo", Slot: 1, Self: true}, {Name: "Cyrillus", Slot: 2, PingMillis: 40.1, Path: client.PathDirect}}}},
 		} {
 			name := fmt.Sprintf("lobby-internet-%s-%dx%d", who.name, sz.w, sz.h)
 			t.Run(name, func(t *testing.T) {
@@ -202,6 +207,8 @@ func TestShotInternetLobby(t *testing.T) {
 					wants = []string{"LAN (the internet failed)", "—"}
 				case "limited":
 					wants = []string{"internet (public libp2p network)", "relay · renewed 3", "180.4 ms"}
+				case "player-relay":
+					wants = []string{"internet (public libp2p network)", "via Cyrillus's relay", "direct"}
 				}
 				for _, want := range wants {
 					if !drawn[want] {

@@ -243,6 +243,8 @@ func (a *App) drawNetPanel() {
 		switch {
 		case p.Limited:
 			small.text(small.fit(limitedPath(p.Renewed), l.Max.X-x-230), x+150, y, alignLeft, colDim)
+		case p.Path == client.PathRelayed && p.Via != "":
+			small.text(small.fit("via "+p.Via+"'s relay", l.Max.X-x-230), x+150, y, alignLeft, colText)
 		case p.Path == client.PathRelayed:
 			small.text("via relay", x+150, y, alignLeft, colDim)
 		case p.Path == client.PathDirect:

@@ -25,7 +25,7 @@ SECONDS=0
 # Linux peers) and the arm64 and 386 server builds. Every test gated by
 # releasetest matches release_tests and lives in release_pkgs
 # (internal/releasetest's own test checks both).
-release_tests='^(TestWindows.*|TestLANLinuxAndWindows|TestServerBinariesAreStatic|TestCrossBuildsPlayTheSameSim|TestPlayerRelaysInNamespaces)$'
+release_tests='^(TestWindows.*|TestLANLinuxAndWindows|TestServerBinariesAreStatic|TestCrossBuildsPlayTheSameSim|TestPlayerRelaysInNamespaces|TestInternetCodeThroughAPlayer)$'
 release_pkgs=(./deploy ./p2p/e2e)
 echo "== release-check: the release tests (${release_pkgs[*]})"
 mkdir -p bin

@@ -77,15 +77,15 @@ func (ps *PeerLines) Internet() func(codes.Progress) {
 		case "publishing":
 			text = fmt.Sprintf("publishing your game… (%d relays)", p.Relays)
 		case "published":
-			text = fmt.Sprintf("your game is published as %s (%d relays)", p.Code, p.Relays)
+			text = fmt.Sprintf("your game is published as %s (%d relays, %d ways in through players)", p.Code, p.Relays, p.Players)
 		case "finding":
 			text = fmt.Sprintf("finding %s…", p.Code)
 		case "found":
-			text = fmt.Sprintf("found %s (%d relay addresses)", p.Code, p.Relays)
+			text = fmt.Sprintf("found %s (%d relay addresses, %d ways in through players)", p.Code, p.Relays, p.Players)
 		case "relayed-only":
 			text = fmt.Sprintf("no direct path to %s: public relays only introduce players, they do not carry games, and this connection ends within a couple of minutes; to play, use a relay of your own (hostfall relay, then --relay for both), or forward a port to this machine; in a game of three or more, a player who reaches you both relays for you by itself", p.Peer)
 		}
-		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("direct", p.Direct), KV("peer", p.Peer))
+		s.Emit("internet", text, KV("step", p.Step), KV("code", p.Code.String()), KV("relays", p.Relays), KV("via", p.Via), KV("direct", p.Direct), KV("players", p.Players), KV("peer", p.Peer))
 	}
 }
 

@@ -76,8 +76,8 @@ func convert(ev Event, lobby *session.Lobby, tick time.Duration, self peer.ID) (
 // netStatus maps a peer's status to the network panel: the session's
 // players in slot order (this one marked Self, the host Host), then its
 // spectators, with the round trip to each and, given path, how each is
-// reached over the internet.
-func netStatus(st Status, l *session.Lobby, tick time.Duration, path func(id string) client.Path) client.NetStatus {
+// reached over the internet (and through which relay without limits).
+func netStatus(st Status, l *session.Lobby, tick time.Duration, path func(id string) (client.Path, string)) client.NetStatus {
 	turn := time.Duration(max(l.TurnTicks, 1)) * tick
 	ns := client.NetStatus{
 		Online: true, Host: hostName(l, st.Host.String()), Epoch: session.EpochGeneration(st.Epoch), Turn: st.Turn,
@@ -100,7 +100,11 @@ func netStatus(st Status, l *session.Lobby, tick time.Duration, path func(id str
 		if p.Self {
 			p.PingMillis = 0
 		} else if path != nil {
-			p.Path = path(id)
+			var relay string
+			p.Path, relay = path(id)
+			if s := l.SlotOf(session.PeerID(relay)); relay != "" && s >= 0 {
+				p.Via = l.Slots[s].Name
+			}
 		}
 		if ok && ps.Limited && !p.Self {
 			p.Limited, p.Renewed, p.Path = true, int(ps.Circuits), client.PathRelayed

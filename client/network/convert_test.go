@@ -128,4 +128,21 @@ func TestNetStatus(t *testing.T) {
 			}
 		})
 	}
+	// Over the internet: Ann through Cy's relay, Cy direct, the spectator
+	// through a relay that is no player's.
+	path := func(id string) (client.Path, string) {
+		switch id {
+		case ann.String():
+			return client.PathRelayed, cy.String()
+		case cy.String():
+			return client.PathDirect, ""
+		}
+		return client.PathRelayed, ids[1].String() + "x"
+	}
+	got := netStatus(Status{Self: bo, Host: ann, Joined: true}, l, tick, path)
+	want := []client.PeerStatus{{Name: "Ann", Host: true, PingMillis: -1, Path: client.PathRelayed, Via: "Cy"}, {Name: "Bo", Slot: 2, Self: true},
+		{Name: "Cy", Slot: 3, PingMillis: -1, Path: client.PathDirect}, {Name: "spectator " + shortID(spec.String()), Slot: -1, PingMillis: -1, Path: client.PathRelayed}}
+	if fmt.Sprintf("%+v", got.Peers) != fmt.Sprintf("%+v", want) {
+		t.Errorf("over the internet: got  %+v\nwant %+v", got.Peers, want)
+	}
 }

@@ -201,7 +201,7 @@ func TestInternetPathText(t *testing.T) {
 			t.Errorf("status %+v, want %q", st, tt.want)
 		}
 	}
-	if got := ip.path("not a peer ID"); got != client.PathUnknown {
+	if got, _ := ip.path("not a peer ID"); got != client.PathUnknown {
 		t.Errorf("an ID that does not parse is reached %v", got)
 	}
 	var none *inetPlay

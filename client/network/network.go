@@ -779,7 +779,7 @@ func (c *Client) Status() client.NetStatus {
 	}
 	l := s.peer.Lobby()
 	pst := s.peer.Status()
-	var path func(string) client.Path
+	var path func(string) (client.Path, string)
 	if c.inet != nil {
 		path = c.inet.path
 	}

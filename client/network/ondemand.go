@@ -133,39 +133,50 @@ func ProgressText(p codes.Progress) (text string, failed bool) {
 }
 
 // onPath tells the screens how a peer of the game is reached.
-func (ip *inetPlay) onPath(_ peer.ID, k transport.PathKind) {
+func (ip *inetPlay) onPath(p peer.ID, k transport.PathKind) {
 	if k == transport.PathDirect {
 		ip.say("direct — the game no longer goes through a relay", false)
 		return
 	}
-	ip.say("connected through a relay — trying to go direct", false)
+	ip.say(ip.relayedText(p), false)
+}
+
+// relayedText says how a relayed peer is carried: a public relay only
+// while hole punching tries, a relay without limits (a player's of the
+// game, or the players' own) for as long as the game needs.
+func (ip *inetPlay) relayedText(p peer.ID) string {
+	if ip.h != nil && ip.h.CarriedBy(p) != "" {
+		return "connected through a relay that carries games (another player's of this game, or your own) — trying to go direct"
+	}
+	return "connected through a relay — trying to go direct"
 }
 
 // joined says how this joiner reached host, once it is in the game.
 func (ip *inetPlay) joined(host peer.ID) {
 	if ip.in.Paths()[host] == transport.PathRelayed {
-		ip.say("connected through a relay — trying to go direct", false)
+		ip.say(ip.relayedText(host), false)
 		return
 	}
 	ip.say("connected directly to the host", false)
 }
 
-// path is how peer id is reached, for the network panel.
-func (ip *inetPlay) path(id string) client.Path {
+// path is how peer id is reached, for the network panel, and the relay
+// without limits that carries it, if one does (a player's of the game).
+func (ip *inetPlay) path(id string) (client.Path, string) {
 	if ip == nil {
-		return client.PathUnknown
+		return client.PathUnknown, ""
 	}
 	p, err := peer.Decode(id)
 	if err != nil {
-		return client.PathUnknown
+		return client.PathUnknown, ""
 	}
 	switch ip.in.Paths()[p] {
 	case transport.PathRelayed:
-		return client.PathRelayed
+		return client.PathRelayed, ip.h.CarriedBy(p).String()
 	case transport.PathDirect:
-		return client.PathDirect
+		return client.PathDirect, ""
 	}
-	return client.PathUnknown
+	return client.PathUnknown, ""
 }
 
 // unreachableHint follows the refusal of an internet join that found the

@@ -153,6 +153,9 @@ func (c *Client) seek(ctx context.Context, s *netSession, rec *LastGame, timeout
 				c.log.Info("a player named its host", "asked", ai.ID, "host", host)
 				next := rec.member(host).addrInfo()
 				next.Addrs = append(next.Addrs, c.opt.Host.LibP2P().Peerstore().Addrs(host)...)
+				// The player who answered relays for its game: a host this
+				// peer cannot reach directly is reached through it.
+				next.Addrs = append(next.Addrs, c.opt.Host.CircuitsVia(ai.ID)...)
 				cands = slices.Insert(slices.DeleteFunc(cands[i+1:], func(x peer.AddrInfo) bool { return x.ID == host }), 0, next)
 				i = -1
 			}

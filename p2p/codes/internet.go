@@ -80,7 +80,10 @@ type Progress struct {
 	Relays int
 	Via    string // published: the relays' peer IDs, comma-separated
 	Direct int    // published: public direct addresses in the record (a port mapping, a public IP)
-	Peer   string // relayed-only: the peer hole punching did not reach
+	// Players: published or found, the ways in through players of the
+	// host's game whose relay carries it (circuits in the record).
+	Players int
+	Peer    string // relayed-only: the peer hole punching did not reach
 }
 
 // Internet is this peer on the public libp2p network: a DHT client,
@@ -304,6 +307,36 @@ func (in *Internet) publishAddrs() []ma.Multiaddr {
 	return out
 }
 
+// maxViaPlayers bounds the circuits through players a record names (an
+// IPNS record holds 10 KiB at most).
+const maxViaPlayers = 8
+
+// recordAddrs are what the code's record names now: publishAddrs, and
+// circuits through the players of the game whose relay holds a
+// reservation of this host's (transport.Host.MemberRelays). A player is
+// named at its public addresses, which a joiner can dial; on a network
+// with no public address (a LAN, tests on loopback) at all of them, as
+// publishAddrs does; a player with no public address on the internet is
+// left out, since a joiner reaches it no better than the host.
+func (in *Internet) recordAddrs() hostAddrs {
+	own := in.publishAddrs()
+	online := slices.ContainsFunc(own, manet.IsPublicAddr) // a circuit's too: its relay's address
+	var via []ma.Multiaddr
+	for _, m := range in.h.MemberRelays() {
+		addrs := slices.DeleteFunc(slices.Clone(m.Addrs), func(a ma.Multiaddr) bool { return !manet.IsPublicAddr(a) })
+		if len(addrs) == 0 && !online {
+			addrs = m.Addrs
+		}
+		hop := ma.StringCast("/p2p/" + m.ID.String() + "/p2p-circuit")
+		for _, a := range addrs {
+			if len(via) < maxViaPlayers {
+				via = append(via, a.Encapsulate(hop))
+			}
+		}
+	}
+	return hostAddrs{own: own, viaPlayers: via}
+}
+
 // advertise is the host's AddrsFactory: its addresses, less the public
 // IPv4 ones that peers observed and AutoNAT v2 has not found reachable
 // (yet), so that neither its code's record nor what identify tells other
@@ -449,16 +482,22 @@ const (
 )
 
 // Find resolves a code to its host within FindTimeout: its peer ID and
-// the addresses it signed (circuits through its relays first).
+// the addresses it signed (circuits through players of its game first,
+// then through its relays).
 func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) {
+	f, err := in.find(ctx, code)
+	return f.AddrInfo, err
+}
+
+func (in *Internet) find(ctx context.Context, code Code) (found, error) {
 	kad := in.kad.Load()
 	if kad == nil {
-		return peer.AddrInfo{}, errors.New("codes: internet play is not started")
+		return found{}, errors.New("codes: internet play is not started")
 	}
 	in.progress(Progress{Step: "finding", Code: code})
 	ctx, cancel := context.WithTimeout(ctx, FindTimeout)
 	defer cancel()
-	ai, err := lookupCode(ctx, kad, code)
+	f, err := lookupCode(ctx, kad, code)
 	// A lookup that finds nothing is not the last word while the routing
 	// table fills (a client's table is empty until identify finishes, and a
 	// bootstrap peer may just have gone): it is asked again for
@@ -467,15 +506,15 @@ func (in *Internet) Find(ctx context.Context, code Code) (peer.AddrInfo, error) 
 		select {
 		case <-ctx.Done():
 		case <-time.After(lookupAgain):
-			ai, err = lookupCode(ctx, kad, code)
+			f, err = lookupCode(ctx, kad, code)
 		}
 	}
 	if err != nil {
-		return ai, err
+		return f, err
 	}
-	in.log.Debug("code found", "code", code, "addrs", ai.Addrs)
-	in.progress(Progress{Step: "found", Code: code, Relays: countCircuits(ai.Addrs)})
-	return ai, nil
+	in.log.Debug("code found", "code", code, "addrs", f.Addrs, "via players", len(f.viaPlayers))
+	in.progress(Progress{Step: "found", Code: code, Relays: countCircuits(f.Addrs) - len(f.viaPlayers), Players: len(f.viaPlayers)})
+	return f, nil
 }
 
 func (in *Internet) progress(p Progress) {
@@ -492,23 +531,50 @@ var ErrNoInternet = errors.New("short invite codes are found on the internet, an
 // until hole punching can take the connection direct.
 type CodeResolver Code
 
-// Resolve looks the code up.
+// Resolve looks the code up. When the record names a way in through a
+// player of the host's game, that is tried first (viaPlayersFirst): a
+// volunteer's relay only introduces, a player's carries the game.
 func (c CodeResolver) Resolve(ctx context.Context, h *transport.Host) (peer.AddrInfo, error) {
 	in := On(h)
 	if in == nil {
 		return peer.AddrInfo{}, ErrNoInternet
 	}
-	ai, err := in.Find(ctx, Code(c))
-	if err != nil || countCircuits(ai.Addrs) == 0 {
-		return ai, err
+	f, err := in.find(ctx, Code(c))
+	if err != nil || countCircuits(f.Addrs) == 0 {
+		return f.AddrInfo, err
 	}
 	if !in.AwaitHolePunch(ctx) {
 		in.log.Warn("hole punching is not ready (no public address of ours known yet); the connection may stay relayed")
 	}
-	if in.hostGone(ctx, ai) {
-		return ai, fmt.Errorf("%w (%s): the game with that code has ended (its host is at none of its relays any more)", ErrNoGame, Code(c))
+	if in.viaPlayersFirst(ctx, f) {
+		return f.AddrInfo, nil
 	}
-	return ai, nil
+	if in.hostGone(ctx, f.AddrInfo) {
+		return f.AddrInfo, fmt.Errorf("%w (%s): the game with that code has ended (its host is at none of its relays any more)", ErrNoGame, Code(c))
+	}
+	return f.AddrInfo, nil
+}
+
+// playersWait bounds viaPlayersFirst's dial.
+const playersWait = 5 * time.Second
+
+// viaPlayersFirst dials the host of f at its direct addresses and through
+// the relays of its game's players alone (playersWait at most), and reports
+// whether that reached it: the join then goes on over that connection
+// (hole punching still tries to go direct over it), and no volunteer's
+// relay is needed.
+func (in *Internet) viaPlayersFirst(ctx context.Context, f found) bool {
+	if len(f.viaPlayers) == 0 {
+		return false
+	}
+	addrs := slices.DeleteFunc(slices.Clone(f.Addrs), func(a ma.Multiaddr) bool {
+		return transport.IsCircuit(a) && !slices.ContainsFunc(f.viaPlayers, a.Equal)
+	})
+	ctx, cancel := context.WithTimeout(ctx, playersWait)
+	defer cancel()
+	err := in.h.LibP2P().Connect(ctx, peer.AddrInfo{ID: f.ID, Addrs: addrs})
+	in.log.Debug("host of the code dialled through its players' relays first", "peer", f.ID, "err", err)
+	return err == nil
 }
 
 // probeTimeout bounds hostGone's dial.

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ipfs/boxo/ipns"
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -44,13 +46,20 @@ func testDHT(t *testing.T, n int) []peer.AddrInfo {
 // testInternet starts a peer on the test DHT.
 func testInternet(t *testing.T, boot []peer.AddrInfo, progress func(Progress)) (*Internet, *transport.Host) {
 	t.Helper()
+	return testInternetRanked(t, boot, progress, nil)
+}
+
+// testInternetRanked is testInternet whose host dials in ranker's order
+// (nil: the default).
+func testInternetRanked(t *testing.T, boot []peer.AddrInfo, progress func(Progress), ranker func([]ma.Multiaddr) []network.AddrDelay) (*Internet, *transport.Host) {
+	t.Helper()
 	in := NewInternet(InternetConfig{Bootstrap: boot, RelayWait: 100 * time.Millisecond, Progress: progress, Logger: p2ptest.Log()})
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt := in.HostOptions()
-	opt.Identity, opt.Listen = k, []string{"/ip4/127.0.0.1/tcp/0"}
+	opt.Identity, opt.Listen, opt.DialRanker = k, []string{"/ip4/127.0.0.1/tcp/0"}, ranker
 	h, err := transport.NewHost(t.Context(), opt)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +162,7 @@ func TestCodeRecordChecks(t *testing.T) {
 	code := CodeFor(h.ID(), salt)
 	now := time.Now()
 	addrs := []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.7/tcp/4001")}
-	good, err := codeRecord(h, code, salt, 1, now, addrs)
+	good, err := codeRecord(h, code, salt, 1, now, hostAddrs{own: addrs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +175,7 @@ func TestCodeRecordChecks(t *testing.T) {
 	}
 	// Another peer signs a record under the same code (it knows the code,
 	// so it can derive the key), naming itself: its ID does not hash to it.
-	squat, err := codeRecord(other, code, salt, 2, now, addrs)
+	squat, err := codeRecord(other, code, salt, 2, now, hostAddrs{own: addrs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +186,7 @@ func TestCodeRecordChecks(t *testing.T) {
 	if _, err := openCodeRecord(CodeFor(h.ID(), []byte("x")), good, now); err == nil {
 		t.Error("a record read under another code was accepted")
 	}
-	last, err := codeRecord(h, code, salt, 3, now, []ma.Multiaddr{})
+	last, err := codeRecord(h, code, salt, 3, now, hostAddrs{own: []ma.Multiaddr{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,14 +198,78 @@ func TestCodeRecordChecks(t *testing.T) {
 	}
 }
 
+// A record names circuits through players of the host's game apart, sealed
+// by the host: the joiner reads them first. Circuits sealed by another
+// peer, or addresses that are no circuits, make the record refused.
+func TestCodeRecordViaPlayers(t *testing.T) {
+	h, player, other := p2ptest.NewHost(t), p2ptest.NewHost(t), p2ptest.NewHost(t)
+	salt := []byte("0123456789abcdef")
+	code := CodeFor(h.ID(), salt)
+	now := time.Now()
+	own := []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.7/tcp/4001")}
+	via := ma.StringCast("/ip4/11.0.0.9/tcp/4001/p2p/" + player.ID().String() + "/p2p-circuit")
+	b, err := codeRecord(h, code, salt, 1, now, hostAddrs{own: own, viaPlayers: []ma.Multiaddr{via}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := openCodeRecord(code, b, now)
+	if err != nil || f.ID != h.ID() || len(f.viaPlayers) != 1 || !f.viaPlayers[0].Equal(via) ||
+		len(f.Addrs) != 2 || !f.Addrs[0].Equal(via) || !f.Addrs[1].Equal(own[0]) {
+		t.Fatalf("a record with a way through a player: %+v, %v", f, err)
+	}
+	t.Logf("record with one way through a player: %d bytes (IPNS allows 10240)", len(b))
+
+	// The players' circuits of another host's record, put into this one
+	// by someone who knows the code (it can re-sign the IPNS record).
+	foreign, err := codeRecord(other, code, salt, 1, now, hostAddrs{own: own, viaPlayers: []ma.Multiaddr{via}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ipns.UnmarshalRecord(foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stolen, err := metaBytes(rec, mdViaPlayers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := ipns.UnmarshalRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := metaBytes(mine, mdPeerRecord)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := ipns.NewRecord(codeKey(code), ipns.NameFromPeer(h.ID()).AsPath(), 2, now.Add(recordLife), republishEvery,
+		ipns.WithMetadata(map[string]any{mdPeerRecord: sealed, mdSalt: salt, mdViaPlayers: stolen}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := ipns.MarshalRecord(forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openCodeRecord(code, fb, now); err == nil {
+		t.Error("circuits sealed by another peer were accepted")
+	}
+	direct, err := codeRecord(h, code, salt, 3, now, hostAddrs{own: own, viaPlayers: own})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openCodeRecord(code, direct, now); err == nil || !strings.Contains(err.Error(), "not relay circuits") {
+		t.Errorf("a direct address among the ways through players: %v", err)
+	}
+}
+
 // A record from the network never crashes the joiner, and one it accepts
 // names the host the code hashes from.
 func FuzzOpenCodeRecord(f *testing.F) {
-	h := p2ptest.NewHost(f)
+	h, other := p2ptest.NewHost(f), p2ptest.NewHost(f)
 	salt := []byte("0123456789abcdef")
 	code := CodeFor(h.ID(), salt)
 	now := time.Unix(1_800_000_000, 0)
-	good, err := codeRecord(h, code, salt, 1, now, []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.7/tcp/4001")})
+	good, err := codeRecord(h, code, salt, 1, now, hostAddrs{own: []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.7/tcp/4001")}, viaPlayers: []ma.Multiaddr{ma.StringCast("/ip4/11.0.0.9/tcp/4001/p2p/" + other.ID().String() + "/p2p-circuit")}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -62,6 +62,14 @@ func TestPlayerRelaysInNamespaces(t *testing.T) {
 	t.Logf("FIGURE bo joined ann through cy's relay %v after its process started", time.Since(start).Round(time.Millisecond))
 	peers := []*peerproc.Proc{ann, bo, cy}
 	w.survive(peers, turns, 0, 2*time.Minute)
+	nobodyAway(t, peers)
+}
+
+// nobodyAway fails when a player printed a player away or gone before its
+// game's end, and prints each one's waiting lines and longest stall as
+// figures.
+func nobodyAway(t *testing.T, peers []*peerproc.Proc) {
+	t.Helper()
 	for _, p := range peers {
 		for _, ev := range []string{"player_away", "player_left"} {
 			if lines := beforeEnd(p, ev); len(lines) > 0 {
@@ -91,4 +99,62 @@ func tcpAddr(ctx context.Context, w *world, p *peerproc.Proc, ip string) string 
 	}
 	w.t.Fatalf("%s listens on no TCP address on %s: %v", p.Name, ip, l)
 	return ""
+}
+
+// TestInternetCodeThroughAPlayer: internet play over the simulated public
+// network, where the host sits behind a NAT that maps each destination to
+// a new port and the last joiner behind one that lets in only what answers
+// its own packets: hole punching cannot connect those two. Cy, a player
+// with a public address, joins first; the host then holds a reservation on
+// cy's relay and publishes its code again naming that way in. Bo finds the
+// code and gets in through cy's relay: never over a volunteer's (limited)
+// relay, no "relayed-only" warning for anyone, and the game plays to its
+// end with equal hashes and nobody away or gone.
+func TestInternetCodeThroughAPlayer(t *testing.T) {
+	releasetest.Skip(t, "a 3-player internet game in namespaces, one player in through another's relay by the code alone")
+	t.Parallel()
+	w := newWorldPrefixed(t, "ip-")
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	iw := newInternetWorldWith(ctx, w, 12, "")
+	pub, err := w.lab.Namespace("public")
+	w.must(err)
+	link, err := iw.wan.PlugIP(pub, 50)
+	w.must(err)
+	const turns = 300 // 15 s
+	ann := w.run(iw.symmetric, "ann", hostArgs("through-cy", 3, turns, iw.internetArgs()...)...)
+	code := w.waitEv(ctx, ann, "invite").Str("code")
+	cy := w.run(pub, "cy", joinArgs("cy", append([]string{"--invite", code, "--listen", "/ip4/" + link.IP + "/tcp/4001"}, iw.internetArgs()...)...)...)
+	w.waitEv(ctx, cy, "joined")
+	began := time.Now()
+	named := w.wait(ctx, ann, func(l peerproc.Line) bool {
+		return l.Ev() == "internet" && l.Str("step") == "published" && l.Int("players") > 0
+	})
+	t.Logf("FIGURE the host's record named a way in through cy %v after cy joined: %v", time.Since(began).Round(time.Millisecond), named)
+	began = time.Now()
+	bo := w.run(iw.join, "bo", joinArgs("bo", append([]string{"--invite", code}, iw.internetArgs()...)...)...)
+	found := w.wait(ctx, bo, func(l peerproc.Line) bool { return l.Ev() == "internet" && l.Str("step") == "found" })
+	w.waitEv(ctx, bo, "joined")
+	t.Logf("FIGURE bo joined %v after its process started (%v)", time.Since(began).Round(time.Millisecond), found)
+	if found.Int("players") == 0 {
+		t.Errorf("bo found a record with no way in through a player: %v", found)
+	}
+	peers := []*peerproc.Proc{ann, bo, cy}
+	w.survive(peers, turns, 0, 2*time.Minute)
+	nobodyAway(t, peers)
+	for _, p := range peers {
+		for _, l := range p.Find("path") {
+			if l["limited"] == true {
+				t.Errorf("%s: a volunteer's relay carried the game: %v", p.Name, l)
+			}
+		}
+		for _, l := range p.Find("internet") {
+			if l.Str("step") == "relayed-only" {
+				t.Errorf("%s was told no relay carries its game: %v", p.Name, l)
+			}
+		}
+	}
+	for _, l := range bo.Find("path") {
+		t.Logf("bo's path: %v", l)
+	}
 }

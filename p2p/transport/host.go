@@ -95,6 +95,9 @@ type Host struct {
 	// relays bounds strangers' circuits through this peer's relay
 	// (relaygate.go).
 	relays *relayGate
+	// memberRelays are the members whose relay this peer holds a
+	// reservation on (playerrelay.go; MemberRelays).
+	memberRelays atomic.Pointer[func() []peer.ID]
 }
 
 // Attach keeps v with this host under key, as a context keeps values: the

@@ -73,3 +73,20 @@ func (h *Host) Unlimited(p peer.ID) bool {
 	}
 	return false
 }
+
+// CarriedBy is the relay whose circuit without limits carries this peer's
+// connection to p, when it holds no direct one: a player of the game that
+// relays for it (playerrelay.go) or a relay of the players' own; "" when
+// p is reached directly, over a limited circuit only, or not at all.
+func (h *Host) CarriedBy(p peer.ID) peer.ID {
+	var via peer.ID
+	for _, c := range h.h.Network().ConnsToPeer(p) {
+		switch a := c.RemoteMultiaddr(); {
+		case !IsCircuit(a):
+			return ""
+		case !c.Stat().Limited && via == "":
+			via = relayOf(a)
+		}
+	}
+	return via
+}

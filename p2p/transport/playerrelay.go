@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,6 +90,8 @@ func startPlayerRelay(t *transport) *playerRelay {
 	member := t.isMember
 	t.h.gate.viaMember.Store(&member)
 	t.h.relays.member.Store(&member)
+	held := pr.heldRelays
+	t.h.memberRelays.Store(&held)
 	t.wg.Add(1)
 	go pr.reserveLoop()
 	return pr
@@ -196,6 +199,67 @@ func (pr *playerRelay) reserveAll() {
 	}
 }
 
+// heldRelays are the members whose relay this peer holds a live
+// reservation on and reaches directly (Host.MemberRelays).
+func (pr *playerRelay) heldRelays() []peer.ID {
+	if pr.t.ctx.Err() != nil {
+		return nil
+	}
+	now := time.Now()
+	pr.mu.Lock()
+	var out []peer.ID
+	for p, until := range pr.held {
+		if until.After(now) {
+			out = append(out, p)
+		}
+	}
+	pr.mu.Unlock()
+	return slices.DeleteFunc(out, func(p peer.ID) bool {
+		return !pr.t.isMember(p) || len(directConns(pr.t.h.h.Network(), p)) == 0
+	})
+}
+
+// MemberRelays are the players of this peer's game whose relay it holds a
+// reservation on, each with the addresses this peer knows of it (the
+// circuits of its own aside), sorted by peer: a peer that reaches one of
+// them reaches this one through it, at
+// /…/p2p/PLAYER/p2p-circuit/p2p/THIS. A host publishes them with its
+// game's code (package codes), so that a joiner who cannot reach it
+// directly gets in through a player of the game rather than over a
+// volunteer's relay.
+func (h *Host) MemberRelays() []peer.AddrInfo {
+	f := h.memberRelays.Load()
+	if f == nil {
+		return nil
+	}
+	ids := (*f)()
+	slices.Sort(ids)
+	out := make([]peer.AddrInfo, 0, len(ids))
+	for _, p := range ids {
+		addrs := slices.DeleteFunc(h.h.Peerstore().Addrs(p), IsCircuit)
+		if len(addrs) > 0 {
+			out = append(out, peer.AddrInfo{ID: p, Addrs: addrs})
+		}
+	}
+	return out
+}
+
+// CircuitsVia are circuit addresses through relay r, at each address this
+// peer holds a direct connection to r on: a peer reached through r (a
+// player of the game that relays for it) is dialled at them followed by
+// /p2p/PEER.
+func (h *Host) CircuitsVia(r peer.ID) []ma.Multiaddr {
+	hop, err := ma.NewMultiaddr("/p2p/" + r.String() + "/p2p-circuit")
+	if err != nil {
+		return nil
+	}
+	var out []ma.Multiaddr
+	for _, c := range directConns(h.h.Network(), r) {
+		out = append(out, c.RemoteMultiaddr().Encapsulate(hop))
+	}
+	return out
+}
+
 // directConns are the connections to p that run over no relay.
 func directConns(n network.Network, p peer.ID) []network.Conn {
 	var out []network.Conn
@@ -215,15 +279,8 @@ func (t *transport) viaMembers(p peer.ID) []ma.Multiaddr {
 	}
 	var out []ma.Multiaddr
 	for _, r := range t.members() {
-		if r == p {
-			continue
-		}
-		hop, err := ma.NewMultiaddr("/p2p/" + r.String() + "/p2p-circuit")
-		if err != nil {
-			continue
-		}
-		for _, c := range directConns(t.h.h.Network(), r) {
-			out = append(out, c.RemoteMultiaddr().Encapsulate(hop))
+		if r != p {
+			out = append(out, t.h.CircuitsVia(r)...)
 		}
 	}
 	return out

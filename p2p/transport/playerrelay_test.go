@@ -75,15 +75,7 @@ func TestPlayerRelayReplacesALimitedCircuit(t *testing.T) {
 	t.Cleanup(func() { ta.close(0); tb.close(0) })
 	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
 	defer cancel()
-	if err := hb.LibP2P().Connect(ctx, rca.AddrInfo(ha)); err != nil {
-		t.Fatal(err)
-	}
-	ping := session.Message{Kind: session.MsgPing, Turn: 1}
-	tb.send(ha.ID(), &ping)
-	<-ta.in
-	if !linkOf(tb, ha.ID()).Limited {
-		t.Fatal("the first stream is not on the limited circuit")
-	}
+	ping := limitedStream(ctx, t, ha, rca, hb, ta, tb)
 	oneGame(ctx, t, r, tr, ha, ta, hb, tb)
 	start := time.Now()
 	testwait.For(t, "the stream off the limited circuit", 10*time.Second, func() bool {
@@ -192,4 +184,21 @@ func testID(t *testing.T) peer.ID {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// limitedStream connects hb to ha through ha's limited circuit (rca's
+// relay) and has tb send ta a ping, whose session stream must run on that
+// circuit; it returns the ping, for more.
+func limitedStream(ctx context.Context, t *testing.T, ha *Host, rca *RelayClient, hb *Host, ta, tb *transport) session.Message {
+	t.Helper()
+	if err := hb.LibP2P().Connect(ctx, rca.AddrInfo(ha)); err != nil {
+		t.Fatal(err)
+	}
+	ping := session.Message{Kind: session.MsgPing, Turn: 1}
+	tb.send(ha.ID(), &ping)
+	<-ta.in
+	if !linkOf(tb, ha.ID()).Limited {
+		t.Fatal("the first stream is not on the limited circuit")
+	}
+	return ping
 }

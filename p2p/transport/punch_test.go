@@ -10,6 +10,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
+
+	"hostfall/internal/testwait"
 )
 
 // Public relays connect; they do not carry games. Two peers that reach
@@ -83,5 +85,49 @@ func TestPunchWindowLeavesRoomForARenewal(t *testing.T) {
 	}
 	if !w.openFor("other", limitedGrace) {
 		t.Fatal("a peer never reached over a limited circuit has no open window")
+	}
+}
+
+// Two peers on a volunteer's limited circuit go direct (as hole punching
+// takes them): the session streams move to the direct connection, and
+// neither side reports a fresh relay circuit for it (before, the side whose
+// old stream the other reset counted the direct stream as one: a status
+// line "relay circuit … replaced" for a game that had gone direct).
+func TestGoingDirectIsNoFreshCircuit(t *testing.T) {
+	t.Parallel()
+	r := newLimitedRelay(t, &relay.RelayLimit{Duration: time.Minute, Data: 1 << 20})
+	ha, rca := newRelayOnlyHost(t, r)
+	hb := newTestHost(t)
+	ta, tb := newTransport(ha, Limits{}, testLog()), newTransport(hb, Limits{}, testLog())
+	t.Cleanup(func() { ta.close(0); tb.close(0) })
+	var fresh atomic.Int32
+	for _, tr := range []*transport{ta, tb} {
+		f := func(CircuitRenewal) { fresh.Add(1) }
+		tr.onCircuit.Store(&f)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	defer cancel()
+	ping := limitedStream(ctx, t, ha, rca, hb, ta, tb)
+	if err := ha.LibP2P().Connect(network.WithForceDirectDial(ctx, "as hole punching dials"), hb.AddrInfo()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ha.LibP2P().Network().ConnsToPeer(hb.ID()) {
+		if c.Stat().Limited {
+			_ = c.Close() // the relay's circuit ends as the streams move: the old ones end first
+		}
+	}
+	testwait.For(t, "both streams on the direct connection", 10*time.Second, func() bool {
+		ta.send(hb.ID(), &ping)
+		tb.send(ha.ID(), &ping)
+		a, b := linkOf(ta, hb.ID()), linkOf(tb, ha.ID())
+		return !a.Limited && !b.Limited && a.Stream && b.Stream
+	})
+	for range 10 {
+		ta.send(hb.ID(), &ping)
+		tb.send(ha.ID(), &ping)
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := fresh.Load(); n != 0 {
+		t.Errorf("%d fresh relay circuits reported for a move to a direct connection", n)
 	}
 }

@@ -715,7 +715,9 @@ func (l *link) run() {
 		t.wg.Add(1)
 		go t.read(l, s)
 		if !lostAt.IsZero() {
-			if s.Conn() != lostOn { // not a stream replaced on the same circuit
+			// Not a stream replaced on the same circuit, nor one on a
+			// direct connection (hole punching won as the circuit ended).
+			if s.Conn() != lostOn && IsCircuit(s.Conn().RemoteMultiaddr()) {
 				l.circuitBack(time.Since(lostAt), planned)
 			}
 			lostAt, lostOn, planned = time.Time{}, nil, false
